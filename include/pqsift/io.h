@@ -1,0 +1,120 @@
+// Random-access input: the one interface every byte pqsift reads goes through.
+//
+// RandomAccessFile reads byte ranges and counts what it read (bytes and requests), so every
+// feature can report exactly what a query cost. Implementations provide DoRead; the public
+// Read/ReadRanges wrap it, validate the range against the file size and count. A remote
+// (HTTP range) file or a coalescing layer slots in as another implementation: callers hold a
+// RandomAccessFile and never know which.
+//
+// Thread safety: all methods are const-safe and may be called from several threads at once;
+// implementations must allow concurrent DoRead calls (pread-style, no shared file position).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pqsift/status.h"
+
+namespace pqsift {
+
+// A half-open byte range [offset, offset + length) of a file.
+struct ByteRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+
+  uint64_t end() const { return offset + length; }  // REQUIRES: no overflow (see CheckRange)
+  friend bool operator==(const ByteRange&, const ByteRange&) = default;
+};
+
+// OK when [offset, offset + length) lies inside a file of `file_size` bytes, computed without
+// overflow; otherwise OutOfRange naming `what` ("footer", "column chunk 3 of row group 0"...).
+Status CheckRange(uint64_t offset, uint64_t length, uint64_t file_size, std::string_view what);
+
+// An owned, immutable-after-fill block of bytes. Move-only; moving keeps data() stable, so
+// views into a Buffer stay valid for as long as the Buffer (wherever it moved to) lives.
+class Buffer {
+ public:
+  Buffer() = default;
+  // Uninitialised storage of `size` bytes.
+  explicit Buffer(size_t size) : data_(size ? new uint8_t[size] : nullptr), size_(size) {}
+  static Buffer CopyOf(std::span<const uint8_t> bytes);
+
+  Buffer(Buffer&&) noexcept = default;
+  Buffer& operator=(Buffer&&) noexcept = default;
+
+  uint8_t* mutable_data() { return data_.get(); }
+  const uint8_t* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  std::span<const uint8_t> span() const { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t size_ = 0;
+};
+
+// What a file has been asked for so far. Exact: every successful or failed read counts.
+struct IoStats {
+  uint64_t bytes_read = 0;
+  uint64_t read_requests = 0;
+};
+
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  RandomAccessFile(const RandomAccessFile&) = delete;
+  RandomAccessFile& operator=(const RandomAccessFile&) = delete;
+
+  // The name used in every error message about this file (a path or a URL).
+  const std::string& name() const { return name_; }
+  // The file's size in bytes, fixed when it was opened.
+  uint64_t size() const { return size_; }
+
+  // Reads exactly `range`. OutOfRange when the range is not inside the file, IOError when the
+  // system fails. Counts one request of range.length bytes.
+  Result<Buffer> Read(ByteRange range) const;
+
+  // Reads several ranges; result i holds ranges[i]. Implementations may merge neighbouring
+  // ranges into fewer requests; the stats count the requests actually made.
+  Result<std::vector<Buffer>> ReadRanges(std::span<const ByteRange> ranges) const;
+
+  IoStats stats() const {
+    return {bytes_read_.load(std::memory_order_relaxed),
+            read_requests_.load(std::memory_order_relaxed)};
+  }
+
+ protected:
+  RandomAccessFile(std::string name, uint64_t size) : name_(std::move(name)), size_(size) {}
+
+  // Fills `out` with the bytes at `offset`. REQUIRES: the range is inside the file (checked
+  // by the caller). Must not return short reads as success.
+  virtual Status DoRead(uint64_t offset, std::span<uint8_t> out) const = 0;
+
+  // Default: one DoRead per range. Override to coalesce or to issue ranges concurrently.
+  virtual Status DoReadRanges(std::span<const ByteRange> ranges, std::vector<Buffer>& out) const;
+
+  void CountRequest(uint64_t bytes) const {
+    bytes_read_.fetch_add(bytes, std::memory_order_relaxed);
+    read_requests_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+ private:
+  std::string name_;
+  uint64_t size_;
+  mutable std::atomic<uint64_t> bytes_read_{0};
+  mutable std::atomic<uint64_t> read_requests_{0};
+};
+
+// Opens a local file for positional reads (pread). NotFound-like failures are IOError with the
+// system's reason: "data.parquet: cannot open: No such file or directory".
+Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path);
+
+// A file held in memory (tests, fuzzing, data already fetched). Copies `bytes`.
+std::unique_ptr<RandomAccessFile> MakeMemoryFile(std::string name, std::span<const uint8_t> bytes);
+
+}  // namespace pqsift

@@ -1,0 +1,69 @@
+// Opening a Parquet file: reading and decoding its footer.
+//
+//   ... column chunks ... | FileMetaData (Thrift compact) | u32 length (LE) | "PAR1"
+//                          \__________ footer __________/
+//
+// ReadParquetMetadata makes one speculative read of the file's tail (OpenOptions::tail_bytes,
+// 64 KiB by default), which holds the whole footer for most files, and a second read only
+// when the footer is larger. DecodeParquetMetadata does the CPU part alone (no I/O), for
+// callers that already hold the bytes.
+//
+// Thread safety: ParquetMetadata is immutable; share it freely across threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "pqsift/io.h"
+#include "pqsift/metadata.h"
+#include "pqsift/schema.h"
+#include "pqsift/status.h"
+
+namespace pqsift {
+
+struct OpenOptions {
+  // Bytes read from the end of the file in the first request.
+  uint64_t tail_bytes = 64 * 1024;
+  // A footer larger than this is refused (ResourceExhausted) before it is read.
+  uint64_t max_footer_bytes = 256ull * 1024 * 1024;
+};
+
+// The decoded footer with the schema tree, owning the footer bytes its views point into.
+class ParquetMetadata {
+ public:
+  const FileMetaData& file() const { return file_; }
+  const Schema& schema() const { return schema_; }
+  const std::string& file_name() const { return file_name_; }
+  uint64_t file_size() const { return file_size_; }
+  // Length of the Thrift FileMetaData, as stored before the trailing magic.
+  uint64_t footer_length() const { return footer_.size(); }
+
+  int64_t num_rows() const { return file_.num_rows; }
+  size_t num_row_groups() const { return file_.row_groups.size(); }
+
+ private:
+  friend Result<std::shared_ptr<const ParquetMetadata>> DecodeParquetMetadata(std::string file_name,
+                                                                              uint64_t file_size,
+                                                                              Buffer footer);
+
+  std::string file_name_;
+  uint64_t file_size_ = 0;
+  Buffer footer_;  // must outlive file_ and schema_ (their views point into it)
+  FileMetaData file_;
+  Schema schema_;
+};
+
+// Reads and decodes the footer of `file`. Errors name the file: Corruption for a file that is
+// not Parquet or whose footer is malformed, NotSupported for an encrypted footer ("PARE"),
+// ResourceExhausted past max_footer_bytes, IOError from the file.
+Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomAccessFile& file,
+                                                                   const OpenOptions& options = {});
+
+// Decodes `footer` (the FileMetaData bytes alone) of a file of `file_size` bytes and checks it
+// against the schema and the file size. No I/O.
+Result<std::shared_ptr<const ParquetMetadata>> DecodeParquetMetadata(std::string file_name,
+                                                                     uint64_t file_size,
+                                                                     Buffer footer);
+
+}  // namespace pqsift

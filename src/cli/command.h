@@ -1,0 +1,26 @@
+// The CLI's commands. Each command file adds its subcommand to the root app and returns the
+// function that runs it once the arguments are parsed.
+//
+// Exit codes: 0 success; 1 a file or the system failed (the error names the file); 2 a usage
+// error (bad flag, bad argument). Errors are one line on stderr: "pqsift: <message>".
+// Data goes to stdout, diagnostics to stderr.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+#include "pqsift/status.h"
+
+namespace pqsift::cli {
+
+struct Command {
+  CLI::App* app;             // the subcommand, owned by the root app
+  std::function<int()> run;  // runs it after a successful parse; returns the exit code
+};
+
+Command AddInspectCommand(CLI::App& root);
+
+// Prints `status` as the one error line and returns the exit code for it.
+int ReportError(const Status& status);
+
+}  // namespace pqsift::cli

@@ -1,0 +1,22 @@
+// Decodes FileMetaData (the footer) from Thrift compact bytes into the structs of
+// pqsift/metadata.h. Checks the encoding (lengths, counts, nesting, wire types, required
+// fields); checks of meaning (schema shape, sizes against the file) happen in parquet_file.cc.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "pqsift/metadata.h"
+#include "pqsift/status.h"
+
+namespace pqsift::format {
+
+// `bytes` must outlive `out` (views point into it). Corruption with the byte position on error.
+Status DecodeFileMetaData(std::span<const uint8_t> bytes, FileMetaData& out);
+
+// Also used by page headers (DataPageHeader.statistics) and tests.
+class ThriftDecoder;
+void DecodeStatistics(ThriftDecoder& d, Statistics& out);
+void DecodeLogicalType(ThriftDecoder& d, LogicalType& out);
+
+}  // namespace pqsift::format

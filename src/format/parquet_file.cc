@@ -1,0 +1,123 @@
+// Opening a file: the tail read, the footer checks and the decode (see parquet_file.h).
+#include "pqsift/parquet_file.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "format/file_metadata_decoder.h"
+
+namespace pqsift {
+namespace {
+
+constexpr uint64_t kMagicSize = 4;
+constexpr uint64_t kTrailerSize = 8;  // u32 footer length + "PAR1"
+
+uint32_t LoadLE32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+}
+
+// Meaning checks on a decoded footer, so later layers can rely on its shape.
+Status ValidateRowGroups(const FileMetaData& meta, const Schema& schema) {
+  if (meta.num_rows < 0) return Status::Corruption("negative num_rows");
+  for (size_t g = 0; g < meta.row_groups.size(); ++g) {
+    const RowGroup& rg = meta.row_groups[g];
+    std::string where = "row group " + std::to_string(g);
+    if (rg.num_rows < 0) return Status::Corruption(where + ": negative num_rows");
+    if (rg.columns.size() != schema.num_columns()) {
+      return Status::Corruption(where + " has " + std::to_string(rg.columns.size()) +
+                                " column chunks but the schema has " +
+                                std::to_string(schema.num_columns()) + " leaf columns");
+    }
+    for (size_t c = 0; c < rg.columns.size(); ++c) {
+      const ColumnChunk& chunk = rg.columns[c];
+      const ColumnDescriptor& col = schema.columns()[c];
+      std::string cwhere = where + ", column '" + col.path + "'";
+      if (!chunk.meta_data) {
+        if (chunk.is_encrypted) continue;  // refused when read, not when opened
+        return Status::Corruption(cwhere + ": no column metadata");
+      }
+      const ColumnMetaData& m = *chunk.meta_data;
+      if (m.type != col.physical_type) {
+        return Status::Corruption(cwhere + ": chunk type " + PhysicalTypeName(m.type) +
+                                  " differs from the schema type " +
+                                  PhysicalTypeName(col.physical_type));
+      }
+      if (m.num_values < 0 || m.total_compressed_size < 0 || m.total_uncompressed_size < 0 ||
+          m.data_page_offset < 0 || m.dictionary_page_offset.value_or(0) < 0) {
+        return Status::Corruption(cwhere + ": negative count, size or offset");
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const ParquetMetadata>> DecodeParquetMetadata(std::string file_name,
+                                                                     uint64_t file_size,
+                                                                     Buffer footer) {
+  auto md = std::shared_ptr<ParquetMetadata>(new ParquetMetadata());
+  md->file_name_ = std::move(file_name);
+  md->file_size_ = file_size;
+  md->footer_ = std::move(footer);
+  Status st = format::DecodeFileMetaData(md->footer_.span(), md->file_);
+  if (st.ok()) {
+    auto schema = Schema::Build(md->file_.schema,
+                                md->file_.column_orders ? &*md->file_.column_orders : nullptr);
+    if (!schema.ok()) {
+      st = schema.status();
+    } else {
+      md->schema_ = std::move(schema).value();
+      st = ValidateRowGroups(md->file_, md->schema_);
+    }
+  }
+  if (!st.ok()) return st.WithContext(md->file_name_);
+  return std::shared_ptr<const ParquetMetadata>(std::move(md));
+}
+
+Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomAccessFile& file,
+                                                                   const OpenOptions& options) {
+  const std::string& name = file.name();
+  uint64_t size = file.size();
+  if (size < kMagicSize + kTrailerSize) {
+    return Status::Corruption(name + ": not a Parquet file (only " + std::to_string(size) +
+                              " bytes; the smallest has 12)");
+  }
+  uint64_t tail_len = std::min(size, std::max(options.tail_bytes, kTrailerSize));
+  PQSIFT_ASSIGN_OR_RETURN(Buffer tail, file.Read({size - tail_len, tail_len}));
+  const uint8_t* trailer = tail.data() + tail_len - kTrailerSize;
+  if (std::memcmp(trailer + 4, "PARE", 4) == 0) {
+    return Status::NotSupported(name +
+                                ": the footer is encrypted (PARE); encrypted files are not "
+                                "supported");
+  }
+  if (std::memcmp(trailer + 4, "PAR1", 4) != 0) {
+    return Status::Corruption(name + ": not a Parquet file (no PAR1 magic at the end)");
+  }
+  uint64_t footer_len = LoadLE32(trailer);
+  if (footer_len > size - kMagicSize - kTrailerSize) {
+    return Status::Corruption(name + ": footer length " + std::to_string(footer_len) +
+                              " exceeds the file size " + std::to_string(size));
+  }
+  if (footer_len > options.max_footer_bytes) {
+    return Status::ResourceExhausted(name + ": footer of " + std::to_string(footer_len) +
+                                     " bytes exceeds the limit of " +
+                                     std::to_string(options.max_footer_bytes));
+  }
+  Buffer footer;
+  if (footer_len + kTrailerSize <= tail_len) {
+    footer = Buffer::CopyOf(tail.span().subspan(tail_len - kTrailerSize - footer_len, footer_len));
+  } else {
+    // The footer is larger than the speculative read: one more request for the part missing.
+    uint64_t missing = footer_len + kTrailerSize - tail_len;
+    PQSIFT_ASSIGN_OR_RETURN(Buffer head, file.Read({size - kTrailerSize - footer_len, missing}));
+    footer = Buffer(footer_len);
+    std::memcpy(footer.mutable_data(), head.data(), missing);
+    std::memcpy(footer.mutable_data() + missing, tail.data(), tail_len - kTrailerSize);
+  }
+  return DecodeParquetMetadata(name, size, std::move(footer));
+}
+
+}  // namespace pqsift

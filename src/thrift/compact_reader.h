@@ -1,0 +1,140 @@
+// A reader for the Thrift compact protocol over a byte span. It knows Thrift, not Parquet.
+//
+// Errors are sticky: the first malformed or truncated item records a message with its byte
+// position, and from then on every read returns a zero value and every field header reads as
+// STOP, so decoding loops end quickly without checking after each call. Callers check ok()
+// once at the end. Nothing is allocated from lengths in the input: list sizes are checked
+// against the bytes left (each element takes at least one byte), and nesting is limited.
+//
+// Binary values are returned as views into the input span: they stay valid while it does.
+// Thread safety: a reader is used by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace pqsift::thrift {
+
+// Wire types of the compact protocol.
+enum class CType : uint8_t {
+  kStop = 0,
+  kBoolTrue = 1,
+  kBoolFalse = 2,
+  kByte = 3,
+  kI16 = 4,
+  kI32 = 5,
+  kI64 = 6,
+  kDouble = 7,
+  kBinary = 8,
+  kList = 9,
+  kSet = 10,
+  kMap = 11,
+  kStruct = 12,
+};
+
+const char* CTypeName(CType t);
+
+struct FieldHeader {
+  int16_t id = 0;
+  CType type = CType::kStop;
+};
+
+struct ListHeader {
+  CType element_type = CType::kStop;
+  uint32_t size = 0;
+};
+
+class CompactReader {
+ public:
+  // Structs and containers nested deeper than this are rejected: a hostile input cannot
+  // exhaust the stack through Skip or the struct decoders.
+  static constexpr int kMaxDepth = 64;
+
+  explicit CompactReader(std::span<const uint8_t> bytes)
+      : begin_(bytes.data()), pos_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+
+  bool ok() const { return error_.empty(); }
+  // "<what> at byte N"; empty when ok().
+  const std::string& error() const { return error_; }
+  size_t position() const { return static_cast<size_t>(pos_ - begin_); }
+  size_t remaining() const { return static_cast<size_t>(end_ - pos_); }
+
+  // Reads the next field header of the struct being read. `last_id` is that struct's previous
+  // field id (0 at its start) and is updated. Returns type kStop at the struct's end or on error.
+  FieldHeader ReadFieldHeader(int16_t& last_id);
+
+  // Struct nesting bookkeeping for the depth limit. Every struct decoder brackets its fields.
+  bool EnterNested();  // false (and an error) past kMaxDepth
+  void LeaveNested() { --depth_; }
+
+  // Typed reads of a field's value. Each checks that the field's wire type matches (a
+  // mismatch is an error naming the field) and returns 0/false/empty on error.
+  bool ReadBool(const FieldHeader& f);
+  int8_t ReadI8(const FieldHeader& f);
+  int16_t ReadI16(const FieldHeader& f) {
+    return static_cast<int16_t>(ReadIntField(f, CType::kI16));
+  }
+  int32_t ReadI32(const FieldHeader& f) {
+    return static_cast<int32_t>(ReadIntField(f, CType::kI32));
+  }
+  int64_t ReadI64(const FieldHeader& f) { return ReadIntField(f, CType::kI64); }
+  double ReadDouble(const FieldHeader& f);
+  std::string_view ReadBinary(const FieldHeader& f);
+  // Checks that `f` is a list (or set) and reads its header; the size fits the bytes left.
+  ListHeader ReadListHeader(const FieldHeader& f, CType expected_element);
+  // True when the field has wire type `t`; otherwise records an error and returns false.
+  bool ExpectType(const FieldHeader& f, CType t);
+
+  // Element reads inside a list.
+  bool ReadBoolElement();
+  int64_t ReadVarintElement() { return ZigZag(ReadVarint()); }
+  std::string_view ReadBinaryElement();
+  double ReadDoubleElement();
+
+  // Skips a value of wire type `t` (any nesting, up to the depth limit).
+  void Skip(CType t);
+
+  // Records an error (the first one wins) and stops all further reading.
+  void Fail(std::string_view what);
+
+ private:
+  uint64_t ReadVarint();
+  int64_t ReadIntField(const FieldHeader& f, CType t);
+  static int64_t ZigZag(uint64_t v) {
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  ListHeader ReadListHeaderRaw();
+
+  const uint8_t* begin_;
+  const uint8_t* pos_;
+  const uint8_t* end_;
+  int depth_ = 0;
+  std::string error_;
+};
+
+// Reads the fields of one struct: calls `on_field(header)` for each field, which returns true
+// when it consumed the value, false to have it skipped (unknown fields: forward compatibility).
+template <typename OnField>
+void ReadStruct(CompactReader& r, OnField&& on_field) {
+  if (!r.EnterNested()) return;
+  int16_t last_id = 0;
+  for (;;) {
+    FieldHeader f = r.ReadFieldHeader(last_id);
+    if (f.type == CType::kStop) break;
+    if (!on_field(f)) r.Skip(f.type);
+  }
+  r.LeaveNested();
+}
+
+// Reads a list field element by element: `on_element(i)` reads element i. Returns the size.
+template <typename OnElement>
+uint32_t ReadList(CompactReader& r, const FieldHeader& f, CType element, OnElement&& on_element) {
+  ListHeader h = r.ReadListHeader(f, element);
+  for (uint32_t i = 0; i < h.size && r.ok(); ++i) on_element(i);
+  return r.ok() ? h.size : 0;
+}
+
+}  // namespace pqsift::thrift
