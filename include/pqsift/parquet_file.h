@@ -24,7 +24,7 @@ namespace pqsift {
 
 struct OpenOptions {
   // Bytes read from the end of the file in the first request.
-  uint64_t tail_bytes = 64 * 1024;
+  uint64_t tail_bytes = uint64_t{64} * 1024;
   // A footer larger than this is refused (ResourceExhausted) before it is read.
   uint64_t max_footer_bytes = 256ull * 1024 * 1024;
 };

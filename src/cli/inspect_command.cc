@@ -266,7 +266,7 @@ void PrintHuman(std::ostream& out, const json& j) {
                                                                    : "no";
       if (c.contains("column_index_offset") && !c.contains("offset_index_offset"))
         page_index = "CI";
-      auto clip = [](std::string s) { return s.size() > 32 ? s.substr(0, 29) + "..." : s; };
+      auto clip = [](const std::string& s) { return s.size() > 32 ? s.substr(0, 29) + "..." : s; };
       table.AddRow({Get(c, "path"), Get(c, "codec"),
                     c.contains("encodings") ? Join(c["encodings"]) : "",
                     c.contains("total_compressed_size")

@@ -59,7 +59,8 @@ FieldHeader CompactReader::ReadFieldHeader(int16_t& last_id) {
     return {};
   }
   uint8_t delta = byte >> 4;
-  int32_t id = delta != 0 ? last_id + delta : static_cast<int32_t>(ZigZag(ReadVarint()));
+  // Kept in 64 bits until range-checked: a long-form id is a full varint.
+  int64_t id = delta != 0 ? int64_t{last_id} + delta : ZigZag(ReadVarint());
   if (id < INT16_MIN || id > INT16_MAX) {
     Fail("field id out of range");
     return {};
