@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 
 #include "pqsift/io.h"
@@ -42,14 +44,19 @@ class ParquetMetadata {
   int64_t num_rows() const { return file_.num_rows; }
   size_t num_row_groups() const { return file_.row_groups.size(); }
 
+  // The bytes of `range` when the read that fetched the footer already covered them (the
+  // speculative tail read often holds the last column chunks of a small file); empty
+  // otherwise. Valid as long as this object lives.
+  std::optional<std::span<const uint8_t>> CachedBytes(ByteRange range) const;
+
  private:
-  friend Result<std::shared_ptr<const ParquetMetadata>> DecodeParquetMetadata(std::string file_name,
-                                                                              uint64_t file_size,
-                                                                              Buffer footer);
+  friend class MetadataMaker;
 
   std::string file_name_;
   uint64_t file_size_ = 0;
-  Buffer footer_;  // must outlive file_ and schema_ (their views point into it)
+  Buffer bytes_;                     // what was read: the footer and possibly bytes before it
+  uint64_t bytes_offset_ = 0;        // where bytes_ starts in the file
+  std::span<const uint8_t> footer_;  // inside bytes_; file_ and schema_ point into it
   FileMetaData file_;
   Schema schema_;
 };

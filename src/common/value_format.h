@@ -41,4 +41,24 @@ std::string FormatUuid(std::span<const uint8_t> bytes);
 // The bytes as text, invalid UTF-8 bytes and control characters escaped as \xNN.
 std::string FormatText(std::string_view bytes);
 
+// Standard base64 (RFC 4648: A-Z a-z 0-9 + /, '=' padding).
+std::string FormatBase64(std::span<const uint8_t> bytes);
+
+// A decimal128 value as Arrow stores it (16 bytes, little-endian two's complement): the same
+// text FormatDecimalBytes gives for the same integer.
+std::string FormatDecimal128(std::span<const uint8_t, 16> little_endian, int32_t scale);
+
+// Appending forms for writers that fill one reusable buffer: each appends exactly the text of
+// the Format function of the same name, without a temporary string.
+void AppendDouble(std::string& out, double v);
+void AppendFloat(std::string& out, float v);
+void AppendHex(std::string& out, std::span<const uint8_t> bytes);
+void AppendBase64(std::string& out, std::span<const uint8_t> bytes);
+void AppendDecimal128(std::string& out, std::span<const uint8_t, 16> little_endian, int32_t scale);
+// Dates, times and timestamps: a fast path without snprintf for years 0..9999 (everything a
+// real file holds), the Format function itself for anything else.
+void AppendDate(std::string& out, int64_t days);
+void AppendTime(std::string& out, int64_t value, TimeUnit unit);
+void AppendTimestamp(std::string& out, int64_t value, TimeUnit unit, bool utc_adjusted);
+
 }  // namespace pqsift

@@ -17,6 +17,7 @@ namespace pqsift::compression {
 
 // Decompresses `input` into exactly `output.size()` bytes. NotSupported for LZO and unknown
 // codecs; Corruption (naming the codec) for malformed input or a size mismatch.
-Status Decompress(CompressionCodec codec, std::span<const uint8_t> input, std::span<uint8_t> output);
+Status Decompress(CompressionCodec codec, std::span<const uint8_t> input,
+                  std::span<uint8_t> output);
 
 }  // namespace pqsift::compression

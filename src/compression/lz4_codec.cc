@@ -49,7 +49,8 @@ bool Frame(std::span<const uint8_t> in, std::span<uint8_t> out) {
   while (consumed < in.size()) {
     size_t dst = out.size() - produced;
     size_t src = in.size() - consumed;
-    size_t hint = LZ4F_decompress(ctx, out.data() + produced, &dst, in.data() + consumed, &src, nullptr);
+    size_t hint =
+        LZ4F_decompress(ctx, out.data() + produced, &dst, in.data() + consumed, &src, nullptr);
     if (LZ4F_isError(hint)) break;
     produced += dst;
     consumed += src;
@@ -75,8 +76,10 @@ Status DecompressLz4Raw(std::span<const uint8_t> in, std::span<uint8_t> out) {
 
 Status DecompressLz4Hadoop(std::span<const uint8_t> in, std::span<uint8_t> out) {
   if (HadoopFramed(in, out) || RawBlock(in, out) || Frame(in, out)) return Status::OK();
-  return Status::Corruption("LZ4: data is neither Hadoop-framed, a raw block nor an LZ4 frame "
-                            "of the declared " + std::to_string(out.size()) + " bytes");
+  return Status::Corruption(
+      "LZ4: data is neither Hadoop-framed, a raw block nor an LZ4 frame "
+      "of the declared " +
+      std::to_string(out.size()) + " bytes");
 }
 
 }  // namespace pqsift::compression

@@ -55,26 +55,51 @@ Status ValidateRowGroups(const FileMetaData& meta, const Schema& schema) {
 
 }  // namespace
 
+// Builds a ParquetMetadata from bytes read from the file: `bytes` starts at `bytes_offset` and
+// holds the footer (`footer_len` bytes ending where the 8-byte trailer starts, or at the end).
+class MetadataMaker {
+ public:
+  static Result<std::shared_ptr<const ParquetMetadata>> Make(std::string file_name,
+                                                             uint64_t file_size, Buffer bytes,
+                                                             uint64_t bytes_offset,
+                                                             size_t footer_start,
+                                                             size_t footer_len) {
+    auto md = std::shared_ptr<ParquetMetadata>(new ParquetMetadata());
+    md->file_name_ = std::move(file_name);
+    md->file_size_ = file_size;
+    md->bytes_ = std::move(bytes);
+    md->bytes_offset_ = bytes_offset;
+    md->footer_ = md->bytes_.span().subspan(footer_start, footer_len);
+    Status st = format::DecodeFileMetaData(md->footer_, md->file_);
+    if (st.ok()) {
+      auto schema = Schema::Build(md->file_.schema,
+                                  md->file_.column_orders ? &*md->file_.column_orders : nullptr);
+      if (!schema.ok()) {
+        st = schema.status();
+      } else {
+        md->schema_ = std::move(schema).value();
+        st = ValidateRowGroups(md->file_, md->schema_);
+      }
+    }
+    if (!st.ok()) return st.WithContext(md->file_name_);
+    return std::shared_ptr<const ParquetMetadata>(std::move(md));
+  }
+};
+
+std::optional<std::span<const uint8_t>> ParquetMetadata::CachedBytes(ByteRange range) const {
+  if (range.offset < bytes_offset_ || range.length > bytes_.size() ||
+      range.offset - bytes_offset_ > bytes_.size() - range.length) {
+    return std::nullopt;
+  }
+  return bytes_.span().subspan(range.offset - bytes_offset_, range.length);
+}
+
 Result<std::shared_ptr<const ParquetMetadata>> DecodeParquetMetadata(std::string file_name,
                                                                      uint64_t file_size,
                                                                      Buffer footer) {
-  auto md = std::shared_ptr<ParquetMetadata>(new ParquetMetadata());
-  md->file_name_ = std::move(file_name);
-  md->file_size_ = file_size;
-  md->footer_ = std::move(footer);
-  Status st = format::DecodeFileMetaData(md->footer_.span(), md->file_);
-  if (st.ok()) {
-    auto schema = Schema::Build(md->file_.schema,
-                                md->file_.column_orders ? &*md->file_.column_orders : nullptr);
-    if (!schema.ok()) {
-      st = schema.status();
-    } else {
-      md->schema_ = std::move(schema).value();
-      st = ValidateRowGroups(md->file_, md->schema_);
-    }
-  }
-  if (!st.ok()) return st.WithContext(md->file_name_);
-  return std::shared_ptr<const ParquetMetadata>(std::move(md));
+  size_t len = footer.size();
+  uint64_t offset = file_size >= len + kTrailerSize ? file_size - kTrailerSize - len : 0;
+  return MetadataMaker::Make(std::move(file_name), file_size, std::move(footer), offset, 0, len);
 }
 
 Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomAccessFile& file,
@@ -106,17 +131,17 @@ Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomA
                                      " bytes exceeds the limit of " +
                                      std::to_string(options.max_footer_bytes));
   }
-  Buffer footer;
   if (footer_len + kTrailerSize <= tail_len) {
-    footer = Buffer::CopyOf(tail.span().subspan(tail_len - kTrailerSize - footer_len, footer_len));
-  } else {
-    // The footer is larger than the speculative read: one more request for the part missing.
-    uint64_t missing = footer_len + kTrailerSize - tail_len;
-    PQSIFT_ASSIGN_OR_RETURN(Buffer head, file.Read({size - kTrailerSize - footer_len, missing}));
-    footer = Buffer(footer_len);
-    std::memcpy(footer.mutable_data(), head.data(), missing);
-    std::memcpy(footer.mutable_data() + missing, tail.data(), tail_len - kTrailerSize);
+    // The usual case: the tail holds the footer. Keep all of it: a scan may reuse the rest.
+    return MetadataMaker::Make(name, size, std::move(tail), size - tail_len,
+                               tail_len - kTrailerSize - footer_len, footer_len);
   }
+  // The footer is larger than the speculative read: one more request for the part missing.
+  uint64_t missing = footer_len + kTrailerSize - tail_len;
+  PQSIFT_ASSIGN_OR_RETURN(Buffer head, file.Read({size - kTrailerSize - footer_len, missing}));
+  Buffer footer(footer_len);
+  std::memcpy(footer.mutable_data(), head.data(), missing);
+  std::memcpy(footer.mutable_data() + missing, tail.data(), tail_len - kTrailerSize);
   return DecodeParquetMetadata(name, size, std::move(footer));
 }
 

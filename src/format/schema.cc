@@ -2,6 +2,7 @@
 // SchemaElement) and resolves legacy ConvertedTypes per LogicalTypes.md.
 #include "pqsift/schema.h"
 
+#include <algorithm>
 #include <string>
 
 namespace pqsift {
@@ -126,10 +127,17 @@ Result<Schema> Schema::Build(std::span<const SchemaElement> elements,
       node.parent = open.back().node;
       node.max_definition_level = parent.max_definition_level + (rep != Repetition::kRequired);
       node.max_repetition_level = parent.max_repetition_level + (rep == Repetition::kRepeated);
-      if (node.max_definition_level > 1000) return Bad(i, e, "nesting too deep");
+      // Required groups add no definition level, so the depth is limited too: path building
+      // and anything walking the tree stay linear and shallow on hostile schemas.
+      if (node.max_definition_level > 1000 || open.size() > 1000) {
+        return Bad(i, e, "nesting too deep");
+      }
     }
     auto index = static_cast<int32_t>(s.nodes_.size());
-    bool is_group = e.num_children.has_value() || !e.type.has_value();
+    // A typed element with num_children == 0 is a leaf (parquet-cpp writes that; Arrow and
+    // parquet-rs read it so); the root is a group whenever it declares num_children.
+    bool is_group = !e.type.has_value() || e.num_children.value_or(0) != 0 ||
+                    (i == 0 && e.num_children.has_value());
     if (i == 0 && !is_group) return Bad(i, e, "the root is not a group");
     if (!is_group) {
       PQSIFT_RETURN_IF_ERROR(ValidateLeaf(i, e, node.logical_type));
@@ -169,8 +177,9 @@ Result<Schema> Schema::Build(std::span<const SchemaElement> elements,
   // Paths, from each leaf up to (not including) the root.
   for (ColumnDescriptor& col : s.columns_) {
     for (int32_t n = col.node; n > 0; n = s.nodes_[n].parent) {
-      col.path_parts.insert(col.path_parts.begin(), s.nodes_[n].name);
+      col.path_parts.push_back(s.nodes_[n].name);
     }
+    std::reverse(col.path_parts.begin(), col.path_parts.end());
     for (size_t k = 0; k < col.path_parts.size(); ++k) {
       if (k > 0) col.path += '.';
       col.path += col.path_parts[k];

@@ -48,7 +48,9 @@ class LocalFile final : public RandomAccessFile {
 }  // namespace
 
 Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (a hang); it
+  // does not change reads of regular files.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Status::IOError(SystemError(path, "open", errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -59,6 +61,10 @@ Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path)
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     return Status::InvalidArgument(path + ": is a directory, not a Parquet file");
+  }
+  if (!S_ISREG(st.st_mode)) {  // FIFOs, sockets, devices: no size, no pread
+    ::close(fd);
+    return Status::InvalidArgument(path + ": is not a regular file");
   }
   return std::unique_ptr<RandomAccessFile>(
       std::make_unique<LocalFile>(path, fd, static_cast<uint64_t>(st.st_size)));

@@ -23,7 +23,8 @@ Bytes Sample(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   Bytes b(n);
   // Half repetitive, half random, so every codec has work of both kinds.
-  for (size_t i = 0; i < n; ++i) b[i] = i % 2 ? static_cast<uint8_t>(i / 7) : static_cast<uint8_t>(rng());
+  for (size_t i = 0; i < n; ++i)
+    b[i] = i % 2 ? static_cast<uint8_t>(i / 7) : static_cast<uint8_t>(rng());
   return b;
 }
 
@@ -56,7 +57,8 @@ Bytes ZstdCompress(const Bytes& in) {
 Bytes BrotliCompress(const Bytes& in) {
   size_t n = BrotliEncoderMaxCompressedSize(in.size()) + 16;
   Bytes out(n);
-  EXPECT_TRUE(BrotliEncoderCompress(5, 22, BROTLI_MODE_GENERIC, in.size(), in.data(), &n, out.data()));
+  EXPECT_TRUE(
+      BrotliEncoderCompress(5, 22, BROTLI_MODE_GENERIC, in.size(), in.data(), &n, out.data()));
   out.resize(n);
   return out;
 }
@@ -142,19 +144,18 @@ Bytes Lz4HadoopOneBlock(const Bytes& in) { return Lz4HadoopCompress(in, 1u << 30
 Bytes Lz4HadoopSmallBlocks(const Bytes& in) { return Lz4HadoopCompress(in, 1000); }
 Bytes Identity(const Bytes& in) { return in; }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllCodecs, CodecTest,
-    ::testing::Values(Case{CompressionCodec::kUncompressed, Identity},
-                      Case{CompressionCodec::kSnappy, SnappyCompress},
-                      Case{CompressionCodec::kGzip, GzipCompress},
-                      Case{CompressionCodec::kZstd, ZstdCompress},
-                      Case{CompressionCodec::kBrotli, BrotliCompress},
-                      Case{CompressionCodec::kLz4Raw, Lz4RawCompress},
-                      Case{CompressionCodec::kLz4, Lz4HadoopOneBlock},
-                      Case{CompressionCodec::kLz4, Lz4HadoopSmallBlocks},
-                      // Old writers' LZ4: a raw block, or the frame format.
-                      Case{CompressionCodec::kLz4, Lz4RawCompress},
-                      Case{CompressionCodec::kLz4, Lz4FrameCompress}));
+INSTANTIATE_TEST_SUITE_P(AllCodecs, CodecTest,
+                         ::testing::Values(Case{CompressionCodec::kUncompressed, Identity},
+                                           Case{CompressionCodec::kSnappy, SnappyCompress},
+                                           Case{CompressionCodec::kGzip, GzipCompress},
+                                           Case{CompressionCodec::kZstd, ZstdCompress},
+                                           Case{CompressionCodec::kBrotli, BrotliCompress},
+                                           Case{CompressionCodec::kLz4Raw, Lz4RawCompress},
+                                           Case{CompressionCodec::kLz4, Lz4HadoopOneBlock},
+                                           Case{CompressionCodec::kLz4, Lz4HadoopSmallBlocks},
+                                           // Old writers' LZ4: a raw block, or the frame format.
+                                           Case{CompressionCodec::kLz4, Lz4RawCompress},
+                                           Case{CompressionCodec::kLz4, Lz4FrameCompress}));
 
 TEST(Codec, GzipConcatenatedMembers) {
   Bytes a = Sample(3000, 1), b = Sample(2000, 2);

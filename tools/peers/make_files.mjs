@@ -124,6 +124,62 @@ SELECT
   ${nul(`TIMESTAMPTZ '2024-03-10 01:59:59+00' + to_microseconds(i * 1000003)`, 15, 7)} AS tstz
 FROM range(10000) t(i)`;
 
+// The decode test's workload (tests/interop/scan_vs_duckdb.mjs): many row groups, every
+// encoding DuckDB writes (V1: PLAIN, PLAIN_DICTIONARY; V2: DELTA_BINARY_PACKED,
+// DELTA_LENGTH_BYTE_ARRAY, RLE_DICTIONARY, BYTE_STREAM_SPLIT), NULL densities of 0%, ~10%, 50%
+// and 100%, empty strings, long strings (up to 8 KB, every 397th row), dictionary and
+// high-cardinality strings, integers whose deltas need every bit width.
+const duckWide = (n) => `
+SELECT
+  i::BIGINT AS id,
+  CASE WHEN i % 2 = 0 THEN NULL ELSE (i * 7 - 300000)::INTEGER END AS i32_n50,
+  ((i * 2654435761) % 1000003 - 500000)::INTEGER AS i32_jumpy,
+  CASE WHEN i % 1000 = 1 THEN -9223372036854775808 WHEN i % 1000 = 2 THEN 9223372036854775807
+       WHEN i % 7 = 0 THEN NULL ELSE (i::HUGEINT * 1000000007 * (CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END))::BIGINT END AS i64_wide,
+  NULL::INTEGER AS i32_n100,
+  CASE WHEN i % 10 = 3 THEN NULL ELSE 'cat' || (i % 50) END AS s_dict,
+  md5(i::VARCHAR) || CASE WHEN i % 3 = 0 THEN '' ELSE 'ü' || i END AS s_plain,
+  CASE WHEN i % 3 = 0 THEN '' WHEN i % 3 = 1 THEN NULL ELSE 'e' || i END AS s_empty,
+  CASE WHEN i % 397 = 0 THEN repeat(chr((65 + i % 26)::INTEGER), 4000 + i % 4000) || i
+       WHEN i % 397 = 1 THEN NULL ELSE 'short' || (i % 1000) END AS s_long,
+  CASE WHEN i % 5 = 0 THEN NULL ELSE (i % 2 = 0) END AS b,
+  CASE WHEN i % 1009 = 5 THEN 'nan'::DOUBLE WHEN i % 1009 = 6 THEN 'inf'::DOUBLE
+       WHEN i % 1009 = 7 THEN '-inf'::DOUBLE WHEN i % 1009 = 8 THEN -0.0::DOUBLE
+       WHEN i % 11 = 0 THEN NULL ELSE (i - ${n / 2}) / 7.0 END AS dbl,
+  CASE WHEN i % 13 = 0 THEN NULL ELSE ((i % 20000) / 3.0)::FLOAT END AS flt,
+  CASE WHEN i % 17 = 0 THEN NULL ELSE ((i * 37) % 19999 - 9999) / 10.0 END::DECIMAL(5,1) AS dec5,
+  ((i - ${n / 2}) * 1234567 + (i % 1000) * 0.001)::DECIMAL(18,3) AS dec18,
+  CASE WHEN i % 19 = 0 THEN NULL
+       ELSE ((i - ${n / 2})::DECIMAL(38,0) * 98765432109876543210987 + (i % 89) * 0.00001)::DECIMAL(38,5) END AS dec38,
+  CASE WHEN i % 23 = 0 THEN NULL ELSE DATE '1900-01-01' + (i * 3)::INTEGER END AS dt,
+  CASE WHEN i % 29 = 0 THEN NULL ELSE TIMESTAMP '1960-01-01' + to_microseconds(i::BIGINT * 987654321) END AS ts,
+  TIMESTAMPTZ '1999-12-31 23:59:59+00' + to_microseconds((i - ${n / 2})::BIGINT * 1000003) AS tstz,
+  CASE WHEN i % 31 = 0 THEN NULL ELSE unhex(md5(i::VARCHAR)) END AS bl
+FROM range(${n}) t(i)`;
+
+// Deeper nesting: lists of lists of lists, lists of structs holding lists and maps, maps with
+// non-string keys and list values, structs of maps; NULL and empty at every level.
+const DUCK_NESTED_DEEP = `
+SELECT
+  i::INTEGER AS id,
+  CASE WHEN i % 11 = 0 THEN NULL WHEN i % 11 = 1 THEN []::INTEGER[][][]
+       ELSE [[[i, NULL], []], NULL, [], [[NULL], [i * 2, i * 3, i * 4]]] END AS lll,
+  CASE WHEN i % 7 = 0 THEN NULL
+       ELSE [{'k': i, 'tags': CASE WHEN i % 3 = 0 THEN NULL WHEN i % 3 = 1 THEN [] ELSE ['t' || i, NULL, ''] END,
+              'm': MAP {'a' || (i % 4): i / 2.0}},
+             NULL,
+             {'k': NULL, 'tags': ['x'], 'm': NULL}] END AS los_deep,
+  CASE WHEN i % 9 = 0 THEN NULL WHEN i % 9 = 1 THEN MAP {}::MAP(INTEGER, VARCHAR)
+       ELSE MAP {i: 'v' || i, -i - 1: NULL} END AS map_int_key,
+  CASE WHEN i % 13 = 0 THEN NULL
+       ELSE MAP {'l' || i: [i, NULL], 'e': []::INTEGER[], 'n': NULL} END AS map_list_val,
+  CASE WHEN i % 5 = 0 THEN NULL
+       ELSE {'m': CASE WHEN i % 2 = 0 THEN NULL ELSE MAP {DATE '2000-01-01' + i::INTEGER: i % 3 = 0} END,
+             'inner': {'c': CASE WHEN i % 4 = 0 THEN NULL ELSE ['c' || i] END, 'd': (i / 4.0)::FLOAT}} END AS st_map,
+  [NULL::BIGINT, NULL::BIGINT] AS list_all_null_items,
+  CASE WHEN i % 2 = 0 THEN []::VARCHAR[] ELSE NULL END AS list_empty_or_null
+FROM range(20000) t(i)`;
+
 async function writeDuckDB(outdir) {
   const inst = await DuckDBInstance.create(':memory:', { threads: '1' });
   const con = await inst.connect();
@@ -151,6 +207,18 @@ async function writeDuckDB(outdir) {
              'COMPRESSION snappy');
   await copy('duckdb_one_row.parquet', `SELECT -1::TINYINT AS a, NULL::VARCHAR AS b, 'only' AS c`,
              'COMPRESSION uncompressed');
+  // For scan_vs_duckdb: the wide workload in V1 and V2 and every codec DuckDB writes.
+  await copy('duckdb_wide_v2_zstd.parquet', duckWide(100000),
+             'COMPRESSION zstd, ROW_GROUP_SIZE 10240, PARQUET_VERSION V2');
+  await copy('duckdb_wide_v1_snappy.parquet', duckWide(30000), 'COMPRESSION snappy, ROW_GROUP_SIZE 8192');
+  await copy('duckdb_wide_v1_gzip.parquet', duckWide(10000), 'COMPRESSION gzip, ROW_GROUP_SIZE 4096');
+  await copy('duckdb_wide_v2_lz4.parquet', duckWide(10000), 'COMPRESSION lz4, ROW_GROUP_SIZE 4096, PARQUET_VERSION V2');
+  await copy('duckdb_wide_v1_brotli.parquet', duckWide(10000), 'COMPRESSION brotli, ROW_GROUP_SIZE 4096');
+  await copy('duckdb_wide_v2_uncompressed.parquet', duckWide(10000),
+             'COMPRESSION uncompressed, ROW_GROUP_SIZE 4096, PARQUET_VERSION V2');
+  await copy('duckdb_nested_deep_v2_gzip.parquet', DUCK_NESTED_DEEP,
+             'COMPRESSION gzip, ROW_GROUP_SIZE 4096, PARQUET_VERSION V2');
+  await copy('duckdb_nested_deep_v1_lz4.parquet', DUCK_NESTED_DEEP, 'COMPRESSION lz4, ROW_GROUP_SIZE 8192');
   con.closeSync?.();
   inst.closeSync?.();
   return files;
@@ -279,6 +347,62 @@ function writeParquetWasm(outdir, df) {
   return files;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Re-writes of DuckDB's files by Polars and parquet-wasm, for the decode test: the DuckDB file is
+// read by parquet-wasm (arrow-rs reader) into Arrow, then written again. This is how nested data
+// reaches the other writers (nodejs-polars cannot build lists of lists or of structs from JS).
+// ---------------------------------------------------------------------------------------------
+
+function readArrow(file) {
+  return pw.readParquet(new Uint8Array(fs.readFileSync(file)));
+}
+
+function writeWasm(outdir, files, name, source, configure) {
+  const props = configure(new pw.WriterPropertiesBuilder().setCreatedBy('parquet-wasm 0.8.0 (arrow-rs)')).build();
+  const file = path.join(outdir, name);
+  fs.writeFileSync(file, pw.writeParquet(readArrow(source), props));
+  files.push(file);
+}
+
+async function writeRewrites(outdir, df) {
+  const wide = path.join(outdir, 'duckdb_wide_v1_gzip.parquet');
+  const nested = path.join(outdir, 'duckdb_nested_deep_v1_lz4.parquet');
+  const files = [];
+  // Polars: its defaults (no options at all), and nested / string data with small pages.
+  files.push(await sinkPolars(df, path.join(outdir, 'polars_types_default.parquet'), {}));
+  const polarsFrom = (file) => pl.readIPCStream(Buffer.from(readArrow(file).intoIPCStream()));
+  files.push(await sinkPolars(polarsFrom(nested), path.join(outdir, 'polars_nested_pages_zstd.parquet'),
+                              { compression: 'zstd', statistics: 'full', rowGroupSize: 6000, dataPagesizeLimit: 2048 }));
+  files.push(await sinkPolars(polarsFrom(wide), path.join(outdir, 'polars_wide_pages_lz4.parquet'),
+                              { compression: 'lz4', statistics: true, rowGroupSize: 3000, dataPagesizeLimit: 4096 }));
+
+  // parquet-wasm: dictionary with fallback to PLAIN inside a chunk, explicit DELTA_* and
+  // BYTE_STREAM_SPLIT encodings, V1 and V2 pages, small pages, every codec arrow-rs writes.
+  const E = pw.Encoding;
+  const ints = ['id', 'i32_n50', 'i32_jumpy', 'i64_wide', 'i32_n100', 'dec5', 'dec18', 'dt', 'ts', 'tstz'];
+  const strings = ['s_dict', 's_plain', 's_empty', 's_long'];
+  const perColumn = (b, names, enc) => names.reduce((x, n) => x.setColumnEncoding(n, enc), b);
+  writeWasm(outdir, files, 'parquetwasm_v1_snappy_dictfallback.parquet', wide, (b) => b
+    .setCompression(pw.Compression.SNAPPY).setWriterVersion(pw.WriterVersion.V1)
+    .setDictionaryEnabled(true).setDictionaryPageSizeLimit(2048)
+    .setDataPageSizeLimit(2048).setWriteBatchSize(128).setMaxRowGroupSize(4000));
+  writeWasm(outdir, files, 'parquetwasm_v2_delta_gzip.parquet', wide, (b) => perColumn(perColumn(perColumn(b
+    .setCompression(pw.Compression.GZIP).setWriterVersion(pw.WriterVersion.V2).setDictionaryEnabled(false)
+    .setDataPageSizeLimit(4096).setWriteBatchSize(256).setMaxRowGroupSize(6000),
+  ints, E.DELTA_BINARY_PACKED), strings, E.DELTA_BYTE_ARRAY), ['dbl', 'flt'], E.BYTE_STREAM_SPLIT));
+  writeWasm(outdir, files, 'parquetwasm_v2_dlba_bss_brotli.parquet', wide, (b) => perColumn(perColumn(b
+    .setCompression(pw.Compression.BROTLI).setWriterVersion(pw.WriterVersion.V2).setDictionaryEnabled(false)
+    .setDataPageSizeLimit(8192).setMaxRowGroupSize(10000),
+  strings, E.DELTA_LENGTH_BYTE_ARRAY), ['id', 'i32_jumpy', 'i64_wide', 'dbl', 'flt', 'dec18'], E.BYTE_STREAM_SPLIT));
+  writeWasm(outdir, files, 'parquetwasm_v1_lz4hadoop_nested.parquet', nested, (b) => b
+    .setCompression(pw.Compression.LZ4).setWriterVersion(pw.WriterVersion.V1)
+    .setDataPageSizeLimit(1024).setWriteBatchSize(100).setMaxRowGroupSize(7000));
+  writeWasm(outdir, files, 'parquetwasm_v2_zstd_nested_nodict.parquet', nested, (b) => b
+    .setCompression(pw.Compression.ZSTD).setWriterVersion(pw.WriterVersion.V2).setDictionaryEnabled(false)
+    .setStatisticsEnabled(pw.EnabledStatistics.Page).setDataPageSizeLimit(2048).setMaxRowGroupSize(5000));
+  return files;
+}
+
 export async function makeFiles(outdir) {
   fs.mkdirSync(outdir, { recursive: true });
   const abs = path.resolve(outdir);
@@ -287,6 +411,7 @@ export async function makeFiles(outdir) {
   const { files: polarsFiles, df } = await writePolars(abs);
   files.push(...polarsFiles);
   files.push(...writeParquetWasm(abs, df));
+  files.push(...(await writeRewrites(abs, df)));
   return files;
 }
 

@@ -1,0 +1,49 @@
+// Facts about each type's physical layout (see the comment at the top of pqsift/array.h),
+// shared by validation, export, import, builders and the text outputs. Pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "pqsift/array.h"
+
+namespace pqsift::layout {
+
+// Entries of Array::buffers (and ArrowArray::n_buffers) for the type.
+int BufferCount(TypeId id);
+
+// Bytes per value in buffers[1] of fixed-width types (fixed_size_binary: byte_width); 0 for
+// bool (bit-packed), null, and variable-size or nested types.
+int32_t FixedByteWidth(const DataType& type);
+
+// Whether buffers[1] holds one fixed-size value per slot (bool included).
+bool IsFixedWidth(TypeId id);
+
+// large_utf8 and large_binary.
+inline bool IsBinaryLike(TypeId id) {
+  return id == TypeId::kLargeString || id == TypeId::kLargeBinary;
+}
+inline bool IsNested(TypeId id) {
+  return id == TypeId::kLargeList || id == TypeId::kStruct || id == TypeId::kMap;
+}
+// Integers, floats, decimals: right-aligned in tables, numbers in JSON.
+bool IsNumeric(TypeId id);
+
+// "ms", "us", "ns".
+std::string_view UnitSuffix(TimeUnit unit);
+
+// The offsets of a large_utf8 / large_binary / large_list (O = int64_t) or map (int32_t) array,
+// indexed by slot: element i spans [o[offset + i], o[offset + i + 1]). Points to static zeros
+// when the array has no offsets buffer (allowed only when empty). REQUIRES: the layout is valid.
+template <typename O>
+const O* Offsets(const Array& a) {
+  static const O kZeros[2] = {0, 0};
+  if (a.buffers.size() < 2 || a.buffers[1] == nullptr) return kZeros;
+  return a.buffers[1]->as<O>();
+}
+
+// The Arrow C Data Interface format string ("l", "tsu:UTC", "+L", ...). REQUIRES: ValidateType
+// accepted the type.
+std::string FormatString(const DataType& type);
+
+}  // namespace pqsift::layout

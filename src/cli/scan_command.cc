@@ -1,0 +1,171 @@
+// `pqsift scan PATH... [--select ...] [--limit N] [--format ...] [-o FILE] [--threads N]`:
+// decodes the selected columns and writes them as CSV, JSON Lines, a table, or nothing.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/output/batch_writer.h"
+#include "pqsift/scan.h"
+
+namespace pqsift::cli {
+namespace {
+
+struct ScanArgs {
+  std::vector<std::string> paths;
+  std::string select;
+  int64_t limit = -1;
+  std::string format = "csv";
+  std::string output;
+  int threads = 0;
+  int64_t batch_size = 64 * 1024;
+  bool verify_crc = false;
+  bool stats = false;
+  std::string binary = "hex";
+};
+
+std::vector<std::string> SplitColumns(const std::string& list) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= list.size() && !list.empty()) {
+    size_t comma = list.find(',', pos);
+    std::string part =
+        list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    size_t b = part.find_first_not_of(' '), e = part.find_last_not_of(' ');
+    if (b != std::string::npos) out.push_back(part.substr(b, e - b + 1));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+// A progress line on stderr, only when stderr is a terminal, at most five times a second.
+class Progress {
+ public:
+  Progress() : enabled_(isatty(STDERR_FILENO) != 0), start_(Clock::now()), last_(start_) {}
+  void Update(int64_t rows, uint64_t bytes) {
+    if (!enabled_) return;
+    auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    double seconds = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "\r%lld rows, %.1f MiB read, %.0f rows/s   ", static_cast<long long>(rows),
+                 static_cast<double>(bytes) / (1 << 20), static_cast<double>(rows) / seconds);
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  bool shown_ = false;
+  Clock::time_point start_, last_;
+};
+
+void PrintStats(const ScanStats& s) {
+  std::fprintf(
+      stderr,
+      "files: %llu, row groups: %llu of %llu read, rows returned: %lld\n"
+      "bytes read: %llu of %llu (%.1f%%) in %llu requests\n",
+      static_cast<unsigned long long>(s.files), static_cast<unsigned long long>(s.row_groups_read),
+      static_cast<unsigned long long>(s.row_groups), static_cast<long long>(s.rows_returned),
+      static_cast<unsigned long long>(s.bytes_read), static_cast<unsigned long long>(s.file_bytes),
+      s.file_bytes ? 100.0 * static_cast<double>(s.bytes_read) / static_cast<double>(s.file_bytes)
+                   : 0.0,
+      static_cast<unsigned long long>(s.read_requests));
+}
+
+int RunScan(const ScanArgs& args) {
+  static const std::map<std::string, OutputFormat> kFormats = {{"csv", OutputFormat::kCsv},
+                                                               {"jsonl", OutputFormat::kJsonLines},
+                                                               {"table", OutputFormat::kTable},
+                                                               {"none", OutputFormat::kNone}};
+  auto format = kFormats.find(args.format);
+  if (args.format == "parquet") {
+    return ReportError(Status::NotSupported("--format parquet needs the writer (not yet built)"));
+  }
+  if (format == kFormats.end()) {
+    return ReportError(Status::InvalidArgument("unknown --format '" + args.format +
+                                               "' (csv, jsonl, table, none)"));
+  }
+  ScanOptions options;
+  options.columns = SplitColumns(args.select);
+  options.limit = args.limit;
+  options.threads = args.threads;
+  options.batch_size = args.batch_size;
+  options.verify_crc = args.verify_crc;
+  auto scanner = Scanner::Open(args.paths, options);
+  if (!scanner.ok()) return ReportError(scanner.status());
+
+  std::ofstream file;
+  if (!args.output.empty()) {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) return ReportError(Status::IOError(args.output + ": cannot open for writing"));
+  }
+  std::ostream& out = args.output.empty() ? std::cout : file;
+  OutputOptions output_options;
+  output_options.binary_as_base64 = args.binary == "base64";
+  auto writer = MakeBatchWriter(format->second, out, output_options);
+  if (!writer.ok()) return ReportError(writer.status());
+
+  Progress progress;
+  for (;;) {
+    auto batch = (*scanner)->Next();
+    if (!batch.ok()) return ReportError(batch.status());
+    if (*batch == nullptr) break;
+    Status st = (*writer)->Write(**batch);
+    if (!st.ok()) return ReportError(st);
+    ScanStats s = (*scanner)->stats();
+    progress.Update(s.rows_returned, s.bytes_read);
+  }
+  Status st = (*writer)->Finish();
+  if (!st.ok()) return ReportError(st);
+  out.flush();
+  if (!out)
+    return ReportError(
+        Status::IOError((args.output.empty() ? "stdout" : args.output) + ": write failed"));
+  if (args.stats) PrintStats((*scanner)->stats());
+  return 0;
+}
+
+}  // namespace
+
+Command AddScanCommand(CLI::App& root) {
+  CLI::App* sub = root.add_subcommand("scan", "Read columns of Parquet files and write them out.");
+  auto args = std::make_shared<ScanArgs>();
+  sub->add_option("PATH", args->paths, "Parquet files to scan, read in the order given")
+      ->required();
+  sub->add_option("--select", args->select,
+                  "Comma-separated columns to read (dotted paths for nested fields: s.a); "
+                  "default: all");
+  sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);
+  sub->add_option("--format", args->format,
+                  "Output: csv (RFC 4180, header row), jsonl (one object per line), table "
+                  "(aligned, for terminals), none (decode only, for timing)")
+      ->capture_default_str();
+  sub->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  sub->add_option("--threads", args->threads, "Decoding threads (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--batch-size", args->batch_size, "Rows per batch")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_flag("--verify-crc", args->verify_crc,
+                "Check page CRCs where the writer stored them; a mismatch is an error");
+  sub->add_option("--binary", args->binary, "How binary values are written: hex or base64")
+      ->check(CLI::IsMember({"hex", "base64"}))
+      ->capture_default_str();
+  sub->add_flag("--stats", args->stats,
+                "Print what the scan read (bytes, requests, row groups) on stderr");
+  return {sub, [args] { return RunScan(*args); }};
+}
+
+}  // namespace pqsift::cli

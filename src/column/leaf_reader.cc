@@ -1,0 +1,214 @@
+#include "column/leaf_reader.h"
+
+#include <algorithm>
+
+#include "column/arrow_type.h"
+
+namespace pqsift::column {
+namespace {
+
+int64_t CountEqual(const int16_t* levels, int64_t n, int16_t value) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += levels[i] == value;
+  return count;
+}
+
+}  // namespace
+
+Result<ByteRange> ColumnChunkRange(const ColumnMetaData& meta, uint64_t file_size,
+                                   const std::string& where) {
+  int64_t start = meta.data_page_offset;
+  // Some writers store 0 for "no dictionary"; a dictionary page always precedes the data pages.
+  if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+      *meta.dictionary_page_offset < start) {
+    start = *meta.dictionary_page_offset;
+  }
+  if (start < 0 || meta.total_compressed_size < 0) {
+    return Status::Corruption(where + ": negative column chunk offset or size");
+  }
+  ByteRange range{static_cast<uint64_t>(start), static_cast<uint64_t>(meta.total_compressed_size)};
+  PQSIFT_RETURN_IF_ERROR(
+      CheckRange(range.offset, range.length, file_size, where + ": column chunk"));
+  return range;
+}
+
+Result<std::unique_ptr<LeafReader>> LeafReader::Make(const ColumnDescriptor& column,
+                                                     const ColumnMetaData& meta,
+                                                     std::span<const uint8_t> chunk,
+                                                     uint64_t chunk_offset, int64_t num_rows,
+                                                     std::string where, PageReaderOptions options) {
+  auto type = ArrowTypeForLeaf(column);
+  if (!type.ok()) return type.status();
+  auto values = MakeValueAccumulator(column, *type);
+  if (!values.ok()) return values.status().WithContext(where);
+  PageReader pages(chunk, chunk_offset, meta.codec, where, options);
+  return std::unique_ptr<LeafReader>(new LeafReader(
+      column, std::move(pages), num_rows, std::move(type).value(), std::move(values).value()));
+}
+
+LeafReader::LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t num_rows,
+                       std::shared_ptr<const DataType> type,
+                       std::unique_ptr<ValueAccumulator> values)
+    : column_(column),
+      pages_(std::move(pages)),
+      num_rows_(num_rows),
+      type_(std::move(type)),
+      values_(std::move(values)) {}
+
+Status LeafReader::Error(const std::string& what) const {
+  return Status::Corruption(pages_.where() + ": " + what);
+}
+
+Status LeafReader::DecodeLevels(const Page& page, size_t* values_offset) {
+  const int64_t n = page.num_values;
+  const int16_t max_rep = column_.max_repetition_level;
+  const int16_t max_def = column_.max_definition_level;
+  page_rep_.resize(max_rep > 0 ? static_cast<size_t>(n) : 0);
+  page_def_.resize(max_def > 0 ? static_cast<size_t>(n) : 0);
+  size_t offset = 0;
+  auto decode = [&](Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_levels,
+                    std::vector<int16_t>& out) -> Status {
+    if (max_level == 0) return Status::OK();
+    encoding::LevelDecoder decoder;
+    if (page.is_v2) {
+      PQSIFT_RETURN_IF_ERROR(decoder.InitV2(max_level, n, v2_levels));
+    } else {
+      size_t consumed = 0;
+      PQSIFT_RETURN_IF_ERROR(
+          decoder.InitV1(encoding, max_level, n, page.body.subspan(offset), &consumed));
+      offset += consumed;
+    }
+    return decoder.Decode(out.data(), n);
+  };
+  PQSIFT_RETURN_IF_ERROR(
+      decode(page.repetition_level_encoding, max_rep, page.repetition_levels, page_rep_));
+  PQSIFT_RETURN_IF_ERROR(
+      decode(page.definition_level_encoding, max_def, page.definition_levels, page_def_));
+  *values_offset = offset;
+  return Status::OK();
+}
+
+Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped) {
+  const bool nested = column_.max_repetition_level > 0;
+  for (;;) {
+    PQSIFT_ASSIGN_OR_RETURN(bool more, pages_.Next());
+    if (!more) {
+      at_end_ = true;
+      return Status::OK();
+    }
+    const format::PageHeader& h = pages_.header();
+    if (h.type == PageType::kDictionaryPage) {
+      PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read());
+      Status st = values_->SetDictionary(page.body, page.num_values);
+      if (!st.ok()) return Error("dictionary page: " + st.message());
+      continue;
+    }
+    if (h.type != PageType::kDataPage && h.type != PageType::kDataPageV2) continue;
+    const bool v2 = h.type == PageType::kDataPageV2;
+    // Rows in the page, when the header alone tells: every level is a row in a flat column,
+    // and v2 pages count rows (and start at a row boundary).
+    int64_t page_rows = -1;
+    if (!nested) {
+      page_rows = v2 ? h.data_page_header_v2->num_values : h.data_page_header->num_values;
+    } else if (v2) {
+      page_rows = h.data_page_header_v2->num_rows;
+    }
+    if (skippable > 0 && page_rows >= 0 && page_rows <= skippable && (!in_record_ || v2)) {
+      skippable -= page_rows;
+      *skipped += page_rows;
+      in_record_ = false;
+      continue;  // passed over without decompressing
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read());
+    size_t values_offset = 0;
+    Status st = DecodeLevels(page, &values_offset);
+    if (!st.ok()) return Error(st.message());
+    page_levels_ = page.num_values;
+    level_pos_ = 0;
+    int64_t non_null =
+        column_.max_definition_level == 0
+            ? page_levels_
+            : CountEqual(page_def_.data(), page_levels_, column_.max_definition_level);
+    st = values_->StartPage(page.encoding, page.body.subspan(values_offset), non_null);
+    if (!st.ok()) return Error(st.message());
+    if (v2) in_record_ = false;
+    if (page_levels_ > 0) return Status::OK();
+  }
+}
+
+Status LeafReader::Advance(int64_t n, bool read) {
+  if (n < 0 || n > records_left()) {
+    return Status::OutOfRange(pages_.where() + ": cannot advance " + std::to_string(n) + " rows; " +
+                              std::to_string(records_left()) + " are left");
+  }
+  const int16_t max_def = column_.max_definition_level;
+  const bool nested = column_.max_repetition_level > 0;
+  int64_t started = 0;  // records begun by this call
+  for (;;) {
+    if (level_pos_ == page_levels_) {
+      if (!nested && started == n) break;
+      int64_t skipped = 0;
+      PQSIFT_RETURN_IF_ERROR(LoadPage(read ? 0 : n - started, &skipped));
+      started += skipped;
+      if (at_end_) {
+        if (started == n) break;
+        return Error("the column chunk ends after " + std::to_string(position_ + started) +
+                     " rows; the row group has " + std::to_string(num_rows_));
+      }
+      if (level_pos_ == page_levels_) continue;  // only skipped pages so far
+    }
+    const int16_t* def = max_def > 0 ? page_def_.data() + level_pos_ : nullptr;
+    const int16_t* rep = nested ? page_rep_.data() + level_pos_ : nullptr;
+    int64_t available = page_levels_ - level_pos_;
+    int64_t take = 0;
+    bool finished = false;
+    if (!nested) {
+      take = std::min(available, n - started);
+      started += take;
+      finished = started == n;
+    } else {
+      if (position_ == 0 && started == 0 && !in_record_ && rep[0] != 0) {
+        return Error("the first level of the chunk does not start a row");
+      }
+      for (; take < available; ++take) {
+        if (rep[take] == 0) {
+          if (started == n) {
+            finished = true;
+            break;
+          }
+          ++started;
+        }
+      }
+    }
+    int64_t non_null = def ? CountEqual(def, take, max_def) : take;
+    if (read) {
+      if (def) pending_.definition_levels.insert(pending_.definition_levels.end(), def, def + take);
+      if (rep) pending_.repetition_levels.insert(pending_.repetition_levels.end(), rep, rep + take);
+      pending_.num_levels += take;
+    }
+    Status st = read ? values_->Read(non_null) : values_->Skip(non_null);
+    if (!st.ok()) return Error(st.message());
+    level_pos_ += take;
+    if (take > 0) in_record_ = true;
+    if (finished) {
+      if (!nested) break;
+      in_record_ = false;  // stopped at the start of the next record
+      break;
+    }
+  }
+  position_ += n;
+  if (read) pending_.num_records += n;
+  return Status::OK();
+}
+
+Status LeafReader::ReadRecords(int64_t n) { return Advance(n, true); }
+Status LeafReader::SkipRecords(int64_t n) { return Advance(n, false); }
+
+LeafBatch LeafReader::Flush() {
+  LeafBatch out = std::move(pending_);
+  pending_ = LeafBatch{};
+  out.values = values_->Finish();
+  return out;
+}
+
+}  // namespace pqsift::column

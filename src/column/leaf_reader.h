@@ -1,0 +1,96 @@
+// Reads one leaf column of one row group, record by record: it can read N records and skip N
+// records, and hands over what it read as levels plus dense values (LeafBatch).
+//
+// Records are rows: a record starts at each repetition level 0 (for flat columns every level
+// entry is a record). Skipping never materialises values: whole pages whose row count is
+// known (flat columns, v2 pages) are passed over without being decompressed, and inside a page
+// the value decoder skips.
+//
+// Thread safety: one thread at a time; different LeafReaders are independent.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "column/page_reader.h"
+#include "column/value_accumulator.h"
+#include "encoding/rle_bit_packed.h"
+#include "pqsift/array.h"
+#include "pqsift/schema.h"
+
+namespace pqsift::column {
+
+// What a LeafReader read since its last Flush.
+struct LeafBatch {
+  int64_t num_records = 0;
+  // One entry per level (value slot, including nulls and empty lists); empty when the column's
+  // maximum level is 0. For flat columns there is one level per record.
+  std::vector<int16_t> definition_levels;
+  std::vector<int16_t> repetition_levels;
+  int64_t num_levels = 0;
+  // The values of the entries whose definition level is the maximum, in order, with no
+  // validity: the leaf's Arrow type, `length` = number of such entries.
+  std::shared_ptr<Array> values;
+};
+
+class LeafReader {
+ public:
+  // `chunk` holds the whole column chunk (from ColumnChunkRange); it must outlive the reader.
+  // `num_rows` is the row group's row count: reading past it is an error, and a chunk that
+  // ends early is Corruption.
+  static Result<std::unique_ptr<LeafReader>> Make(
+      const ColumnDescriptor& column, const ColumnMetaData& meta, std::span<const uint8_t> chunk,
+      uint64_t chunk_offset, int64_t num_rows, std::string where, PageReaderOptions options = {});
+
+  // Reads the next `n` records (appending them to the pending batch) / passes over them.
+  // OutOfRange past the row group's end; Corruption when the data disagrees with the footer.
+  Status ReadRecords(int64_t n);
+  Status SkipRecords(int64_t n);
+
+  // Hands over everything read since the last Flush.
+  LeafBatch Flush();
+
+  std::shared_ptr<const DataType> type() const { return type_; }
+  int64_t records_left() const { return num_rows_ - position_; }
+
+ private:
+  LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t num_rows,
+             std::shared_ptr<const DataType> type, std::unique_ptr<ValueAccumulator> values);
+
+  // Makes a data page with unconsumed levels current, decoding dictionary pages on the way.
+  // When skipping (`skippable` > 0 records), pages that lie wholly inside the skip and whose
+  // row count the header gives are passed over undecoded; their rows are added to `*skipped`.
+  Status LoadPage(int64_t skippable, int64_t* skipped);
+  Status DecodeLevels(const Page& page, size_t* values_offset);
+  // Reads or skips `n` records: the shared walk over levels.
+  Status Advance(int64_t n, bool read);
+  Status Error(const std::string& what) const;
+
+  const ColumnDescriptor& column_;
+  PageReader pages_;
+  int64_t num_rows_;
+  int64_t position_ = 0;  // records consumed (read or skipped)
+  std::shared_ptr<const DataType> type_;
+  std::unique_ptr<ValueAccumulator> values_;
+
+  // Levels of the current page, decoded when the page is loaded.
+  std::vector<int16_t> page_def_;
+  std::vector<int16_t> page_rep_;
+  int64_t page_levels_ = 0;
+  int64_t level_pos_ = 0;
+  bool at_end_ = false;
+  // True when the last consumed level belongs to a record that may continue on later pages.
+  bool in_record_ = false;
+
+  LeafBatch pending_;
+};
+
+// The byte range of a column chunk in its file: from the dictionary page (when there is one)
+// to the end of the last page; checked against the file size.
+Result<ByteRange> ColumnChunkRange(const ColumnMetaData& meta, uint64_t file_size,
+                                   const std::string& where);
+
+}  // namespace pqsift::column

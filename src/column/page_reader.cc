@@ -1,0 +1,110 @@
+#include "column/page_reader.h"
+
+#include <zlib.h>
+
+#include <cstring>
+
+#include "compression/codec.h"
+
+namespace pqsift::column {
+
+PageReader::PageReader(std::span<const uint8_t> chunk, uint64_t chunk_offset,
+                       CompressionCodec codec, std::string where, PageReaderOptions options)
+    : chunk_(chunk),
+      chunk_offset_(chunk_offset),
+      codec_(codec),
+      where_(std::move(where)),
+      options_(options) {}
+
+Status PageReader::Error(const std::string& what) const {
+  return Status::Corruption(where_ + ", page at offset " + std::to_string(page_file_offset()) +
+                            ": " + what);
+}
+
+Result<bool> PageReader::Next() {
+  if (pos_ >= chunk_.size()) return false;
+  page_start_ = pos_;
+  header_ = format::PageHeader{};
+  size_t header_size = 0;
+  Status st = format::DecodePageHeader(chunk_.subspan(pos_), header_, &header_size);
+  if (!st.ok()) return Error(st.message());
+  body_start_ = pos_ + header_size;
+  auto compressed = static_cast<size_t>(header_.compressed_page_size);
+  if (compressed > chunk_.size() - body_start_) {
+    return Error("page of " + std::to_string(compressed) + " bytes overruns the column chunk (" +
+                 std::to_string(chunk_.size() - body_start_) + " bytes left)");
+  }
+  if (header_.uncompressed_page_size > options_.max_page_bytes) {
+    return Status::ResourceExhausted(
+        where_ + ": page declares " + std::to_string(header_.uncompressed_page_size) +
+        " uncompressed bytes, over the limit of " + std::to_string(options_.max_page_bytes));
+  }
+  pos_ = body_start_ + compressed;
+  return true;
+}
+
+Result<Page> PageReader::Read() {
+  std::span<const uint8_t> stored = chunk_.subspan(body_start_, header_.compressed_page_size);
+  if (options_.verify_crc && header_.crc) {
+    uLong crc = crc32(0L, stored.data(), static_cast<uInt>(stored.size()));
+    if (static_cast<uint32_t>(crc) != static_cast<uint32_t>(*header_.crc)) {
+      return Error("CRC mismatch (the page is corrupt)");
+    }
+  }
+  Page page;
+  page.type = header_.type;
+  size_t uncompressed_levels = 0;  // v2: bytes stored uncompressed in front of the values
+  bool compressed = codec_ != CompressionCodec::kUncompressed;
+  switch (header_.type) {
+    case PageType::kDictionaryPage:
+      page.num_values = header_.dictionary_page_header->num_values;
+      page.encoding = header_.dictionary_page_header->encoding;
+      break;
+    case PageType::kDataPage: {
+      const format::DataPageHeader& h = *header_.data_page_header;
+      page.num_values = h.num_values;
+      page.encoding = h.encoding;
+      page.definition_level_encoding = h.definition_level_encoding;
+      page.repetition_level_encoding = h.repetition_level_encoding;
+      break;
+    }
+    case PageType::kDataPageV2: {
+      const format::DataPageHeaderV2& h = *header_.data_page_header_v2;
+      page.is_v2 = true;
+      page.num_values = h.num_values;
+      page.num_rows = h.num_rows;
+      page.num_nulls = h.num_nulls;
+      page.encoding = h.encoding;
+      uncompressed_levels = static_cast<size_t>(h.repetition_levels_byte_length) +
+                            static_cast<size_t>(h.definition_levels_byte_length);
+      page.repetition_levels = stored.subspan(0, h.repetition_levels_byte_length);
+      page.definition_levels =
+          stored.subspan(h.repetition_levels_byte_length, h.definition_levels_byte_length);
+      compressed = compressed && h.is_compressed;
+      if (static_cast<size_t>(header_.uncompressed_page_size) < uncompressed_levels) {
+        return Error("uncompressed size is smaller than the levels");
+      }
+      break;
+    }
+    default: return Error("cannot read a page of type " + PageTypeName(header_.type));
+  }
+  std::span<const uint8_t> values = stored.subspan(uncompressed_levels);
+  size_t values_size = static_cast<size_t>(header_.uncompressed_page_size) - uncompressed_levels;
+  if (!compressed) {
+    if (values.size() != values_size) {
+      return Error("uncompressed page stores " + std::to_string(values.size()) +
+                   " bytes but declares " + std::to_string(values_size));
+    }
+    page.body = values;
+    return page;
+  }
+  decompressed_ = Buffer(values_size);
+  Status st = compression::Decompress(codec_, values, {decompressed_.mutable_data(), values_size});
+  if (!st.ok()) {
+    return st.code() == StatusCode::kCorruption ? Error(st.message()) : st.WithContext(where_);
+  }
+  page.body = decompressed_.span();
+  return page;
+}
+
+}  // namespace pqsift::column

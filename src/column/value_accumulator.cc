@@ -1,0 +1,386 @@
+// The typed readers behind ValueAccumulator: Decoders<DType> picks the decoder per page
+// encoding; a Sink turns decoded physical values into the Arrow representation. The factory at
+// the bottom is the one switch from (physical type, Arrow type) to a template instantiation.
+#include "column/value_accumulator.h"
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "encoding/dictionary_decoder.h"
+#include "encoding/value_decoder.h"
+
+namespace pqsift::column {
+namespace {
+
+using encoding::ByteView;
+using encoding::ValueDecoder;
+
+// Grows `buffer` to `size` bytes, at least doubling its capacity so appends stay amortised O(1).
+void GrowTo(ArrowBuffer& buffer, size_t size) {
+  if (size > buffer.capacity()) buffer.Reserve(std::max(size, buffer.capacity() * 2));
+  buffer.Resize(size);
+}
+
+template <typename DType>
+class Decoders {
+ public:
+  explicit Decoders(int32_t type_length) : type_length_(type_length) {}
+
+  Status SetDictionary(std::span<const uint8_t> page, int64_t num_values) {
+    if (dictionary_) return Status::Corruption("a second dictionary page in one column chunk");
+    PQSIFT_ASSIGN_OR_RETURN(
+        dictionary_, encoding::DictionaryDecoder<DType>::Make(page, num_values, type_length_));
+    return Status::OK();
+  }
+
+  Status Start(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) {
+    if (encoding == Encoding::kPlainDictionary || encoding == Encoding::kRleDictionary) {
+      if (!dictionary_) {
+        return Status::Corruption("a dictionary-encoded page without a dictionary page");
+      }
+      current_ = dictionary_.get();
+    } else {
+      auto index = static_cast<size_t>(encoding);
+      if (index >= by_encoding_.size()) {
+        return Status::NotSupported("page encoding " + EncodingName(encoding));
+      }
+      if (!by_encoding_[index]) {
+        PQSIFT_ASSIGN_OR_RETURN(by_encoding_[index],
+                                encoding::MakeValueDecoder<DType>(encoding, type_length_));
+      }
+      current_ = by_encoding_[index].get();
+    }
+    return current_->SetData(data, num_values);
+  }
+
+  ValueDecoder<DType>& current() { return *current_; }
+
+ private:
+  int32_t type_length_;
+  std::unique_ptr<encoding::DictionaryDecoder<DType>> dictionary_;
+  std::array<std::unique_ptr<ValueDecoder<DType>>, 10> by_encoding_;
+  ValueDecoder<DType>* current_ = nullptr;
+};
+
+// ---- sinks: decoded physical values -> Arrow buffers ----
+
+// Values whose bits are already the Arrow value (int32 -> int32 or uint32 or date32, ...):
+// decoded straight into the output buffer.
+template <typename DType>
+class DirectSink {
+ public:
+  using Value = typename DType::Value;
+  Status Append(ValueDecoder<DType>& d, int64_t n) {
+    size_t old = values_->size();
+    GrowTo(*values_, old + static_cast<size_t>(n) * sizeof(Value));
+    return d.Decode(reinterpret_cast<Value*>(values_->data() + old), n);
+  }
+  std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
+    std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(values_)};
+    values_ = std::make_shared<ArrowBuffer>();
+    return out;
+  }
+
+ private:
+  std::shared_ptr<ArrowBuffer> values_ = std::make_shared<ArrowBuffer>();
+};
+
+// Values converted one by one (narrowing integers, INT96 to microseconds, integers to
+// decimal128): decoded into scratch space, then converted into the output buffer.
+template <typename DType, typename Out, typename Convert>
+class ConvertSink {
+ public:
+  using Value = typename DType::Value;
+  explicit ConvertSink(Convert convert = {}) : convert_(convert) {}
+  Status Append(ValueDecoder<DType>& d, int64_t n) {
+    scratch_.resize(static_cast<size_t>(n));
+    PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
+    size_t old = values_->size();
+    GrowTo(*values_, old + static_cast<size_t>(n) * sizeof(Out));
+    Out* out = reinterpret_cast<Out*>(values_->data() + old);
+    for (int64_t i = 0; i < n; ++i) PQSIFT_RETURN_IF_ERROR(convert_(scratch_[i], out[i]));
+    return Status::OK();
+  }
+  std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
+    std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(values_)};
+    values_ = std::make_shared<ArrowBuffer>();
+    return out;
+  }
+
+ private:
+  Convert convert_;
+  std::vector<Value> scratch_;
+  std::shared_ptr<ArrowBuffer> values_ = std::make_shared<ArrowBuffer>();
+};
+
+// Booleans: one byte per decoded value, packed into Arrow's LSB-first bitmap.
+class BoolSink {
+ public:
+  Status Append(ValueDecoder<encoding::BooleanType>& d, int64_t n) {
+    scratch_.resize(static_cast<size_t>(n));
+    PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
+    size_t bytes = static_cast<size_t>((length_ + n + 7) / 8);
+    size_t old = bits_->size();
+    GrowTo(*bits_, bytes);
+    std::memset(bits_->data() + old, 0, bytes - old);
+    uint8_t* bits = bits_->data();
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t bit = length_ + i;
+      bits[bit >> 3] |= static_cast<uint8_t>((scratch_[i] & 1) << (bit & 7));
+    }
+    length_ += n;
+    return Status::OK();
+  }
+  std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
+    std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(bits_)};
+    bits_ = std::make_shared<ArrowBuffer>();
+    length_ = 0;
+    return out;
+  }
+
+ private:
+  std::vector<uint8_t> scratch_;
+  std::shared_ptr<ArrowBuffer> bits_ = std::make_shared<ArrowBuffer>();
+  int64_t length_ = 0;
+};
+
+// Byte arrays to large_utf8 / large_binary: int64 offsets and the bytes, copied out of the page.
+template <typename DType>
+class BinarySink {
+ public:
+  Status Append(ValueDecoder<DType>& d, int64_t n) {
+    scratch_.resize(static_cast<size_t>(n));
+    PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
+    size_t total = 0;
+    for (const ByteView& v : scratch_) total += v.size;
+    size_t old_offsets = offsets_->size();
+    GrowTo(*offsets_, old_offsets + static_cast<size_t>(n) * sizeof(int64_t));
+    auto* offsets = reinterpret_cast<int64_t*>(offsets_->data() + old_offsets);
+    size_t pos = data_->size();
+    GrowTo(*data_, pos + total);
+    uint8_t* data = data_->data();
+    for (int64_t i = 0; i < n; ++i) {
+      const ByteView& v = scratch_[i];
+      if (v.size != 0) std::memcpy(data + pos, v.data, v.size);
+      pos += v.size;
+      offsets[i] = static_cast<int64_t>(pos);
+    }
+    return Status::OK();
+  }
+  std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
+    std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(offsets_),
+                                                     std::move(data_)};
+    offsets_ = NewOffsets();
+    data_ = std::make_shared<ArrowBuffer>();
+    return out;
+  }
+
+ private:
+  static std::shared_ptr<ArrowBuffer> NewOffsets() {
+    auto b = std::make_shared<ArrowBuffer>();
+    b->Resize(sizeof(int64_t));
+    *b->as<int64_t>() = 0;
+    return b;
+  }
+  std::vector<ByteView> scratch_;
+  std::shared_ptr<ArrowBuffer> offsets_ = NewOffsets();
+  std::shared_ptr<ArrowBuffer> data_ = std::make_shared<ArrowBuffer>();
+};
+
+// ---- conversions ----
+
+template <typename Out>
+struct Narrow {
+  template <typename In>
+  Status operator()(In in, Out& out) const {
+    out = static_cast<Out>(in);  // the annotation promises the value fits; wrap like others
+    return Status::OK();
+  }
+};
+
+// INT96: nanoseconds of the day (8 bytes) and a Julian day (4 bytes), to microseconds since
+// the epoch (floor division, so times before 1970 round towards the past like every other
+// unit conversion). Days far outside any calendar overflow int64 microseconds: an error, never
+// a wrapped value.
+struct Int96ToMicros {
+  Status operator()(const encoding::Int96& in, int64_t& out) const {
+    auto nanos = static_cast<int64_t>(static_cast<uint64_t>(in.words[0]) |
+                                      static_cast<uint64_t>(in.words[1]) << 32);
+    auto julian_day = static_cast<int64_t>(static_cast<int32_t>(in.words[2]));
+    constexpr int64_t kJulianEpochDay = 2440588;  // 1970-01-01
+    int64_t micros_of_day = nanos / 1000 - (nanos % 1000 < 0 ? 1 : 0);
+    __int128 micros =
+        static_cast<__int128>(julian_day - kJulianEpochDay) * 86400000000LL + micros_of_day;
+    if (micros > INT64_MAX || micros < INT64_MIN) {
+      return Status::Corruption("an INT96 timestamp (Julian day " + std::to_string(julian_day) +
+                                ") lies outside the range of 64-bit microseconds");
+    }
+    out = static_cast<int64_t>(micros);
+    return Status::OK();
+  }
+};
+
+struct Decimal128 {
+  uint64_t low;
+  int64_t high;
+};
+
+struct IntToDecimal128 {
+  template <typename In>
+  Status operator()(In in, Decimal128& out) const {
+    out.low = static_cast<uint64_t>(static_cast<int64_t>(in));
+    out.high = in < 0 ? -1 : 0;
+    return Status::OK();
+  }
+};
+
+// Big-endian two's complement bytes (BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY decimals) to decimal128.
+struct BytesToDecimal128 {
+  Status operator()(const ByteView& in, Decimal128& out) const {
+    const uint8_t* p = in.data;
+    size_t n = in.size;
+    bool negative = n > 0 && (p[0] & 0x80);
+    uint8_t sign_byte = negative ? 0xff : 0x00;
+    // Leading bytes beyond 16 must be pure sign extension for the value to fit.
+    while (n > 16) {
+      if (*p != sign_byte) return Status::Corruption("a DECIMAL value does not fit 128 bits");
+      ++p;
+      --n;
+    }
+    uint8_t le[16];
+    std::memset(le, sign_byte, sizeof le);
+    for (size_t i = 0; i < n; ++i) le[i] = p[n - 1 - i];
+    std::memcpy(&out, le, sizeof le);
+    return Status::OK();
+  }
+};
+
+// Fixed-size values copied as bytes (fixed_size_binary, float16), checking each width.
+class FixedBinarySink {
+ public:
+  explicit FixedBinarySink(int32_t width) : width_(width) {}
+  Status Append(ValueDecoder<encoding::FixedLenByteArrayType>& d, int64_t n) {
+    scratch_.resize(static_cast<size_t>(n));
+    PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
+    size_t old = values_->size();
+    GrowTo(*values_, old + static_cast<size_t>(n) * static_cast<size_t>(width_));
+    uint8_t* out = values_->data() + old;
+    for (const ByteView& v : scratch_) {
+      if (v.size != static_cast<uint32_t>(width_)) {
+        return Status::Corruption("a FIXED_LEN_BYTE_ARRAY value of " + std::to_string(v.size) +
+                                  " bytes in a column of width " + std::to_string(width_));
+      }
+      if (width_ != 0) std::memcpy(out, v.data, static_cast<size_t>(width_));
+      out += width_;
+    }
+    return Status::OK();
+  }
+  std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
+    std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(values_)};
+    values_ = std::make_shared<ArrowBuffer>();
+    return out;
+  }
+
+ private:
+  int32_t width_;
+  std::vector<ByteView> scratch_;
+  std::shared_ptr<ArrowBuffer> values_ = std::make_shared<ArrowBuffer>();
+};
+
+// ---- the accumulator: decoders + sink ----
+
+template <typename DType, typename Sink>
+class TypedAccumulator final : public ValueAccumulator {
+ public:
+  TypedAccumulator(std::shared_ptr<const DataType> type, int32_t type_length, Sink sink)
+      : type_(std::move(type)), decoders_(type_length), sink_(std::move(sink)) {}
+
+  Status SetDictionary(std::span<const uint8_t> page, int64_t num_values) override {
+    return decoders_.SetDictionary(page, num_values);
+  }
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) override {
+    return decoders_.Start(encoding, data, num_values);
+  }
+  Status Read(int64_t n) override {
+    if (n == 0) return Status::OK();
+    PQSIFT_RETURN_IF_ERROR(sink_.Append(decoders_.current(), n));
+    length_ += n;
+    return Status::OK();
+  }
+  Status Skip(int64_t n) override { return n == 0 ? Status::OK() : decoders_.current().Skip(n); }
+  std::shared_ptr<Array> Finish() override {
+    auto array = std::make_shared<Array>();
+    array->type = type_;
+    array->length = length_;
+    array->buffers = sink_.Finish();
+    length_ = 0;
+    return array;
+  }
+
+ private:
+  std::shared_ptr<const DataType> type_;
+  Decoders<DType> decoders_;
+  Sink sink_;
+  int64_t length_ = 0;
+};
+
+template <typename DType, typename Sink>
+std::unique_ptr<ValueAccumulator> Make(std::shared_ptr<const DataType> type, int32_t type_length,
+                                       Sink sink = {}) {
+  return std::make_unique<TypedAccumulator<DType, Sink>>(std::move(type), type_length,
+                                                         std::move(sink));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ValueAccumulator>> MakeValueAccumulator(
+    const ColumnDescriptor& column, std::shared_ptr<const DataType> type) {
+  using namespace encoding;  // NOLINT(google-build-using-namespace): the type tags
+  const int32_t width = column.type_length;
+  const TypeId id = type->id;
+  switch (column.physical_type) {
+    case PhysicalType::kBoolean: return Make<BooleanType>(std::move(type), width, BoolSink{});
+    case PhysicalType::kInt32:
+      switch (id) {
+        case TypeId::kInt8:
+          return Make<Int32Type>(type, width, ConvertSink<Int32Type, int8_t, Narrow<int8_t>>{});
+        case TypeId::kUInt8:
+          return Make<Int32Type>(type, width, ConvertSink<Int32Type, uint8_t, Narrow<uint8_t>>{});
+        case TypeId::kInt16:
+          return Make<Int32Type>(type, width, ConvertSink<Int32Type, int16_t, Narrow<int16_t>>{});
+        case TypeId::kUInt16:
+          return Make<Int32Type>(type, width, ConvertSink<Int32Type, uint16_t, Narrow<uint16_t>>{});
+        case TypeId::kDecimal128:
+          return Make<Int32Type>(type, width,
+                                 ConvertSink<Int32Type, Decimal128, IntToDecimal128>{});
+        default: return Make<Int32Type>(type, width, DirectSink<Int32Type>{});
+      }
+    case PhysicalType::kInt64:
+      if (id == TypeId::kDecimal128) {
+        return Make<Int64Type>(type, width, ConvertSink<Int64Type, Decimal128, IntToDecimal128>{});
+      }
+      return Make<Int64Type>(type, width, DirectSink<Int64Type>{});
+    case PhysicalType::kInt96:
+      return Make<Int96Type>(type, width, ConvertSink<Int96Type, int64_t, Int96ToMicros>{});
+    case PhysicalType::kFloat: return Make<FloatType>(type, width, DirectSink<FloatType>{});
+    case PhysicalType::kDouble: return Make<DoubleType>(type, width, DirectSink<DoubleType>{});
+    case PhysicalType::kByteArray:
+      if (id == TypeId::kDecimal128) {
+        return Make<ByteArrayType>(type, width,
+                                   ConvertSink<ByteArrayType, Decimal128, BytesToDecimal128>{});
+      }
+      return Make<ByteArrayType>(type, width, BinarySink<ByteArrayType>{});
+    case PhysicalType::kFixedLenByteArray:
+      if (id == TypeId::kDecimal128) {
+        return Make<FixedLenByteArrayType>(
+            type, width, ConvertSink<FixedLenByteArrayType, Decimal128, BytesToDecimal128>{});
+      }
+      return Make<FixedLenByteArrayType>(type, width, FixedBinarySink(width));
+  }
+  return Status::NotSupported("column '" + column.path + "': physical type " +
+                              PhysicalTypeName(column.physical_type));
+}
+
+}  // namespace pqsift::column

@@ -1,0 +1,43 @@
+// The typed half of reading a leaf column: owns the value decoders of one column chunk (the
+// dictionary and one decoder per encoding met) and accumulates the decoded non-null values of
+// the current batch, already converted to the column's Arrow type (arrow_type.h).
+//
+// The untyped half (pages, levels, records) is LeafReader; the two meet at this interface so
+// per-value work stays inside templates and virtual calls happen per run of values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "pqsift/array.h"
+#include "pqsift/metadata.h"
+#include "pqsift/schema.h"
+#include "pqsift/status.h"
+
+namespace pqsift::column {
+
+class ValueAccumulator {
+ public:
+  virtual ~ValueAccumulator() = default;
+
+  // Decodes the chunk's dictionary page (PLAIN entries). Corruption when called twice.
+  virtual Status SetDictionary(std::span<const uint8_t> page, int64_t num_values) = 0;
+  // Starts a data page's value section holding `num_values` non-null values in `encoding`.
+  // `data` must stay valid until the next StartPage.
+  virtual Status StartPage(Encoding encoding, std::span<const uint8_t> data,
+                           int64_t num_values) = 0;
+  // Decodes the next `n` values of the page and appends them to the batch.
+  virtual Status Read(int64_t n) = 0;
+  // Passes over the next `n` values of the page.
+  virtual Status Skip(int64_t n) = 0;
+  // The values appended since the last Finish, as a dense array (no validity) of the
+  // column's Arrow type; starts a new batch.
+  virtual std::shared_ptr<Array> Finish() = 0;
+};
+
+// The accumulator for `column`, read as `type` (from ArrowTypeForLeaf).
+Result<std::unique_ptr<ValueAccumulator>> MakeValueAccumulator(
+    const ColumnDescriptor& column, std::shared_ptr<const DataType> type);
+
+}  // namespace pqsift::column

@@ -1,0 +1,180 @@
+#include "encoding/plain.h"
+
+#include <array>
+#include <cassert>
+#include <cstring>
+#include <string>
+
+#include "encoding/bit_util.h"
+#include "encoding/decoder_util.h"
+
+namespace pqsift::encoding {
+namespace {
+
+constexpr const char* kName = "PLAIN";
+
+// kSpreadBits[b] holds bit i of b in byte i: eight booleans from one packed byte.
+constexpr std::array<uint64_t, 256> kSpreadBits = [] {
+  std::array<uint64_t, 256> t{};
+  for (int b = 0; b < 256; ++b) {
+    for (int i = 0; i < 8; ++i) t[b] |= static_cast<uint64_t>((b >> i) & 1) << (8 * i);
+  }
+  return t;
+}();
+
+}  // namespace
+
+// ---- decoder ----
+
+template <typename DType>
+Status PlainDecoder<DType>::Fail(const std::string& what) {
+  left_ = 0;
+  return Corrupt(kName, what);
+}
+
+template <typename DType>
+Status PlainDecoder<DType>::SetData(std::span<const uint8_t> data, int64_t num_values) {
+  pos_ = data.data();
+  end_ = data.data() + data.size();
+  bit_offset_ = 0;
+  left_ = 0;
+  if (num_values < 0) return Fail("negative value count " + std::to_string(num_values));
+  left_ = num_values;
+  return Status::OK();
+}
+
+template <typename DType>
+Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
+  PQSIFT_RETURN_IF_ERROR(CheckRequest(kName, n, left_));
+  const auto have = static_cast<size_t>(end_ - pos_);
+  if constexpr (kIsBoolean<DType>) {
+    if (static_cast<uint64_t>(n) > have * 8 - static_cast<size_t>(bit_offset_)) {
+      return Fail(std::to_string(n) + " booleans need more than the " + std::to_string(have) +
+                  " bytes left");
+    }
+    if (out == nullptr) {
+      const int64_t bits = bit_offset_ + n;
+      pos_ += bits / 8;
+      bit_offset_ = static_cast<int>(bits % 8);
+    } else {
+      int64_t i = 0;
+      for (; bit_offset_ != 0 && i < n; ++i) {
+        out[i] = static_cast<uint8_t>((*pos_ >> bit_offset_) & 1);
+        if (++bit_offset_ == 8) {
+          bit_offset_ = 0;
+          ++pos_;
+        }
+      }
+      for (; n - i >= 8; i += 8) std::memcpy(out + i, &kSpreadBits[*pos_++], 8);
+      for (; i < n; ++i) out[i] = static_cast<uint8_t>((*pos_ >> bit_offset_++) & 1);
+    }
+  } else if constexpr (std::is_same_v<DType, ByteArrayType>) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (end_ - pos_ < 4) {
+        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) +
+                    ": the 4-byte length does not fit in the " + std::to_string(end_ - pos_) +
+                    " bytes left");
+      }
+      const uint32_t len = LoadLE32(pos_);
+      if (len > static_cast<size_t>(end_ - pos_) - 4) {
+        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) + ": length " +
+                    std::to_string(len) + " exceeds the " + std::to_string(end_ - pos_ - 4) +
+                    " bytes left");
+      }
+      if (out != nullptr) out[i] = ByteView{pos_ + 4, len};
+      pos_ += 4 + size_t{len};
+    }
+  } else {
+    size_t width = sizeof(Value);
+    if constexpr (std::is_same_v<DType, FixedLenByteArrayType>) {
+      width = static_cast<size_t>(type_length_);
+    }
+    if (static_cast<uint64_t>(n) > have / width) {
+      return Fail(std::to_string(n) + " values of " + std::to_string(width) +
+                  " bytes need more than the " + std::to_string(have) + " bytes left");
+    }
+    if (out != nullptr) {
+      if constexpr (std::is_same_v<DType, FixedLenByteArrayType>) {
+        const auto len = static_cast<uint32_t>(width);
+        for (int64_t i = 0; i < n; ++i) out[i] = ByteView{pos_ + i * width, len};
+      } else if (n > 0) {
+        std::memcpy(out, pos_, static_cast<size_t>(n) * width);
+      }
+    }
+    pos_ += static_cast<size_t>(n) * width;
+  }
+  left_ -= n;
+  return Status::OK();
+}
+
+template <typename DType>
+Status PlainDecoder<DType>::Decode(Value* out, int64_t n) {
+  return Advance(out, n);
+}
+
+template <typename DType>
+Status PlainDecoder<DType>::Skip(int64_t n) {
+  return Advance(nullptr, n);
+}
+
+// ---- encoder ----
+
+template <typename DType>
+void PlainEncoder<DType>::Put(const Value* values, int64_t n) {
+  num_values_ += n;
+  if constexpr (kIsBoolean<DType>) {
+    for (int64_t i = 0; i < n; ++i) {
+      bits_ |= static_cast<uint8_t>((values[i] != 0 ? 1 : 0) << bit_count_);
+      if (++bit_count_ == 8) {
+        out_.push_back(bits_);
+        bits_ = 0;
+        bit_count_ = 0;
+      }
+    }
+  } else if constexpr (std::is_same_v<DType, ByteArrayType>) {
+    for (int64_t i = 0; i < n; ++i) {
+      AppendRaw(out_, values[i].size);
+      AppendBytes(out_, values[i].data, values[i].size);
+    }
+  } else if constexpr (std::is_same_v<DType, FixedLenByteArrayType>) {
+    for (int64_t i = 0; i < n; ++i) {
+      assert(values[i].size == static_cast<uint32_t>(type_length_));
+      AppendBytes(out_, values[i].data, static_cast<size_t>(type_length_));
+    }
+  } else {
+    AppendBytes(out_, values, static_cast<size_t>(n) * sizeof(Value));
+  }
+}
+
+template <typename DType>
+void PlainEncoder<DType>::FinishInto(std::vector<uint8_t>& out) {
+  if (bit_count_ > 0) out_.push_back(bits_);
+  out.insert(out.end(), out_.begin(), out_.end());
+  out_.clear();
+  bits_ = 0;
+  bit_count_ = 0;
+  num_values_ = 0;
+}
+
+int64_t MaxPlainValues(PhysicalType type, size_t bytes, int32_t type_length) {
+  const auto b = static_cast<int64_t>(bytes);
+  switch (type) {
+    case PhysicalType::kBoolean: return b * 8;
+    case PhysicalType::kInt32:
+    case PhysicalType::kFloat: return b / 4;
+    case PhysicalType::kInt64:
+    case PhysicalType::kDouble: return b / 8;
+    case PhysicalType::kInt96: return b / 12;
+    case PhysicalType::kByteArray: return b / 4;
+    case PhysicalType::kFixedLenByteArray: return type_length > 0 ? b / type_length : 0;
+  }
+  return 0;
+}
+
+#define PQSIFT_INSTANTIATE(DType)     \
+  template class PlainDecoder<DType>; \
+  template class PlainEncoder<DType>;
+PQSIFT_FOR_EACH_DTYPE(PQSIFT_INSTANTIATE)
+#undef PQSIFT_INSTANTIATE
+
+}  // namespace pqsift::encoding

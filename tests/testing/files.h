@@ -1,0 +1,125 @@
+// Test helpers for files: where the test data lives, reading a file whole, and wrapping footer
+// bytes into a whole Parquet file in memory ("PAR1" ... footer, u32 length, "PAR1").
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pqsift/io.h"
+
+namespace pqsift::testing {
+
+// The repository root: from this header's own path, else from PQSIFT_TESTING_DATA_DIR
+// (<root>/../shared/data/parquet-testing).
+inline std::filesystem::path RepoRoot() {
+  std::filesystem::path from_file = std::filesystem::path(__FILE__).parent_path().parent_path();
+  from_file = from_file.parent_path();
+  if (std::filesystem::exists(from_file / "tests" / "data" / "tiny.parquet")) return from_file;
+#ifdef PQSIFT_TESTING_DATA_DIR
+  // The build defines it as "<root>/../shared/data/parquet-testing".
+  std::string_view data = PQSIFT_TESTING_DATA_DIR;
+  constexpr std::string_view kSuffix = "/../shared/data/parquet-testing";
+  if (data.ends_with(kSuffix)) {
+    std::filesystem::path candidate(data.substr(0, data.size() - kSuffix.size()));
+    if (std::filesystem::exists(candidate / "tests" / "data" / "tiny.parquet")) return candidate;
+  }
+#endif
+  return from_file;
+}
+
+// tests/data/<name> or examples/<name> under the repository root.
+inline std::string TestDataPath(std::string_view name) {
+  return (RepoRoot() / "tests" / "data" / name).string();
+}
+inline std::string ExamplePath(std::string_view name) {
+  return (RepoRoot() / "examples" / name).string();
+}
+
+// The shared parquet-testing folder (has data/ and bad_data/), or empty when absent.
+inline std::string ParquetTestingDir() {
+#ifdef PQSIFT_TESTING_DATA_DIR
+  std::filesystem::path dir = PQSIFT_TESTING_DATA_DIR;
+  if (std::filesystem::is_directory(dir / "data")) return dir.lexically_normal().string();
+#endif
+  return {};
+}
+
+// The *.parquet files in `sub` ("data" or "bad_data") of parquet-testing, sorted; empty when
+// the folder is absent.
+inline std::vector<std::string> ParquetTestingFiles(std::string_view sub) {
+  std::vector<std::string> out;
+  std::string dir = ParquetTestingDir();
+  if (dir.empty()) return out;
+  std::error_code ec;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(dir) / sub, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".parquet") {
+      out.push_back(entry.path().string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A gtest-safe name for a file ("alltypes_tiny_pages.parquet" -> "alltypes_tiny_pages_parquet").
+inline std::string SafeTestName(std::string_view path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+inline std::vector<uint8_t> ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline std::span<const uint8_t> AsBytes(std::string_view s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+inline std::string_view AsChars(std::span<const uint8_t> b) {
+  return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+inline void AppendLE32(std::string& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+// "PAR1" + `body` + footer + u32 footer length + `magic`: a whole file around a footer.
+inline std::string WrapFooter(std::string_view footer, std::string_view body = {},
+                              std::string_view magic = "PAR1") {
+  std::string out = "PAR1";
+  out.append(body);
+  out.append(footer);
+  AppendLE32(out, static_cast<uint32_t>(footer.size()));
+  out.append(magic);
+  return out;
+}
+
+inline std::unique_ptr<RandomAccessFile> MemoryFile(std::string name, std::string_view bytes) {
+  return MakeMemoryFile(std::move(name), AsBytes(bytes));
+}
+
+// The footer (FileMetaData bytes) of a whole Parquet file, or empty when it has none.
+inline std::vector<uint8_t> FooterOf(const std::vector<uint8_t>& file) {
+  if (file.size() < 12) return {};
+  size_t n = file.size();
+  uint32_t len = static_cast<uint32_t>(file[n - 8]) | static_cast<uint32_t>(file[n - 7]) << 8 |
+                 static_cast<uint32_t>(file[n - 6]) << 16 |
+                 static_cast<uint32_t>(file[n - 5]) << 24;
+  if (len > n - 12) return {};
+  return {file.end() - 8 - len, file.end() - 8};
+}
+
+}  // namespace pqsift::testing
