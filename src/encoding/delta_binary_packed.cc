@@ -101,8 +101,21 @@ Status DeltaStreamReader<U>::DecodeGroup(U* out) {
   const int w = width_;
   const size_t at = mini_offset_ + static_cast<size_t>(mini_index_ / 8 * w);
   const size_t full = static_cast<size_t>(4 * w);
+  // Unpacks 32 values of `w` bits; 32-bit streams with wider miniblocks go through 64 bits and
+  // wrap (see kMaxWidth).
+  auto unpack = [&](const uint8_t* src) {
+    if constexpr (sizeof(U) == 4) {
+      if (w > 32) {
+        uint64_t wide[32];
+        Unpack32(src, wide, w);
+        for (int i = 0; i < 32; ++i) out[i] = static_cast<U>(wide[i]);
+        return;
+      }
+    }
+    Unpack32(src, out, w);
+  };
   if (at <= size_ && size_ - at >= full) {
-    Unpack32(data_ + at, out, w);
+    unpack(data_ + at);
   } else {
     // The last miniblock may lack its padding: the values still to come must be there.
     const int64_t needed = std::min<int64_t>(32, left_);
@@ -110,7 +123,7 @@ Status DeltaStreamReader<U>::DecodeGroup(U* out) {
     if (at > size_ || size_ - at < need_bytes) return Fail("the data ends inside a miniblock");
     uint8_t padded[4 * 64] = {};
     std::memcpy(padded, data_ + at, size_ - at);
-    Unpack32(padded, out, w);
+    unpack(padded);
   }
   mini_index_ += 32;
   U v = last_;

@@ -6,8 +6,8 @@
 // Block size is a positive multiple of 128, values per miniblock a multiple of 32. All
 // arithmetic wraps in the unsigned type of the value's width, so any deltas round-trip. Bit
 // widths of miniblocks the last block does not need are ignored, as the spec requires; a needed
-// width above the type's width (32 or 64) is Corruption. A last miniblock cut short of its
-// padding is accepted when the values it must hold are there.
+// width above 64 is Corruption (INT32 streams may use up to 64: see kMaxWidth). A last miniblock
+// cut short of its padding is accepted when the values it must hold are there.
 //
 // The stream reader and writer here are also the length streams of DELTA_LENGTH_BYTE_ARRAY and
 // DELTA_BYTE_ARRAY.
@@ -47,7 +47,9 @@ class DeltaStreamReader {
   Result<size_t> FindEnd() const;
 
  private:
-  static constexpr int kMaxWidth = static_cast<int>(sizeof(U) * 8);
+  // 64 for both widths: writers that compute INT32 deltas in 64 bits (DuckDB) emit miniblocks
+  // of up to 33 bits; the values wrap to 32 bits, as the spec's wrapping arithmetic allows.
+  static constexpr int kMaxWidth = 64;
 
   Status NextMiniblock();
   Status DecodeGroup(U* out);  // the next 32 values of the miniblock, as values

@@ -111,18 +111,25 @@ TEST(DeltaBinaryPackedTest, SixtyFourBitWidthsAndWrapAround) {
   e32.Put(wild32.data(), 6);
   std::vector<int32_t> out32;
   const std::vector<uint8_t> encoded = e32.Finish();
-  // (The INT32 decoder refuses widths above 32, so this also shows the writer kept to them.)
   ASSERT_TRUE(DecodeInto<Int32Type>(encoded, 6, &out32).ok());
   EXPECT_EQ(out32, wild32);
 }
 
-TEST(DeltaBinaryPackedTest, WidthsWiderThanTheTypeAreCorruption) {
-  std::vector<uint8_t> i32 = Concat(Header(2, 0), Bytes({0x00, 33, 0, 0, 0}));
-  i32.insert(i32.end(), 33 * 4, 0);
+TEST(DeltaBinaryPackedTest, WidthsWiderThan64AreCorruption) {
+  // INT32 streams may carry miniblocks up to 64 bits wide (DuckDB computes INT32 deltas in 64
+  // bits and writes 33-bit miniblocks for values spanning the whole range); they wrap.
+  std::vector<uint8_t> wide32 = Concat(Header(2, 0), Bytes({0x00, 33, 0, 0, 0}));
+  wide32.insert(wide32.end(), 33 * 4, 0);
+  wide32[wide32.size() - 33 * 4] = 0x03;  // first delta 3
+  std::vector<int32_t> wide_out;
+  ASSERT_TRUE(DecodeInto<Int32Type>(wide32, 2, &wide_out).ok());
+  EXPECT_EQ(wide_out, (std::vector<int32_t>{0, 3}));
+  std::vector<uint8_t> i32 = Concat(Header(2, 0), Bytes({0x00, 65, 0, 0, 0}));
+  i32.insert(i32.end(), 65 * 4, 0);
   std::vector<int32_t> out32;
   Status st = DecodeInto<Int32Type>(i32, 2, &out32);
   EXPECT_EQ(st.code(), StatusCode::kCorruption);
-  EXPECT_EQ(st.message(), "DELTA_BINARY_PACKED: miniblock bit width 33 exceeds 32");
+  EXPECT_EQ(st.message(), "DELTA_BINARY_PACKED: miniblock bit width 65 exceeds 64");
   std::vector<uint8_t> i64 = Concat(Header(2, 0), Bytes({0x00, 65, 0, 0, 0}));
   i64.insert(i64.end(), 65 * 4, 0);
   std::vector<int64_t> out64;
