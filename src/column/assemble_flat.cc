@@ -99,6 +99,7 @@ Result<std::shared_ptr<Array>> SpreadValues(std::shared_ptr<Array> dense,
   uint8_t* v = values->data();
   int64_t next = 0;
   for (int64_t i = 0; i < length; ++i, v += width) {
+    if (width == 0) continue;  // fixed_size_binary[0]: nothing to copy (and `in` may be null)
     if (def[i] == max_def) {
       std::memcpy(v, in + next * width, static_cast<size_t>(width));
       ++next;
