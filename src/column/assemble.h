@@ -24,8 +24,4 @@ Result<std::shared_ptr<Array>> SpreadValues(std::shared_ptr<Array> dense,
                                             const std::vector<int16_t>& slot_defs, int64_t length,
                                             int16_t max_def);
 
-// The fixed byte width of a value of `type`, or 0 for types without one (variable width,
-// bool, nested).
-int32_t FixedByteWidth(const DataType& type);
-
 }  // namespace pqsift::column

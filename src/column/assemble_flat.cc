@@ -1,5 +1,6 @@
 #include <cstring>
 
+#include "arrow/layout.h"
 #include "column/assemble.h"
 
 namespace pqsift::column {
@@ -12,29 +13,6 @@ std::shared_ptr<ArrowBuffer> NewBuffer(size_t size) {
 }
 
 }  // namespace
-
-int32_t FixedByteWidth(const DataType& type) {
-  switch (type.id) {
-    case TypeId::kInt8:
-    case TypeId::kUInt8: return 1;
-    case TypeId::kInt16:
-    case TypeId::kUInt16:
-    case TypeId::kFloat16: return 2;
-    case TypeId::kInt32:
-    case TypeId::kUInt32:
-    case TypeId::kFloat32:
-    case TypeId::kDate32:
-    case TypeId::kTime32: return 4;
-    case TypeId::kInt64:
-    case TypeId::kUInt64:
-    case TypeId::kFloat64:
-    case TypeId::kTime64:
-    case TypeId::kTimestamp: return 8;
-    case TypeId::kDecimal128: return 16;
-    case TypeId::kFixedSizeBinary: return type.byte_width;
-    default: return 0;
-  }
-}
 
 Result<std::shared_ptr<Array>> AssembleFlat(LeafBatch batch, int16_t max_def) {
   return SpreadValues(std::move(batch.values), batch.definition_levels, batch.num_records, max_def);
@@ -90,7 +68,7 @@ Result<std::shared_ptr<Array>> SpreadValues(std::shared_ptr<Array> dense,
     out->buffers = {validity, bits};
     return out;
   }
-  const int32_t width = FixedByteWidth(type);
+  const int32_t width = layout::FixedByteWidth(type);
   if (width <= 0 && type.id != TypeId::kFixedSizeBinary) {
     return Status::Internal("cannot spread nulls into type " + type.ToString());
   }
