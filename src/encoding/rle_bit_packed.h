@@ -60,7 +60,6 @@ class RleBitPackedDecoder {
   // Reads up to n values of the current bit-packed run.
   template <typename T>
   int64_t ReadLiterals(T* out, int64_t n);
-  bool HasRun() const { return repeat_left_ > 0 || literal_index_ < literal_count_; }
 
   const uint8_t* pos_ = nullptr;
   const uint8_t* end_ = nullptr;

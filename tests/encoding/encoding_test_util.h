@@ -87,8 +87,9 @@ Values<DType> MakeValues(size_t n, Shape shape, uint64_t seed, int32_t type_leng
     for (size_t i = 0; i < n; ++i) {
       size_t len = static_cast<size_t>(type_length);
       if constexpr (std::is_same_v<DType, ByteArrayType>) {
-        const uint64_t r = rng() % 100;
-        len = r < 10 ? 0 : r < 95 ? rng() % 24 : r < 99 ? 100 + rng() % 2000 : 20000;
+        // Mostly short, 10% empty, 1% up to 2 KiB, 0.1% of 20000 bytes.
+        const uint64_t r = rng() % 1000;
+        len = r < 100 ? 0 : r < 989 ? rng() % 24 : r < 999 ? 100 + rng() % 2000 : 20000;
         if (shape == Shape::kSmall) len = rng() % 3;
         if (shape == Shape::kExtreme) len = (i % 3 == 0) ? 0 : (i % 3 == 1) ? 1 : 5000;
       }
