@@ -1,0 +1,21 @@
+// Vectorised evaluation of a bound filter over decoded columns, with SQL three-valued logic.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "expr/expr.h"
+#include "pqsift/array.h"
+
+namespace pqsift::expr {
+
+// Evaluates `filter.root` over `num_rows` rows. `columns[k]` is the decoded array of
+// filter.columns[k] (its type, num_rows long; an Array's `offset` is honoured). Returns one byte
+// per row: 1 where the predicate is TRUE, 0 where FALSE or NULL.
+// Errors (InvalidArgument): integer overflow and division by zero in arithmetic.
+Result<std::vector<uint8_t>> EvaluateFilter(const BoundFilter& filter,
+                                            std::span<const Array* const> columns,
+                                            int64_t num_rows);
+
+}  // namespace pqsift::expr

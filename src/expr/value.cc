@@ -1,0 +1,85 @@
+#include "expr/value.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace pqsift::expr {
+namespace {
+
+template <typename T>
+int ThreeWay(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+// NaN equals NaN and sorts above every number; -0.0 == +0.0 falls out of operator<.
+int CompareFloat(double a, double b) {
+  bool a_nan = std::isnan(a);
+  bool b_nan = std::isnan(b);
+  if (a_nan || b_nan) return ThreeWay<int>(a_nan, b_nan);
+  return ThreeWay(a, b);
+}
+
+std::string Int128ToString(int128 v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  // Work with negative values so the most negative int128 does not overflow.
+  std::string digits;
+  int128 n = negative ? v : -v;
+  while (n != 0) {
+    digits.push_back(static_cast<char>('0' - static_cast<int>(n % 10)));
+    n /= 10;
+  }
+  if (negative) digits.push_back('-');
+  return {digits.rbegin(), digits.rend()};
+}
+
+}  // namespace
+
+int Compare(const Value& a, const Value& b) {
+  switch (a.kind) {
+    case Value::Kind::kBool: return ThreeWay<int>(a.b, b.b);
+    case Value::Kind::kInt: return ThreeWay(a.i, b.i);
+    case Value::Kind::kFloat: return CompareFloat(a.f, b.f);
+    case Value::Kind::kBytes: {
+      int c = a.bytes.compare(b.bytes);  // char_traits<char>::compare is unsigned (memcmp)
+      return ThreeWay(c, 0);
+    }
+    case Value::Kind::kNull: break;
+  }
+  return 0;
+}
+
+std::string DebugString(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::kNull: return "NULL";
+    case Value::Kind::kBool: return v.b ? "TRUE" : "FALSE";
+    case Value::Kind::kInt: return Int128ToString(v.i);
+    case Value::Kind::kFloat: {
+      char text[32];
+      std::snprintf(text, sizeof(text), "%.17g", v.f);
+      return text;
+    }
+    case Value::Kind::kBytes: {
+      bool printable = true;
+      for (unsigned char c : v.bytes) printable = printable && c >= 0x20 && c < 0x7f;
+      if (printable) {
+        std::string out = "'";
+        for (char c : v.bytes) {
+          if (c == '\'') out += '\'';
+          out += c;
+        }
+        return out + "'";
+      }
+      static constexpr char kHex[] = "0123456789abcdef";
+      std::string out = "X'";
+      for (unsigned char c : v.bytes) {
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+      }
+      return out + "'";
+    }
+  }
+  return "?";
+}
+
+}  // namespace pqsift::expr

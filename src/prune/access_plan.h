@@ -1,0 +1,54 @@
+// The access plan: the one place that says which rows of which row groups a scan reads, and why.
+//
+// Stages (prune/stage.h) only narrow it; the executor (scan/) carries it out. It is built before
+// any data page is fetched, so `explain` prints it without reading data.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "prune/row_selection.h"
+
+namespace pqsift::prune {
+
+enum class Decision : uint8_t { kSkip, kScan, kSelection };
+
+struct RowGroupPlan {
+  int64_t num_rows = 0;
+  RowSelection rows;           // All(num_rows) for Scan, empty for Skip
+  bool fully_matched = false;  // every selected row satisfies the filter: no residual filter
+  std::string decided_by;      // the stage that last narrowed it or proved it ("" = none)
+
+  Decision decision() const;
+  // Narrows to rows ∩ selection and records `stage` if that changed anything.
+  void Narrow(const RowSelection& selection, const std::string& stage);
+  void Skip(const std::string& stage);
+  void MarkFullyMatched(const std::string& stage);
+};
+
+struct FilePlan {
+  std::string path;
+  std::vector<RowGroupPlan> row_groups;
+};
+
+// What one stage did, summed over the files.
+struct StageReport {
+  std::string stage;
+  int64_t row_groups_considered = 0;  // undecided row groups the stage looked at
+  int64_t row_groups_skipped = 0;
+  int64_t row_groups_fully_matched = 0;
+  int64_t rows_pruned = 0;
+  uint64_t bytes_read = 0;  // evidence the stage fetched (page index, dictionaries, bloom)
+  double seconds = 0;
+};
+
+struct AccessPlan {
+  std::vector<FilePlan> files;
+  std::vector<StageReport> stages;
+};
+
+// One line per file and per row group, then one per stage: the text `pqsift explain` prints.
+std::string ToString(const AccessPlan& plan);
+
+}  // namespace pqsift::prune

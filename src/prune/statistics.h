@@ -1,0 +1,47 @@
+// Column statistics as claims we can trust: typed bounds built under the design brief's rules.
+//
+// A ColumnBounds describes the values of one column in one container (a row group now; a page,
+// a file or a partition later). Every field may be unknown, and unknown is always safe: the proof
+// treats a missing bound as "any value".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "expr/value.h"
+#include "pqsift/array.h"
+#include "pqsift/metadata.h"
+#include "pqsift/schema.h"
+
+namespace pqsift::prune {
+
+struct ColumnBounds {
+  // Every non-null value v of the column in the container has min <= v <= max, in the Value
+  // order of the column's Arrow type. Bounds may be inexact (truncated): then they still bound,
+  // but are not values that occur. Unset: unknown.
+  std::optional<expr::Value> min;
+  std::optional<expr::Value> max;
+  std::optional<int64_t> null_count;  // unset: unknown (never "zero")
+  int64_t num_rows = 0;               // rows of the container (known exactly)
+  // False when the column may hold NaN that the bounds do not cover (float columns: Parquet
+  // writers leave NaN out of min/max). Unset null_count or NaN uncertainty never proves anything.
+  bool may_contain_nan = true;
+};
+
+// The bounds of `column` (decoded as `arrow_type`) from a column chunk's statistics, applying the
+// trust rules: min_value/max_value only under a known TYPE_DEFINED_ORDER whose sort order matches
+// the logical type; the deprecated min/max only where signed order agrees with the type; nothing
+// for INT96 or an unknown order; float bounds widened for NaN and -0/+0; conversions that overflow
+// give no bound. Malformed statistics (wrong byte length, min > max) give no bounds, never an
+// error.
+ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType& arrow_type,
+                                  const std::optional<Statistics>& statistics, int64_t num_rows);
+
+// The statistics of many containers, columnar: bounds[k][c] is filter column k in container c.
+struct StatisticsTable {
+  int64_t containers = 0;
+  std::vector<std::vector<ColumnBounds>> bounds;
+};
+
+}  // namespace pqsift::prune
