@@ -1,9 +1,13 @@
 // Scanning Parquet files into Arrow-layout record batches.
 //
-// A Scanner reads the projected columns of one or more files, row group by row group, and
-// returns batches in file order. Row groups (and within them, columns) are decoded in
-// parallel on a pool of `threads` workers; at most a few row groups are decoded ahead of the
-// consumer, so memory stays bounded however large the files are.
+// A Scanner reads the projected columns of one or more files and returns the rows that satisfy
+// the filter, as batches in file order. Open() reads the footers and builds the access plan
+// (prune/access_plan.h): the pruning stages decide, from the cheapest evidence first, which row
+// groups cannot match (skipped: no byte of them is read) and which match on every row (fully
+// matched: no per-row filter). Next() carries the plan out: row groups (and within them,
+// columns) are decoded in parallel on a pool of `threads` workers; the filter's columns are
+// decoded first and only the rows that match are decoded from the other columns. At most a few
+// row groups are decoded ahead of the consumer, so memory stays bounded however large the files.
 //
 // Example:
 //   ScanOptions options;
@@ -32,6 +36,10 @@
 
 namespace pqsift {
 
+namespace prune {
+struct AccessPlan;
+}
+
 struct ScanOptions {
   // Dotted paths of the columns to return ("id", "s.a" for a struct field, "tags" for a whole
   // list). A group returns all its fields. Empty: every top-level field.
@@ -39,7 +47,12 @@ struct ScanOptions {
   int64_t batch_size = 64 * 1024;  // rows per batch at most
   int threads = 0;                 // decoding threads; 0: one per core
   int64_t limit = -1;              // stop after this many rows; -1: no limit
-  bool verify_crc = false;         // check page CRCs where written (a mismatch is an error)
+  // A filter in the `--where` language (docs/filter-language.md); empty: every row.
+  std::string filter;
+  // False: no pruning stage runs; every row group is read and the filter evaluated on every row
+  // (for comparison and debugging; the result is the same).
+  bool prune = true;
+  bool verify_crc = false;  // check page CRCs where written (a mismatch is an error)
   OpenOptions open;
 };
 
@@ -47,17 +60,36 @@ struct ScanOptions {
 struct ScanStats {
   uint64_t files = 0;
   uint64_t file_bytes = 0;  // total size of the files
-  uint64_t bytes_read = 0;  // footers and column chunks
+  uint64_t bytes_read = 0;  // footers, pruning evidence and column chunks
   uint64_t read_requests = 0;
-  uint64_t row_groups = 0;  // in the files
-  uint64_t row_groups_read = 0;
-  int64_t rows_returned = 0;
+  uint64_t row_groups = 0;                // in the files
+  uint64_t row_groups_skipped = 0;        // by the plan (pruned, or beyond a limit)
+  uint64_t row_groups_fully_matched = 0;  // by the plan: read without a per-row filter
+  uint64_t row_groups_read = 0;           // whose data the scan started to read
+  // Data pages of the column chunks the scan opened: decoded, and passed over undecoded (row
+  // groups the plan skipped are not opened, so their pages are not counted).
+  uint64_t pages_total = 0;
+  uint64_t pages_read = 0;
+  int64_t rows_total = 0;     // in the files
+  int64_t rows_decoded = 0;   // rows decoded in at least one column
+  int64_t rows_returned = 0;  // rows handed out by Next()
+  double plan_seconds = 0;    // footers and pruning stages (wall)
+  double filter_seconds = 0;  // decoding filter columns and evaluating the filter (all threads)
+  double decode_seconds = 0;  // decoding the returned columns (all threads)
+};
+
+// What the plan says a scan will read, before it reads any data page.
+struct ScanEstimate {
+  uint64_t bytes_to_read = 0;  // column chunk bytes of the projected and filter columns
+  int64_t row_groups_to_read = 0;
+  int64_t rows_to_read = 0;
 };
 
 class Scanner : public BatchReader {
  public:
-  // Opens every file and reads its footer. InvalidArgument for an unknown column or files whose
-  // projected columns have different types; the errors of ReadParquetMetadata otherwise.
+  // Opens every file, reads its footer and builds the access plan. InvalidArgument for an unknown
+  // column, a filter that does not parse or type-check, or files whose projected or filter
+  // columns have different types; the errors of ReadParquetMetadata otherwise.
   static Result<std::unique_ptr<Scanner>> Open(const std::vector<std::string>& paths,
                                                const ScanOptions& options);
   // Scans files that are already open (their metadata read).
@@ -71,6 +103,9 @@ class Scanner : public BatchReader {
   // The next batch in file order, or nullptr at the end.
   Result<std::shared_ptr<RecordBatch>> Next() override;
   ScanStats stats() const;
+  // The access plan built by Open (per file and row group, and what each stage pruned).
+  const prune::AccessPlan& plan() const;
+  ScanEstimate Estimate() const;
 
  private:
   struct State;

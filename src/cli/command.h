@@ -20,6 +20,7 @@ struct Command {
 
 Command AddInspectCommand(CLI::App& root);
 Command AddScanCommand(CLI::App& root);
+Command AddExplainCommand(CLI::App& root);
 
 // Prints `status` as the one error line and returns the exit code for it.
 int ReportError(const Status& status);

@@ -1,5 +1,6 @@
-// `pqsift scan PATH... [--select ...] [--limit N] [--format ...] [-o FILE] [--threads N]`:
-// decodes the selected columns and writes them as CSV, JSON Lines, a table, or nothing.
+// `pqsift scan PATH... [--select ...] [--where EXPR] [--limit N] [--format ...] [-o FILE]
+// [--threads N] [--stats] [--stats-json FILE] [--no-prune]`: decodes the selected columns of the
+// rows that match and writes them as CSV, JSON Lines, a table, or nothing.
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +14,7 @@
 
 #include "cli/command.h"
 #include "cli/output/batch_writer.h"
+#include "cli/plan_report.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {
@@ -21,6 +23,9 @@ namespace {
 struct ScanArgs {
   std::vector<std::string> paths;
   std::string select;
+  std::string where;
+  bool no_prune = false;
+  std::string stats_json;
   int64_t limit = -1;
   std::string format = "csv";
   std::string output;
@@ -71,19 +76,6 @@ class Progress {
   Clock::time_point start_, last_;
 };
 
-void PrintStats(const ScanStats& s) {
-  std::fprintf(
-      stderr,
-      "files: %llu, row groups: %llu of %llu read, rows returned: %lld\n"
-      "bytes read: %llu of %llu (%.1f%%) in %llu requests\n",
-      static_cast<unsigned long long>(s.files), static_cast<unsigned long long>(s.row_groups_read),
-      static_cast<unsigned long long>(s.row_groups), static_cast<long long>(s.rows_returned),
-      static_cast<unsigned long long>(s.bytes_read), static_cast<unsigned long long>(s.file_bytes),
-      s.file_bytes ? 100.0 * static_cast<double>(s.bytes_read) / static_cast<double>(s.file_bytes)
-                   : 0.0,
-      static_cast<unsigned long long>(s.read_requests));
-}
-
 int RunScan(const ScanArgs& args) {
   static const std::map<std::string, OutputFormat> kFormats = {{"csv", OutputFormat::kCsv},
                                                                {"jsonl", OutputFormat::kJsonLines},
@@ -100,6 +92,8 @@ int RunScan(const ScanArgs& args) {
   ScanOptions options;
   options.columns = SplitColumns(args.select);
   options.limit = args.limit;
+  options.filter = args.where;
+  options.prune = !args.no_prune;
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.verify_crc = args.verify_crc;
@@ -133,7 +127,13 @@ int RunScan(const ScanArgs& args) {
   if (!out)
     return ReportError(
         Status::IOError((args.output.empty() ? "stdout" : args.output) + ": write failed"));
-  if (args.stats) PrintStats((*scanner)->stats());
+  ScanStats stats = (*scanner)->stats();
+  if (args.stats) std::cerr << StatsText(stats);
+  if (!args.stats_json.empty()) {
+    std::ofstream json_file(args.stats_json, std::ios::trunc);
+    json_file << StatsJson(stats).dump(2) << '\n';
+    if (!json_file) return ReportError(Status::IOError(args.stats_json + ": write failed"));
+  }
   return 0;
 }
 
@@ -147,6 +147,10 @@ Command AddScanCommand(CLI::App& root) {
   sub->add_option("--select", args->select,
                   "Comma-separated columns to read (dotted paths for nested fields: s.a); "
                   "default: all");
+  sub->add_option("--where", args->where,
+                  "Return only the rows where EXPR is true (SQL-like; docs/filter-language.md)");
+  sub->add_flag("--no-prune", args->no_prune,
+                "Prune nothing: read every row group and filter every row (same result)");
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);
   sub->add_option("--format", args->format,
                   "Output: csv (RFC 4180, header row), jsonl (one object per line), table "
@@ -164,7 +168,9 @@ Command AddScanCommand(CLI::App& root) {
       ->check(CLI::IsMember({"hex", "base64"}))
       ->capture_default_str();
   sub->add_flag("--stats", args->stats,
-                "Print what the scan read (bytes, requests, row groups) on stderr");
+                "After the scan, print on stderr what it read and pruned (bytes, requests, row "
+                "groups, pages, rows, time per stage)");
+  sub->add_option("--stats-json", args->stats_json, "Write the same counters as JSON to FILE");
   return {sub, [args] { return RunScan(*args); }};
 }
 

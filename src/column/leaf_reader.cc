@@ -117,9 +117,11 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped) {
       skippable -= page_rows;
       *skipped += page_rows;
       in_record_ = false;
+      ++pages_passed_over_;
       continue;  // passed over without decompressing
     }
     PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read());
+    ++pages_decoded_;
     size_t values_offset = 0;
     Status st = DecodeLevels(page, &values_offset);
     if (!st.ok()) return Error(st.message());

@@ -55,6 +55,9 @@ class LeafReader {
 
   std::shared_ptr<const DataType> type() const { return type_; }
   int64_t records_left() const { return num_rows_ - position_; }
+  // Data pages decompressed and decoded so far, and data pages passed over undecoded.
+  int64_t pages_decoded() const { return pages_decoded_; }
+  int64_t pages_passed_over() const { return pages_passed_over_; }
 
  private:
   LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t num_rows,
@@ -86,6 +89,8 @@ class LeafReader {
   bool in_record_ = false;
 
   LeafBatch pending_;
+  int64_t pages_decoded_ = 0;
+  int64_t pages_passed_over_ = 0;
 };
 
 // The byte range of a column chunk in its file: from the dictionary page (when there is one)

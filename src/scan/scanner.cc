@@ -1,15 +1,18 @@
-// The scan executor: splits the files' row groups into slices, decodes each slice's columns as
-// tasks on the thread pool (one task per output column), and hands batches out in file order.
+// The scan executor: carries out the access plan built at Open (scan/planner.h).
 //
-//   Open: footers -> projection (PlanNode per output column) -> slices
+//   Open: footers -> projection and filter binding (per file) -> access plan -> slices
 //   Next: keep up to `threads + 1` slices in flight; when the oldest is done, cut it into batches
 //
-// A slice is a whole row group, or a row range of a very large one (so memory stays bounded):
-// its readers skip to the range's start, which passes over earlier pages without decompressing
-// them where the page headers allow. Column chunks are fetched once per row group and shared
-// by its slices.
+// A slice is the selected rows of a whole row group, or of a row range of a very large one (so
+// memory stays bounded). A slice that needs the residual filter runs in two phases: first its
+// filter columns are decoded window by window and the filter evaluated, which narrows the
+// slice's selection to the matching rows; then the output columns are decoded for those rows
+// only (the column readers skip the gaps without materialising them). Fully matched slices and
+// scans without a filter go straight to the second phase. Column chunks are fetched once per row
+// group and shared by its slices and phases.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -18,13 +21,25 @@
 
 #include "column/leaf_reader.h"
 #include "column/nested.h"
+#include "expr/binder.h"
+#include "expr/evaluate.h"
 #include "pqsift/scan.h"
+#include "prune/access_plan.h"
+#include "scan/planner.h"
 #include "scan/thread_pool.h"
 
 namespace pqsift {
 namespace {
 
-struct OutputColumn {
+using Clock = std::chrono::steady_clock;
+
+int64_t NanosSince(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+// A column the scan decodes: an output column (a projected path, maybe a whole struct) or a
+// filter column (one leaf).
+struct DecodedColumn {
   std::string path;
   column::AssemblyNode plan;
   std::vector<int32_t> leaves;
@@ -33,6 +48,8 @@ struct OutputColumn {
 struct FileEntry {
   std::shared_ptr<RandomAccessFile> file;
   std::shared_ptr<const ParquetMetadata> metadata;
+  std::optional<expr::BoundFilter> filter;    // bound against this file's schema
+  std::vector<DecodedColumn> filter_columns;  // filter->columns[k] is filter_columns[k]
 };
 
 // The column chunks of one row group, fetched on first use and shared by its slices.
@@ -46,7 +63,6 @@ class RowGroupData {
 
   const FileEntry& file() const { return *file_; }
   const RowGroup& row_group() const { return file_->metadata->file().row_groups[row_group_]; }
-  size_t index() const { return row_group_; }
 
   std::string Where(int32_t leaf) const {
     return file_->file->name() + ": row group " + std::to_string(row_group_) + ", column '" +
@@ -63,37 +79,8 @@ class RowGroupData {
     Chunk& c = *chunks_.at(leaf);
     std::lock_guard<std::mutex> lock(c.mu);
     if (!c.status.ok()) return c.status;
-    if (c.owner) return Fetched{c.bytes, c.owner, c.range};
-    const ColumnChunk& chunk = row_group().columns[leaf];
-    if (!chunk.meta_data) {
-      c.status = Status::NotSupported(Where(leaf) + ": the column is encrypted");
-      return c.status;
-    }
-    if (chunk.file_path) {
-      c.status = Status::NotSupported(Where(leaf) + ": column data in another file ('" +
-                                      std::string(*chunk.file_path) + "')");
-      return c.status;
-    }
-    auto range = column::ColumnChunkRange(*chunk.meta_data, file_->file->size(), Where(leaf));
-    if (!range.ok()) {
-      c.status = range.status();
-      return c.status;
-    }
-    c.range = *range;
-    if (auto cached = file_->metadata->CachedBytes(*range)) {
-      // Read already, with the footer: no second request.
-      c.bytes = *cached;
-      c.owner = file_->metadata;
-      return Fetched{c.bytes, c.owner, c.range};
-    }
-    auto bytes = file_->file->Read(*range);
-    if (!bytes.ok()) {
-      c.status = bytes.status();
-      return c.status;
-    }
-    auto buffer = std::make_shared<const Buffer>(std::move(bytes).value());
-    c.bytes = buffer->span();
-    c.owner = buffer;
+    if (!c.owner) c.status = Fetch(leaf, c);
+    if (!c.status.ok()) return c.status;
     return Fetched{c.bytes, c.owner, c.range};
   }
 
@@ -105,6 +92,29 @@ class RowGroupData {
     ByteRange range;
     Status status;
   };
+
+  Status Fetch(int32_t leaf, Chunk& c) {
+    const ColumnChunk& chunk = row_group().columns[leaf];
+    if (!chunk.meta_data) return Status::NotSupported(Where(leaf) + ": the column is encrypted");
+    if (chunk.file_path) {
+      return Status::NotSupported(Where(leaf) + ": column data in another file ('" +
+                                  std::string(*chunk.file_path) + "')");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(
+        c.range, column::ColumnChunkRange(*chunk.meta_data, file_->file->size(), Where(leaf)));
+    if (auto cached = file_->metadata->CachedBytes(c.range)) {
+      // Read already, with the footer: no second request.
+      c.bytes = *cached;
+      c.owner = file_->metadata;
+      return Status::OK();
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, file_->file->Read(c.range));
+    auto buffer = std::make_shared<const Buffer>(std::move(bytes));
+    c.bytes = buffer->span();
+    c.owner = buffer;
+    return Status::OK();
+  }
+
   std::shared_ptr<const FileEntry> file_;
   size_t row_group_;
   std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
@@ -112,8 +122,9 @@ class RowGroupData {
 
 struct ScanSlice {
   std::shared_ptr<RowGroupData> row_group;
-  int64_t start = 0;
-  int64_t rows = 0;
+  prune::RowSelection rows;   // row numbers within the row group
+  bool needs_filter = false;  // evaluate the residual filter (the row group is not fully matched)
+  bool first_of_row_group = false;
 };
 
 // The decoded columns of one slice: columns[c][w] is output column c of batch window w.
@@ -123,7 +134,7 @@ struct SliceResult {
   int pending = 0;
   Status error;
   std::vector<std::vector<std::shared_ptr<Array>>> columns;
-  int64_t rows = 0;
+  int64_t rows = 0;  // selected rows (after the filter)
 };
 
 Result<int32_t> FindNode(const Schema& schema, const std::string& path) {
@@ -148,30 +159,145 @@ Result<int32_t> FindNode(const Schema& schema, const std::string& path) {
   return node;
 }
 
+// Page counts of the readers a task used, added to the scan's totals when the task ends.
+struct PageCounters {
+  std::atomic<int64_t> decoded{0};
+  std::atomic<int64_t> passed_over{0};
+  void Add(const std::vector<std::unique_ptr<column::LeafReader>>& readers) {
+    for (const auto& r : readers) {
+      decoded += r->pages_decoded();
+      passed_over += r->pages_passed_over();
+    }
+  }
+};
+
+// Opens one reader per leaf of `columns` on the row group's chunks.
+Result<std::vector<std::unique_ptr<column::LeafReader>>> OpenReaders(
+    RowGroupData& row_group, const std::vector<const DecodedColumn*>& columns,
+    const column::PageReaderOptions& page_options) {
+  const ParquetMetadata& md = *row_group.file().metadata;
+  const RowGroup& rg = row_group.row_group();
+  std::vector<std::unique_ptr<column::LeafReader>> readers;
+  for (const DecodedColumn* column : columns) {
+    for (int32_t leaf : column->leaves) {
+      PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, row_group.Get(leaf));
+      PQSIFT_ASSIGN_OR_RETURN(
+          auto reader, column::LeafReader::Make(
+                           md.schema().columns()[leaf], *rg.columns[leaf].meta_data, chunk.bytes,
+                           chunk.range.offset, rg.num_rows, row_group.Where(leaf), page_options));
+      readers.push_back(std::move(reader));
+    }
+  }
+  return readers;
+}
+
+// Walks `selection` with every reader in step, in windows of at most `window_rows` selected
+// rows: the gaps are skipped (not materialised), the ranges read. After each window,
+// `on_window(pieces)` gets the row ranges the window covered; the readers then hold exactly
+// those rows, ready to Flush.
+template <typename OnWindow>
+Status WalkSelection(const prune::RowSelection& selection, int64_t window_rows,
+                     const std::vector<std::unique_ptr<column::LeafReader>>& readers,
+                     const std::atomic<bool>& cancelled, OnWindow&& on_window) {
+  int64_t position = 0;
+  int64_t in_window = 0;
+  std::vector<prune::RowRange> pieces;
+  for (const prune::RowRange& range : selection.ranges()) {
+    for (int64_t begin = range.begin; begin < range.end;) {
+      if (cancelled.load(std::memory_order_relaxed)) return Status::Internal("cancelled");
+      if (begin > position) {
+        for (const auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->SkipRecords(begin - position));
+      }
+      int64_t take = std::min(range.end - begin, window_rows - in_window);
+      for (const auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->ReadRecords(take));
+      if (!pieces.empty() && pieces.back().end == begin) {
+        pieces.back().end += take;
+      } else {
+        pieces.push_back({begin, begin + take});
+      }
+      begin += take;
+      position = begin;
+      in_window += take;
+      if (in_window == window_rows) {
+        PQSIFT_RETURN_IF_ERROR(on_window(pieces));
+        pieces.clear();
+        in_window = 0;
+      }
+    }
+  }
+  if (in_window > 0) PQSIFT_RETURN_IF_ERROR(on_window(pieces));
+  return Status::OK();
+}
+
+// Flushes the readers of `column` (starting at `*next_reader`) and assembles its array.
+Result<std::shared_ptr<Array>> FlushColumn(
+    const DecodedColumn& column, const std::vector<std::unique_ptr<column::LeafReader>>& readers,
+    size_t* next_reader) {
+  std::vector<column::LeafBatch> batches;
+  for (size_t i = 0; i < column.leaves.size(); ++i) {
+    batches.push_back(readers[(*next_reader)++]->Flush());
+  }
+  return column::Assemble(column.plan, column.leaves, batches);
+}
+
+// The rows of `pieces` (consecutive row ranges holding mask.size() rows) whose mask byte is set.
+void AppendMatches(const std::vector<prune::RowRange>& pieces, const std::vector<uint8_t>& mask,
+                   std::vector<prune::RowRange>* out) {
+  size_t k = 0;
+  for (const prune::RowRange& piece : pieces) {
+    for (int64_t row = piece.begin; row < piece.end; ++row, ++k) {
+      if (mask[k] == 0) continue;
+      if (!out->empty() && out->back().end == row) {
+        ++out->back().end;
+      } else {
+        out->push_back({row, row + 1});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 struct Scanner::State {
   ScanOptions options;
   std::vector<std::shared_ptr<const FileEntry>> files;
-  std::vector<OutputColumn> columns;
+  std::vector<DecodedColumn> columns;  // the output columns
   std::shared_ptr<const BatchSchema> schema;
+  prune::AccessPlan plan;
   std::vector<ScanSlice> slices;
   size_t next_slice = 0;
   std::deque<std::shared_ptr<SliceResult>> in_flight;
   std::deque<std::shared_ptr<RecordBatch>> ready;
   std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
   int64_t rows_returned = 0;
+  bool limit_reached = false;
   uint64_t row_groups_read = 0;
+  double plan_seconds = 0;
+  PageCounters pages;
+  std::atomic<int64_t> rows_decoded{0};
+  std::atomic<int64_t> filter_nanos{0};
+  std::atomic<int64_t> decode_nanos{0};
   std::unique_ptr<scan::ThreadPool> pool;  // last: destroyed first, joining the workers
 
+  Status Project();
+  Status BindFilter();
   Status Plan();
   void Launch(const ScanSlice& slice);
-  static Result<std::vector<std::shared_ptr<Array>>> DecodeColumn(
-      const ScanSlice& slice, const OutputColumn& column, int64_t batch_size,
-      const std::atomic<bool>& cancelled, const column::PageReaderOptions& page_options);
+  void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
+                           const std::shared_ptr<SliceResult>& result);
+  Result<prune::RowSelection> EvaluateFilter(const ScanSlice& slice);
+  Result<std::vector<std::shared_ptr<Array>>> DecodeColumn(const ScanSlice& slice,
+                                                           const prune::RowSelection& rows,
+                                                           const DecodedColumn& column);
+  column::PageReaderOptions page_options() const {
+    column::PageReaderOptions o;
+    o.verify_crc = options.verify_crc;
+    return o;
+  }
+  static void Finish(SliceResult& result, Status status);
 };
 
-Status Scanner::State::Plan() {
+Status Scanner::State::Project() {
   const ParquetMetadata& first = *files.front()->metadata;
   const Schema& file_schema = first.schema();
   std::vector<std::string> paths = options.columns;
@@ -184,7 +310,7 @@ Status Scanner::State::Plan() {
   for (const std::string& path : paths) {
     auto node = FindNode(file_schema, path);
     if (!node.ok()) return node.status().WithContext(first.file_name());
-    OutputColumn col;
+    DecodedColumn col;
     col.path = path;
     auto plan = column::PlanNode(file_schema, *node, &col.leaves);
     if (!plan.ok()) return plan.status().WithContext(first.file_name() + ": column '" + path + "'");
@@ -196,7 +322,7 @@ Status Scanner::State::Plan() {
   // Every other file must give the projected columns the same leaves and types.
   for (size_t f = 1; f < files.size(); ++f) {
     const ParquetMetadata& md = *files[f]->metadata;
-    for (const OutputColumn& col : columns) {
+    for (const DecodedColumn& col : columns) {
       std::vector<int32_t> leaves;
       auto node = FindNode(md.schema(), col.path);
       auto plan = node.ok() ? column::PlanNode(md.schema(), *node, &leaves)
@@ -209,92 +335,197 @@ Status Scanner::State::Plan() {
     }
   }
   schema = batch_schema;
+  return Status::OK();
+}
 
-  // Slices: whole row groups, cut by rows when a row group is very large.
-  constexpr int64_t kMaxSliceBytes = int64_t{128} << 20;
-  int64_t budget = options.limit;
-  std::vector<int32_t> all_leaves;
-  for (const OutputColumn& col : columns)
-    all_leaves.insert(all_leaves.end(), col.leaves.begin(), col.leaves.end());
+// Binds the filter to each file's schema (column positions may differ between files; types
+// must not, or one filter would mean different things in different files).
+Status Scanner::State::BindFilter() {
+  if (options.filter.empty()) return Status::OK();
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto entry = std::const_pointer_cast<FileEntry>(files[f]);
+    const Schema& schema = entry->metadata->schema();
+    auto bound = expr::BindFilter(options.filter, schema);
+    if (!bound.ok()) return bound.status().WithContext(entry->metadata->file_name());
+    for (size_t k = 0; k < bound->columns.size(); ++k) {
+      const expr::ColumnRef& ref = bound->columns[k];
+      if (f > 0) {
+        const expr::ColumnRef& first = files.front()->filter->columns[k];
+        if (first.path != ref.path || !(*first.type == *ref.type)) {
+          return Status::InvalidArgument("filter column '" + ref.path + "' differs between " +
+                                         files.front()->metadata->file_name() + " and " +
+                                         entry->metadata->file_name());
+        }
+      }
+      DecodedColumn col;
+      col.path = ref.path;
+      PQSIFT_ASSIGN_OR_RETURN(
+          col.plan, column::PlanNode(schema, schema.columns()[ref.leaf].node, &col.leaves));
+      entry->filter_columns.push_back(std::move(col));
+    }
+    entry->filter = std::move(bound).value();
+  }
+  return Status::OK();
+}
+
+Status Scanner::State::Plan() {
+  PQSIFT_RETURN_IF_ERROR(Project());
+  PQSIFT_RETURN_IF_ERROR(BindFilter());
+
+  auto start = Clock::now();
+  std::vector<scan::PlanInput> inputs;
   for (const auto& file : files) {
+    inputs.push_back(
+        {file->file.get(), file->metadata.get(), file->filter ? &*file->filter : nullptr});
+  }
+  scan::PlanOptions plan_options;
+  plan_options.prune = options.prune;
+  plan_options.limit = options.limit;
+  PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
+  plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
+
+  // Slices: the selected rows of each row group, cut by rows when a row group is very large.
+  constexpr int64_t kMaxSliceBytes = int64_t{128} << 20;
+  for (size_t f = 0; f < files.size(); ++f) {
+    const auto& file = files[f];
+    std::vector<int32_t> leaves;
+    for (const DecodedColumn& col : columns)
+      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
+    for (const DecodedColumn& col : file->filter_columns)
+      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
+    std::sort(leaves.begin(), leaves.end());
+    leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
     const FileMetaData& meta = file->metadata->file();
-    for (size_t g = 0; g < meta.row_groups.size() && budget != 0; ++g) {
+    for (size_t g = 0; g < meta.row_groups.size(); ++g) {
+      const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
+      if (rg_plan.rows.empty()) continue;
       const RowGroup& rg = meta.row_groups[g];
-      if (rg.num_rows == 0) continue;
-      auto data = std::make_shared<RowGroupData>(file, g, all_leaves);
-      int64_t rows = budget < 0 ? rg.num_rows : std::min(rg.num_rows, budget);
-      if (budget > 0) budget -= rows;
-      int64_t slice_rows = rows;
+      auto data = std::make_shared<RowGroupData>(file, g, leaves);
+      bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
+      int64_t slice_rows = rg.num_rows;
       if (rg.total_byte_size > kMaxSliceBytes) {
         slice_rows = std::max<int64_t>(options.batch_size,
                                        rg.num_rows * kMaxSliceBytes / rg.total_byte_size);
         slice_rows =
             (slice_rows + options.batch_size - 1) / options.batch_size * options.batch_size;
       }
-      for (int64_t start = 0; start < rows; start += slice_rows) {
-        slices.push_back({data, start, std::min(slice_rows, rows - start)});
+      bool first = true;
+      for (int64_t begin = 0; begin < rg.num_rows; begin += slice_rows) {
+        auto part = rg_plan.rows.Intersect(
+            prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
+        if (part.empty()) continue;
+        slices.push_back({data, std::move(part), needs_filter, first});
+        first = false;
       }
     }
   }
   return Status::OK();
 }
 
+void Scanner::State::Finish(SliceResult& result, Status status) {
+  std::lock_guard<std::mutex> lock(result.mu);
+  if (!status.ok() && result.error.ok()) result.error = std::move(status);
+  if (--result.pending == 0) result.done.notify_all();
+}
+
 Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
-    const ScanSlice& slice, const OutputColumn& column, int64_t batch_size,
-    const std::atomic<bool>& cancelled, const column::PageReaderOptions& page_options) {
-  const ParquetMetadata& md = *slice.row_group->file().metadata;
-  const RowGroup& rg = slice.row_group->row_group();
-  std::vector<std::unique_ptr<column::LeafReader>> readers;
-  for (int32_t leaf : column.leaves) {
-    PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, slice.row_group->Get(leaf));
-    PQSIFT_ASSIGN_OR_RETURN(
-        auto reader,
-        column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
-                                 chunk.bytes, chunk.range.offset, rg.num_rows,
-                                 slice.row_group->Where(leaf), page_options));
-    PQSIFT_RETURN_IF_ERROR(reader->SkipRecords(slice.start));
-    readers.push_back(std::move(reader));
-  }
+    const ScanSlice& slice, const prune::RowSelection& rows, const DecodedColumn& column) {
+  auto start = Clock::now();
+  PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, {&column}, page_options()));
   std::vector<std::shared_ptr<Array>> out;
-  std::vector<column::LeafBatch> batches(readers.size());
-  for (int64_t done = 0; done < slice.rows; done += batch_size) {
-    if (cancelled.load(std::memory_order_relaxed)) return Status::Internal("cancelled");
-    int64_t n = std::min(batch_size, slice.rows - done);
-    for (size_t i = 0; i < readers.size(); ++i) {
-      PQSIFT_RETURN_IF_ERROR(readers[i]->ReadRecords(n));
-      batches[i] = readers[i]->Flush();
-    }
-    PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> array,
-                            column::Assemble(column.plan, column.leaves, batches));
-    out.push_back(std::move(array));
-  }
+  Status st =
+      WalkSelection(rows, options.batch_size, readers, *cancelled,
+                    [&](const std::vector<prune::RowRange>&) -> Status {
+                      size_t next = 0;
+                      PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(column, readers, &next));
+                      out.push_back(std::move(array));
+                      return Status::OK();
+                    });
+  pages.Add(readers);
+  decode_nanos += NanosSince(start);
+  PQSIFT_RETURN_IF_ERROR(st);
   return out;
+}
+
+// Phase one of a filtered slice: decodes the filter columns of the selected rows, window by
+// window, and keeps the rows where the filter is TRUE.
+Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slice) {
+  auto start = Clock::now();
+  const FileEntry& file = slice.row_group->file();
+  std::vector<const DecodedColumn*> filter_columns;
+  for (const DecodedColumn& col : file.filter_columns) filter_columns.push_back(&col);
+  PQSIFT_ASSIGN_OR_RETURN(auto readers,
+                          OpenReaders(*slice.row_group, filter_columns, page_options()));
+  std::vector<prune::RowRange> matches;
+  Status st =
+      WalkSelection(slice.rows, options.batch_size, readers, *cancelled,
+                    [&](const std::vector<prune::RowRange>& pieces) -> Status {
+                      std::vector<std::shared_ptr<Array>> arrays;
+                      std::vector<const Array*> inputs;
+                      size_t next = 0;
+                      for (const DecodedColumn* col : filter_columns) {
+                        PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(*col, readers, &next));
+                        inputs.push_back(array.get());
+                        arrays.push_back(std::move(array));
+                      }
+                      int64_t n = 0;
+                      for (const prune::RowRange& p : pieces) n += p.length();
+                      auto mask = expr::EvaluateFilter(*file.filter, inputs, n);
+                      if (!mask.ok()) return mask.status().WithContext(file.file->name());
+                      AppendMatches(pieces, *mask, &matches);
+                      return Status::OK();
+                    });
+  pages.Add(readers);
+  rows_decoded += slice.rows.row_count();
+  filter_nanos += NanosSince(start);
+  PQSIFT_RETURN_IF_ERROR(st);
+  return prune::RowSelection::FromRanges(std::move(matches));
+}
+
+// Phase two: one task per output column over `rows`. Called with result->pending counting the
+// caller; each task adds itself before the caller finishes.
+void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
+                                         const std::shared_ptr<SliceResult>& result) {
+  {
+    std::lock_guard<std::mutex> lock(result->mu);
+    result->rows = rows.row_count();
+    result->pending += static_cast<int>(columns.size());
+  }
+  // A filtered slice counted its rows when it decoded the filter columns.
+  if (!slice.needs_filter && !columns.empty()) rows_decoded += rows.row_count();
+  auto shared_rows = std::make_shared<const prune::RowSelection>(std::move(rows));
+  for (size_t c = 0; c < columns.size(); ++c) {
+    pool->Submit([this, slice, shared_rows, c, result, cancelled = cancelled] {
+      if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
+      auto arrays = DecodeColumn(slice, *shared_rows, columns[c]);
+      if (arrays.ok()) {
+        std::lock_guard<std::mutex> lock(result->mu);
+        result->columns[c] = std::move(arrays).value();
+      }
+      Finish(*result, arrays.status());
+    });
+  }
 }
 
 void Scanner::State::Launch(const ScanSlice& slice) {
   auto result = std::make_shared<SliceResult>();
-  result->pending = static_cast<int>(columns.size());
+  result->pending = 1;  // this launch; output column tasks add themselves
   result->columns.resize(columns.size());
-  result->rows = slice.rows;
   in_flight.push_back(result);
-  if (slice.start == 0) ++row_groups_read;
-  column::PageReaderOptions page_options;
-  page_options.verify_crc = options.verify_crc;
-  for (size_t c = 0; c < columns.size(); ++c) {
-    pool->Submit([this, slice, c, result, page_options, cancelled = cancelled] {
-      Result<std::vector<std::shared_ptr<Array>>> arrays =
-          cancelled->load()
-              ? Result<std::vector<std::shared_ptr<Array>>>(Status::Internal("cancelled"))
-              : DecodeColumn(slice, columns[c], options.batch_size, *cancelled, page_options);
-      std::lock_guard<std::mutex> lock(result->mu);
-      if (arrays.ok()) {
-        result->columns[c] = std::move(arrays).value();
-      } else if (result->error.ok()) {
-        result->error = arrays.status();
-      }
-      if (--result->pending == 0) result->done.notify_all();
-    });
+  if (slice.first_of_row_group) ++row_groups_read;
+  if (!slice.needs_filter) {
+    SubmitOutputColumns(slice, slice.rows, result);
+    Finish(*result, Status::OK());
+    return;
   }
+  pool->Submit([this, slice, result, cancelled = cancelled] {
+    if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
+    auto matches = EvaluateFilter(slice);
+    if (matches.ok()) {
+      SubmitOutputColumns(slice, std::move(matches).value(), result);
+    }
+    Finish(*result, matches.status());
+  });
 }
 
 Scanner::Scanner(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -329,7 +560,10 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
   auto state = std::make_unique<State>();
   state->options = options;
   for (size_t i = 0; i < files.size(); ++i) {
-    state->files.push_back(std::make_shared<const FileEntry>(FileEntry{files[i], metadata[i]}));
+    auto entry = std::make_shared<FileEntry>();
+    entry->file = files[i];
+    entry->metadata = metadata[i];
+    state->files.push_back(std::move(entry));
   }
   PQSIFT_RETURN_IF_ERROR(state->Plan());
   state->pool = std::make_unique<scan::ThreadPool>(options.threads);
@@ -340,14 +574,33 @@ std::shared_ptr<const BatchSchema> Scanner::schema() const { return state_->sche
 
 Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   State& s = *state_;
-  const size_t max_in_flight = static_cast<size_t>(s.pool->size()) + 1;
+  // With a filter and a limit, the scan must stop as soon as enough rows matched: decoding row
+  // groups ahead would fetch data the answer does not need.
+  const bool stop_early = s.options.limit >= 0 && !s.options.filter.empty();
+  const size_t max_in_flight = stop_early ? 1 : static_cast<size_t>(s.pool->size()) + 1;
+  if (s.options.limit == 0) return std::shared_ptr<RecordBatch>();
   for (;;) {
     if (!s.ready.empty()) {
       std::shared_ptr<RecordBatch> batch = std::move(s.ready.front());
       s.ready.pop_front();
+      if (s.options.limit >= 0 && s.rows_returned + batch->num_rows >= s.options.limit) {
+        // The last batch of a limited scan: trim it and stop.
+        int64_t keep = s.options.limit - s.rows_returned;
+        if (keep < batch->num_rows) {
+          for (auto& column : batch->columns) {
+            PQSIFT_ASSIGN_OR_RETURN(column, Slice(*column, 0, keep));
+          }
+          batch->num_rows = keep;
+        }
+        s.limit_reached = true;
+        s.ready.clear();
+        s.cancelled->store(true);
+      }
       s.rows_returned += batch->num_rows;
+      if (batch->num_rows == 0) continue;
       return batch;
     }
+    if (s.limit_reached) return std::shared_ptr<RecordBatch>();
     while (s.in_flight.size() < max_in_flight && s.next_slice < s.slices.size()) {
       s.Launch(s.slices[s.next_slice++]);
     }
@@ -362,14 +615,6 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
       s.cancelled->store(true);
       return result->error;
     }
-    size_t windows = result->columns.empty() ? 0 : result->columns.front().size();
-    for (size_t w = 0; w < windows; ++w) {
-      auto batch = std::make_shared<RecordBatch>();
-      batch->schema = s.schema;
-      batch->num_rows = result->columns.front()[w]->length;
-      for (auto& col : result->columns) batch->columns.push_back(std::move(col[w]));
-      s.ready.push_back(std::move(batch));
-    }
     if (result->columns.empty()) {
       // No columns projected: batches of rows without columns, so counts stay right.
       for (int64_t done = 0; done < result->rows; done += s.options.batch_size) {
@@ -378,22 +623,76 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
         batch->num_rows = std::min(s.options.batch_size, result->rows - done);
         s.ready.push_back(std::move(batch));
       }
+      continue;
+    }
+    size_t windows = result->columns.front().size();
+    for (size_t w = 0; w < windows; ++w) {
+      auto batch = std::make_shared<RecordBatch>();
+      batch->schema = s.schema;
+      batch->num_rows = result->columns.front()[w]->length;
+      for (auto& col : result->columns) batch->columns.push_back(std::move(col[w]));
+      s.ready.push_back(std::move(batch));
     }
   }
 }
 
+const prune::AccessPlan& Scanner::plan() const { return state_->plan; }
+
+ScanEstimate Scanner::Estimate() const {
+  ScanEstimate out;
+  const State& s = *state_;
+  for (size_t f = 0; f < s.files.size(); ++f) {
+    const auto& file = *s.files[f];
+    std::vector<int32_t> leaves;
+    for (const DecodedColumn& col : s.columns)
+      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
+    for (const DecodedColumn& col : file.filter_columns)
+      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
+    std::sort(leaves.begin(), leaves.end());
+    leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+    const auto& row_groups = file.metadata->file().row_groups;
+    for (size_t g = 0; g < row_groups.size(); ++g) {
+      const prune::RowGroupPlan& rg = s.plan.files[f].row_groups[g];
+      if (rg.rows.empty()) continue;
+      ++out.row_groups_to_read;
+      out.rows_to_read += rg.rows.row_count();
+      for (int32_t leaf : leaves) {
+        const ColumnChunk& chunk = row_groups[g].columns[leaf];
+        if (!chunk.meta_data) continue;
+        auto range = column::ColumnChunkRange(*chunk.meta_data, file.file->size(), "");
+        if (range.ok() && !file.metadata->CachedBytes(*range)) out.bytes_to_read += range->length;
+      }
+    }
+  }
+  return out;
+}
+
 ScanStats Scanner::stats() const {
+  const State& s = *state_;
   ScanStats out;
-  for (const auto& f : state_->files) {
+  for (const auto& f : s.files) {
     IoStats io = f->file->stats();
     out.files += 1;
     out.file_bytes += f->file->size();
     out.bytes_read += io.bytes_read;
     out.read_requests += io.read_requests;
     out.row_groups += f->metadata->num_row_groups();
+    out.rows_total += f->metadata->num_rows();
   }
-  out.row_groups_read = state_->row_groups_read;
-  out.rows_returned = state_->rows_returned;
+  for (const prune::FilePlan& file : s.plan.files) {
+    for (const prune::RowGroupPlan& rg : file.row_groups) {
+      if (rg.rows.empty()) ++out.row_groups_skipped;
+      if (!rg.rows.empty() && rg.fully_matched) ++out.row_groups_fully_matched;
+    }
+  }
+  out.row_groups_read = s.row_groups_read;
+  out.pages_read = static_cast<uint64_t>(s.pages.decoded.load());
+  out.pages_total = out.pages_read + static_cast<uint64_t>(s.pages.passed_over.load());
+  out.rows_decoded = s.rows_decoded.load();
+  out.rows_returned = s.rows_returned;
+  out.plan_seconds = s.plan_seconds;
+  out.filter_seconds = static_cast<double>(s.filter_nanos.load()) * 1e-9;
+  out.decode_seconds = static_cast<double>(s.decode_nanos.load()) * 1e-9;
   return out;
 }
 

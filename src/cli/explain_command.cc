@@ -1,0 +1,76 @@
+// `pqsift explain PATH... [--where EXPR] [--select ...] [--limit N] [--json] [--no-prune]`: the
+// access plan and why, without reading any data page: per row group whether the scan skips it,
+// scans it or selects rows of it, which stage decided, and the bytes the scan would read.
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/plan_report.h"
+#include "pqsift/scan.h"
+
+namespace pqsift::cli {
+namespace {
+
+struct ExplainArgs {
+  std::vector<std::string> paths;
+  std::string select;
+  std::string where;
+  int64_t limit = -1;
+  bool json = false;
+  bool no_prune = false;
+};
+
+std::vector<std::string> SplitList(const std::string& list) {
+  std::vector<std::string> out;
+  std::string part;
+  for (size_t i = 0; i <= list.size(); ++i) {
+    if (i == list.size() || list[i] == ',') {
+      size_t b = part.find_first_not_of(' '), e = part.find_last_not_of(' ');
+      if (b != std::string::npos) out.push_back(part.substr(b, e - b + 1));
+      part.clear();
+    } else {
+      part += list[i];
+    }
+  }
+  return out;
+}
+
+int RunExplain(const ExplainArgs& args) {
+  ScanOptions options;
+  options.columns = SplitList(args.select);
+  options.filter = args.where;
+  options.limit = args.limit;
+  options.prune = !args.no_prune;
+  options.threads = 1;
+  auto scanner = Scanner::Open(args.paths, options);
+  if (!scanner.ok()) return ReportError(scanner.status());
+  json explain = ExplainJson(**scanner, args.where);
+  if (args.json) {
+    std::cout << explain.dump(2) << '\n';
+  } else {
+    std::cout << ExplainText(explain);
+  }
+  std::cout.flush();
+  if (!std::cout) return ReportError(Status::IOError("stdout: write failed"));
+  return 0;
+}
+
+}  // namespace
+
+Command AddExplainCommand(CLI::App& root) {
+  CLI::App* sub = root.add_subcommand(
+      "explain", "Show what a scan would read and why, without reading any data page.");
+  auto args = std::make_shared<ExplainArgs>();
+  sub->add_option("PATH", args->paths, "Parquet files")->required();
+  sub->add_option("--where", args->where, "The filter (as for scan)");
+  sub->add_option("--select", args->select, "The columns (as for scan)");
+  sub->add_option("--limit", args->limit, "A row limit (as for scan)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--json", args->json, "Print the plan as JSON");
+  sub->add_flag("--no-prune", args->no_prune, "Show the plan without pruning");
+  return {sub, [args] { return RunExplain(*args); }};
+}
+
+}  // namespace pqsift::cli

@@ -1,0 +1,170 @@
+#include "cli/plan_report.h"
+
+#include <cstdio>
+
+#include "prune/access_plan.h"
+
+namespace pqsift::cli {
+namespace {
+
+const char* DecisionName(prune::Decision d) {
+  switch (d) {
+    case prune::Decision::kSkip: return "skip";
+    case prune::Decision::kScan: return "scan";
+    case prune::Decision::kSelection: return "selection";
+  }
+  return "?";
+}
+
+std::string Format(const char* fmt, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), fmt, args...);
+  return buf;
+}
+
+std::string Percent(uint64_t part, uint64_t whole) {
+  return whole == 0
+             ? "0%"
+             : Format("%.2f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+}  // namespace
+
+json ExplainJson(const Scanner& scanner, const std::string& filter) {
+  const prune::AccessPlan& plan = scanner.plan();
+  ScanStats stats = scanner.stats();
+  ScanEstimate estimate = scanner.Estimate();
+  json out;
+  out["filter"] = filter;
+  json files = json::array();
+  for (const prune::FilePlan& file : plan.files) {
+    json f;
+    f["path"] = file.path;
+    json groups = json::array();
+    for (size_t g = 0; g < file.row_groups.size(); ++g) {
+      const prune::RowGroupPlan& rg = file.row_groups[g];
+      json r;
+      r["row_group"] = g;
+      r["decision"] = DecisionName(rg.decision());
+      r["rows"] = rg.num_rows;
+      r["rows_selected"] = rg.rows.row_count();
+      r["fully_matched"] = rg.fully_matched;
+      r["decided_by"] = rg.decided_by;
+      groups.push_back(std::move(r));
+    }
+    f["row_groups"] = std::move(groups);
+    files.push_back(std::move(f));
+  }
+  out["files"] = std::move(files);
+  json stages = json::array();
+  for (const prune::StageReport& s : plan.stages) {
+    stages.push_back({{"stage", s.stage},
+                      {"row_groups_considered", s.row_groups_considered},
+                      {"row_groups_skipped", s.row_groups_skipped},
+                      {"row_groups_fully_matched", s.row_groups_fully_matched},
+                      {"rows_pruned", s.rows_pruned},
+                      {"bytes_read", s.bytes_read},
+                      {"seconds", s.seconds}});
+  }
+  out["stages"] = std::move(stages);
+  out["summary"] = {{"row_groups_total", stats.row_groups},
+                    {"row_groups_skipped", stats.row_groups_skipped},
+                    {"row_groups_fully_matched", stats.row_groups_fully_matched},
+                    {"row_groups_to_read", estimate.row_groups_to_read},
+                    {"rows_total", stats.rows_total},
+                    {"rows_to_read", estimate.rows_to_read},
+                    {"file_bytes", stats.file_bytes},
+                    {"bytes_read_so_far", stats.bytes_read},
+                    {"bytes_to_read", estimate.bytes_to_read}};
+  return out;
+}
+
+std::string ExplainText(const json& explain) {
+  std::string out;
+  const json& sum = explain["summary"];
+  if (!explain["filter"].get<std::string>().empty()) {
+    out += "filter: " + explain["filter"].get<std::string>() + "\n";
+  }
+  for (const json& f : explain["files"]) {
+    out += f["path"].get<std::string>() + "\n";
+    for (const json& r : f["row_groups"]) {
+      std::string line = Format("  row group %d: %-9s %lld of %lld rows", r["row_group"].get<int>(),
+                                r["decision"].get<std::string>().c_str(),
+                                r["rows_selected"].get<long long>(), r["rows"].get<long long>());
+      if (r["fully_matched"].get<bool>()) line += ", fully matched";
+      if (!r["decided_by"].get<std::string>().empty()) {
+        line += " (" + r["decided_by"].get<std::string>() + ")";
+      }
+      out += line + "\n";
+    }
+  }
+  for (const json& s : explain["stages"]) {
+    out += Format(
+        "stage %s: %lld row groups considered, %lld skipped, %lld fully matched, "
+        "%lld rows pruned, %llu bytes read, %.3f ms\n",
+        s["stage"].get<std::string>().c_str(), s["row_groups_considered"].get<long long>(),
+        s["row_groups_skipped"].get<long long>(), s["row_groups_fully_matched"].get<long long>(),
+        s["rows_pruned"].get<long long>(), s["bytes_read"].get<unsigned long long>(),
+        s["seconds"].get<double>() * 1e3);
+  }
+  uint64_t to_read = sum["bytes_to_read"].get<uint64_t>();
+  uint64_t file_bytes = sum["file_bytes"].get<uint64_t>();
+  out += Format(
+      "row groups: %lld to read of %lld (%lld skipped, %lld fully matched)\n",
+      sum["row_groups_to_read"].get<long long>(), sum["row_groups_total"].get<long long>(),
+      sum["row_groups_skipped"].get<long long>(), sum["row_groups_fully_matched"].get<long long>());
+  out += Format("rows: %lld to read of %lld\n", sum["rows_to_read"].get<long long>(),
+                sum["rows_total"].get<long long>());
+  out += Format(
+      "bytes: %llu of column data to read, of %llu in the files (%s); %llu read "
+      "for the plan (footers, evidence)\n",
+      static_cast<unsigned long long>(to_read), static_cast<unsigned long long>(file_bytes),
+      Percent(to_read, file_bytes).c_str(), sum["bytes_read_so_far"].get<unsigned long long>());
+  return out;
+}
+
+json StatsJson(const ScanStats& s) {
+  return {{"files", s.files},
+          {"file_bytes", s.file_bytes},
+          {"bytes_read", s.bytes_read},
+          {"requests", s.read_requests},
+          {"row_groups_total", s.row_groups},
+          {"row_groups_skipped", s.row_groups_skipped},
+          {"row_groups_fully_matched", s.row_groups_fully_matched},
+          {"row_groups_read", s.row_groups_read},
+          {"pages_total", s.pages_total},
+          {"pages_read", s.pages_read},
+          {"rows_total", s.rows_total},
+          {"rows_decoded", s.rows_decoded},
+          {"rows_returned", s.rows_returned},
+          {"plan_seconds", s.plan_seconds},
+          {"filter_seconds", s.filter_seconds},
+          {"decode_seconds", s.decode_seconds}};
+}
+
+std::string StatsText(const ScanStats& s) {
+  std::string out;
+  out += Format(
+      "files: %llu, bytes read: %llu of %llu (%s) in %llu requests\n",
+      static_cast<unsigned long long>(s.files), static_cast<unsigned long long>(s.bytes_read),
+      static_cast<unsigned long long>(s.file_bytes), Percent(s.bytes_read, s.file_bytes).c_str(),
+      static_cast<unsigned long long>(s.read_requests));
+  out += Format("row groups: %llu total, %llu skipped, %llu fully matched, %llu read\n",
+                static_cast<unsigned long long>(s.row_groups),
+                static_cast<unsigned long long>(s.row_groups_skipped),
+                static_cast<unsigned long long>(s.row_groups_fully_matched),
+                static_cast<unsigned long long>(s.row_groups_read));
+  out += Format("pages: %llu read of %llu in the opened column chunks\n",
+                static_cast<unsigned long long>(s.pages_read),
+                static_cast<unsigned long long>(s.pages_total));
+  out += Format("rows: %lld in the files, %lld decoded, %lld returned\n",
+                static_cast<long long>(s.rows_total), static_cast<long long>(s.rows_decoded),
+                static_cast<long long>(s.rows_returned));
+  out += Format(
+      "time: plan %.3f ms, filter %.3f ms, decode %.3f ms (filter and decode summed "
+      "over threads)\n",
+      s.plan_seconds * 1e3, s.filter_seconds * 1e3, s.decode_seconds * 1e3);
+  return out;
+}
+
+}  // namespace pqsift::cli

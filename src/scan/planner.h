@@ -1,0 +1,32 @@
+// The planner: builds a scan's access plan by running the pruning stages over each file,
+// cheapest evidence first, each stage only over what the previous ones left undecided.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "expr/expr.h"
+#include "pqsift/io.h"
+#include "pqsift/parquet_file.h"
+#include "prune/access_plan.h"
+
+namespace pqsift::scan {
+
+struct PlanInput {
+  RandomAccessFile* file = nullptr;
+  const ParquetMetadata* metadata = nullptr;
+  const expr::BoundFilter* filter = nullptr;  // bound to this file; null: no filter
+};
+
+struct PlanOptions {
+  bool prune = true;   // false: no stage runs (every row group is scanned)
+  int64_t limit = -1;  // without a filter, row groups past the first `limit` rows are skipped
+};
+
+// Every row group starts as Scan; the stages narrow. A stage error (e.g. unreadable evidence)
+// fails the plan: evidence we cannot read is a sign of a broken file, reported, not ignored.
+Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
+                                          const PlanOptions& options);
+
+}  // namespace pqsift::scan
