@@ -85,4 +85,11 @@ struct BoundFilter {
 // SQL-like rendering of a bound tree, for explain ("(id >= 1000) AND (region = 'eu')").
 std::string ToString(const Expr& e, const BoundFilter& filter);
 
+// The Value kind values of `type` compare in (value.h); kNull for types with none (nested, null).
+Value::Kind ValueKindOf(const DataType& type);
+
+// A literal of `type` in its user-facing form: 42, 1.25, 'text', X'00ff', DATE '2026-01-01',
+// TIMESTAMP '2026-01-01 12:00:00', TRUE, NULL.
+std::string LiteralToString(const Value& v, const DataType& type);
+
 }  // namespace pqsift::expr
