@@ -13,7 +13,8 @@ namespace pqsift::expr {
 // Evaluates `filter.root` over `num_rows` rows. `columns[k]` is the decoded array of
 // filter.columns[k] (its type, num_rows long; an Array's `offset` is honoured). Returns one byte
 // per row: 1 where the predicate is TRUE, 0 where FALSE or NULL.
-// Errors (InvalidArgument): integer overflow and division by zero in arithmetic.
+// Errors (InvalidArgument): integer or decimal overflow in arithmetic, a column whose type or
+// length does not match. Division by zero is NULL (as DuckDB), not an error.
 Result<std::vector<uint8_t>> EvaluateFilter(const BoundFilter& filter,
                                             std::span<const Array* const> columns,
                                             int64_t num_rows);

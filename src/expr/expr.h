@@ -15,8 +15,22 @@
 //        the SQL list is kept as `list_has_null`, which makes a non-match NULL, not FALSE)
 //   kLike / kILike: one string child and `pattern` (SQL LIKE, '%' and '_', '\' escapes)
 //   kStartsWith: one string or binary child and `pattern` holding the prefix
-//   kAdd..kDiv: two numeric children of the node's own type (SQL integer overflow and division
-//        by zero are errors at evaluation, as in DuckDB)
+//   kAdd..kDiv: two numeric children of the node's own type: int64 (integer + - *), float64
+//        (anything with a float, and every '/', as DuckDB), or decimal128 (+ - at the node's
+//        scale). Exception: a decimal kMul keeps its children's own scales and its scale is
+//        their sum. Overflow (int64, or 38 digits) is an error at evaluation; division by zero
+//        gives NULL, as in DuckDB.
+//   kLiteral: also a whole predicate or an AND/OR child of Boolean type (TRUE, FALSE or NULL),
+//        e.g. `x = NULL` or a comparison of two literals, which the binder decides itself.
+//   kCast: to float64, int64 (from a narrower integer, under arithmetic), decimal128 of a larger
+//        scale, timestamp / time64 of a finer unit, or timestamp from date32.
+//   A comparison with a literal that falls between two values of the column's domain (an int
+//        column against 1.5, a ms timestamp against a literal with microseconds, a date against
+//        a timestamp with a time) is rewritten exactly on its floor f and f + 1:
+//        x < 1.5 -> x <= 1, x > 1.5 -> x >= 2, x = 1.5 -> (x > 1 AND x < 2), x <> 1.5 ->
+//        (x <= 1 OR x >= 2); never rounded. An integer literal outside a narrow column's
+//        range (int8col < 1000) stays as is; literals beyond every value of their domain are
+//        clamped to +-10^38.
 //   BETWEEN a AND b is bound as kAnd(x >= a, x <= b); NOT IN / NOT LIKE as kNot(...);
 //   `x <> y` as kNe.
 #pragma once
@@ -84,5 +98,12 @@ struct BoundFilter {
 
 // SQL-like rendering of a bound tree, for explain ("(id >= 1000) AND (region = 'eu')").
 std::string ToString(const Expr& e, const BoundFilter& filter);
+
+// The Value kind values of `type` compare in (value.h); kNull for types with none (nested, null).
+Value::Kind ValueKindOf(const DataType& type);
+
+// A literal of `type` in its user-facing form: 42, 1.25, 'text', X'00ff', DATE '2026-01-01',
+// TIMESTAMP '2026-01-01 12:00:00', TRUE, NULL.
+std::string LiteralToString(const Value& v, const DataType& type);
 
 }  // namespace pqsift::expr

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pqsift/metadata.h"
 #include "prune/row_selection.h"
 
 namespace pqsift::prune {
@@ -20,6 +21,9 @@ struct RowGroupPlan {
   bool fully_matched = false;  // every selected row satisfies the filter: no residual filter
   std::string decided_by;      // the stage that last narrowed it or proved it ("" = none)
 
+  // A row group read whole, nothing proven yet: where every plan starts.
+  static RowGroupPlan ScanAll(int64_t num_rows);
+
   Decision decision() const;
   // Narrows to rows ∩ selection and records `stage` if that changed anything.
   void Narrow(const RowSelection& selection, const std::string& stage);
@@ -31,6 +35,9 @@ struct FilePlan {
   std::string path;
   std::vector<RowGroupPlan> row_groups;
 };
+
+// Every row group of `file` scanned whole.
+FilePlan ScanAllPlan(std::string path, const FileMetaData& file);
 
 // What one stage did, summed over the files.
 struct StageReport {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "expr/expr.h"
@@ -29,5 +30,8 @@ inline bool FullyMatches(Outcomes o) { return o == kCanBeTrue; }
 // One Outcomes per container (stats.containers of them), all containers at once.
 // REQUIRES: stats.bounds has one entry per filter.columns entry.
 std::vector<Outcomes> Prove(const expr::BoundFilter& filter, const StatisticsTable& stats);
+
+// "{TRUE,NULL}": for explain and test messages.
+std::string OutcomesToString(Outcomes o);
 
 }  // namespace pqsift::prune

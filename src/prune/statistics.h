@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "expr/value.h"
@@ -27,6 +28,10 @@ struct ColumnBounds {
   // False when the column may hold NaN that the bounds do not cover (float columns: Parquet
   // writers leave NaN out of min/max). Unset null_count or NaN uncertainty never proves anything.
   bool may_contain_nan = true;
+  // True only when the file says the bound is the actual extreme value (is_*_value_exact).
+  // Inexact bounds still bound; only exact ones may be reported as values (MIN/MAX answers).
+  bool min_is_exact = false;
+  bool max_is_exact = false;
 };
 
 // The bounds of `column` (decoded as `arrow_type`) from a column chunk's statistics, applying the
@@ -35,8 +40,17 @@ struct ColumnBounds {
 // for INT96 or an unknown order; float bounds widened for NaN and -0/+0; conversions that overflow
 // give no bound. Malformed statistics (wrong byte length, min > max) give no bounds, never an
 // error.
+// Null counts count values, so they are used only for non-repeated columns (where values and
+// rows coincide); a repeated column gets an unknown null count.
 ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType& arrow_type,
                                   const std::optional<Statistics>& statistics, int64_t num_rows);
+
+// One PLAIN-encoded statistics value (no length prefix) as a Value in the domain of
+// `arrow_type`, or nullopt when the bytes do not fit the type (wrong length, out of the Arrow
+// type's range, INT96, a decimal wider than 16 bytes). Decoding only: no trust rules.
+std::optional<expr::Value> DecodeStatisticsValue(std::string_view bytes,
+                                                 const ColumnDescriptor& column,
+                                                 const DataType& arrow_type);
 
 // The statistics of many containers, columnar: bounds[k][c] is filter column k in container c.
 struct StatisticsTable {

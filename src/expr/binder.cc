@@ -1,0 +1,1254 @@
+// The binder: resolves names against the schema, types every node, and coerces literals to the
+// column side's comparison domain without ever rounding (docs/filter-language.md).
+#include "expr/binder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <utility>
+
+#include "column/arrow_type.h"
+#include "expr/lexer.h"
+#include "expr/parser.h"
+#include "expr/temporal_text.h"
+
+namespace pqsift::expr {
+namespace {
+
+using ExprPtr = std::shared_ptr<const Expr>;
+using TypePtr = std::shared_ptr<const DataType>;
+
+// Beyond every value of every kInt domain (int64 ticks, unsigned 64-bit, 38-digit decimals):
+// a literal further out is clamped here, which changes no comparison.
+const int128 kClampLimit = [] {
+  int128 v = 1;
+  for (int k = 0; k < 38; ++k) v *= 10;
+  return v;
+}();
+
+int128 Pow10(int n) {
+  int128 v = 1;
+  for (int k = 0; k < n; ++k) v *= 10;
+  return v;
+}
+
+std::string Int128Text(int128 v) { return DebugString(Value::Int(v)); }
+
+enum class Family : uint8_t {
+  kBool,
+  kInt,
+  kDecimal,
+  kFloat,
+  kBytes,  // large_utf8, large_binary, fixed_size_binary
+  kDate,
+  kTimestamp,
+  kTime,
+  kOther,
+};
+
+Family FamilyOf(const DataType& t) {
+  switch (t.id) {
+    case TypeId::kBoolean: return Family::kBool;
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64: return Family::kInt;
+    case TypeId::kDecimal128: return Family::kDecimal;
+    case TypeId::kFloat16:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64: return Family::kFloat;
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+    case TypeId::kFixedSizeBinary: return Family::kBytes;
+    case TypeId::kDate32: return Family::kDate;
+    case TypeId::kTimestamp: return Family::kTimestamp;
+    case TypeId::kTime32:
+    case TypeId::kTime64: return Family::kTime;
+    default: return Family::kOther;
+  }
+}
+
+bool IsNumeric(Family f) {
+  return f == Family::kInt || f == Family::kDecimal || f == Family::kFloat;
+}
+
+// Decimal digits an integer type needs (the precision of the decimal it converts to exactly).
+int IntegerDigits(TypeId id) {
+  switch (id) {
+    case TypeId::kInt8:
+    case TypeId::kUInt8: return 3;
+    case TypeId::kInt16:
+    case TypeId::kUInt16: return 5;
+    case TypeId::kInt32:
+    case TypeId::kUInt32: return 10;
+    case TypeId::kUInt64: return 20;
+    default: return 19;
+  }
+}
+
+int TickDigits(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kMillis: return 3;
+    case TimeUnit::kMicros: return 6;
+    case TimeUnit::kNanos: return 9;
+  }
+  return 0;
+}
+
+std::string LiteralText(const Literal& lit) {
+  switch (lit.kind) {
+    case Literal::Kind::kNull: return "NULL";
+    case Literal::Kind::kBool: return lit.b ? "TRUE" : "FALSE";
+    case Literal::Kind::kInteger: return "integer " + Int128Text(lit.i);
+    case Literal::Kind::kDecimal:
+      return "decimal " + LiteralToString(Value::Int(lit.i), *Decimal128(38, lit.scale));
+    case Literal::Kind::kFloat: return "float " + DebugString(Value::Float(lit.f));
+    case Literal::Kind::kString: return "string " + DebugString(Value::Bytes(lit.s));
+    case Literal::Kind::kBytes: {
+      std::string hex = DebugString(Value::Bytes(lit.s));
+      return "binary " + hex;
+    }
+    case Literal::Kind::kDate:
+      return LiteralToString(Value::Int(lit.i), *Date32());
+    case Literal::Kind::kTimestamp:
+      return LiteralToString(Value::Int(lit.i), *Timestamp(TimeUnit::kNanos, ""));
+  }
+  return "?";
+}
+
+// ---- tree building ----
+
+ExprPtr MakeLiteral(Value v, TypePtr type) {
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kLiteral;
+  e->literal = std::move(v);
+  e->type = std::move(type);
+  return e;
+}
+
+ExprPtr MakeNode(Op op, TypePtr type, std::vector<ExprPtr> children) {
+  auto e = std::make_shared<Expr>();
+  e->op = op;
+  e->type = std::move(type);
+  e->children = std::move(children);
+  return e;
+}
+
+ExprPtr MakeCompare(Op op, ExprPtr a, ExprPtr b) {
+  return MakeNode(op, Boolean(), {std::move(a), std::move(b)});
+}
+
+ExprPtr MakeLiteral(Value v, TypePtr type);
+double RationalToFloat(int128 unscaled, int32_t scale, bool single);
+
+// A cast of a literal is done now; the binder only casts literals to types that hold them
+// exactly (integers to int64, float64 or a decimal of a larger scale; decimals to float64).
+ExprPtr CastLiteral(const Expr& x, TypePtr to) {
+  const Value& v = x.literal;
+  if (v.is_null()) return MakeLiteral(v, std::move(to));
+  int32_t from_scale = x.type->id == TypeId::kDecimal128 ? x.type->scale : 0;
+  if (to->id == TypeId::kFloat64) {
+    if (v.kind == Value::Kind::kFloat) return MakeLiteral(v, std::move(to));
+    return MakeLiteral(Value::Float(RationalToFloat(v.i, from_scale, false)), std::move(to));
+  }
+  int32_t to_scale = to->id == TypeId::kDecimal128 ? to->scale : 0;
+  return MakeLiteral(Value::Int(v.i * Pow10(to_scale - from_scale)), std::move(to));
+}
+
+ExprPtr MakeCast(ExprPtr x, TypePtr to) {
+  if (*x->type == *to) return x;
+  if (x->op == Op::kLiteral) return CastLiteral(*x, std::move(to));
+  return MakeNode(Op::kCast, std::move(to), {std::move(x)});
+}
+
+// AND / OR of predicates, flattening nested nodes of the same op.
+ExprPtr MakeLogic(Op op, const std::vector<ExprPtr>& parts) {
+  std::vector<ExprPtr> children;
+  for (const ExprPtr& p : parts) {
+    if (p->op == op) {
+      children.insert(children.end(), p->children.begin(), p->children.end());
+    } else {
+      children.push_back(p);
+    }
+  }
+  if (children.size() == 1) return children[0];
+  return MakeNode(op, Boolean(), std::move(children));
+}
+
+Op Flip(Op op) {
+  switch (op) {
+    case Op::kLt: return Op::kGt;
+    case Op::kLe: return Op::kGe;
+    case Op::kGt: return Op::kLt;
+    case Op::kGe: return Op::kLe;
+    default: return op;
+  }
+}
+
+// x op r where r lies strictly between the integers f and f + 1 of x's domain.
+ExprPtr CompareBetween(Op op, const ExprPtr& x, int128 f) {
+  ExprPtr lo = MakeLiteral(Value::Int(f), x->type);
+  ExprPtr hi = MakeLiteral(Value::Int(f + 1), x->type);
+  switch (op) {
+    case Op::kLt:
+    case Op::kLe: return MakeCompare(Op::kLe, x, lo);
+    case Op::kGt:
+    case Op::kGe: return MakeCompare(Op::kGe, x, hi);
+    case Op::kEq:  // FALSE, or NULL when x is NULL
+      return MakeLogic(Op::kAnd, {MakeCompare(Op::kGt, x, lo), MakeCompare(Op::kLt, x, hi)});
+    case Op::kNe:  // TRUE, or NULL when x is NULL
+      return MakeLogic(Op::kOr, {MakeCompare(Op::kLe, x, lo), MakeCompare(Op::kGe, x, hi)});
+    case Op::kIsDistinctFrom:  // always TRUE
+      return MakeLogic(Op::kOr, {MakeNode(Op::kIsNull, Boolean(), {x}),
+                                 MakeCompare(Op::kLe, x, lo), MakeCompare(Op::kGe, x, hi)});
+    default:  // kIsNotDistinctFrom: always FALSE
+      return MakeLogic(Op::kAnd, {MakeNode(Op::kIsNotNull, Boolean(), {x}),
+                                  MakeCompare(Op::kGt, x, lo), MakeCompare(Op::kLt, x, hi)});
+  }
+}
+
+// ---- exact conversion of literals ----
+
+// The literal num * mul / div in a domain of integer ticks: its floor, and whether it is a tick.
+struct Ticks {
+  int128 floor = 0;
+  bool exact = true;
+};
+
+Ticks ScaleExact(int128 num, int128 mul, int128 div) {
+  int128 magnitude = num < 0 ? -num : num;
+  if (mul > 1 && magnitude > kClampLimit / mul) return {num < 0 ? -kClampLimit : kClampLimit, true};
+  int128 product = num * mul;
+  int128 q = product / div;
+  int128 r = product % div;
+  if (r != 0 && product < 0) --q;
+  if (q > kClampLimit) return {kClampLimit, true};
+  if (q < -kClampLimit) return {-kClampLimit, true};
+  return {q, r == 0};
+}
+
+// A number written in a string ('42', '-1.5', '1e3', 'nan', '-inf'), as the lexer reads numbers.
+std::optional<Literal> ParseNumberText(std::string_view text, bool allow_special) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  bool negative = !text.empty() && (text[0] == '-' || text[0] == '+') && text[0] == '-';
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (allow_special && (lower == "nan" || lower == "inf" || lower == "infinity")) {
+    Literal lit;
+    lit.kind = Literal::Kind::kFloat;
+    lit.f = lower == "nan" ? std::nan("") : HUGE_VAL;
+    if (negative) lit.f = -lit.f;
+    return lit;
+  }
+  Result<std::vector<Token>> tokens = Tokenize(text);
+  if (!tokens.ok() || tokens->size() != 2) return std::nullopt;
+  const Token& t = (*tokens)[0];
+  if (t.kind != TokenKind::kInteger && t.kind != TokenKind::kDecimal &&
+      t.kind != TokenKind::kFloat) {
+    return std::nullopt;
+  }
+  Result<std::unique_ptr<AstNode>> node = Parse(text);
+  if (!node.ok() || (*node)->kind != AstNode::Kind::kLiteral) return std::nullopt;
+  Literal lit = (*node)->literal;
+  if (negative) {
+    lit.i = -lit.i;
+    lit.f = -lit.f;
+  }
+  return lit;
+}
+
+// An exact integer or decimal literal as the nearest double (or float, for float32 columns, as
+// DuckDB converts a literal to the column's type): correctly rounded through strtod/strtof.
+double RationalToFloat(int128 unscaled, int32_t scale, bool single) {
+  std::string text = Int128Text(unscaled) + "e-" + std::to_string(scale);
+  if (single) return static_cast<double>(std::strtof(text.c_str(), nullptr));
+  return std::strtod(text.c_str(), nullptr);
+}
+
+// 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' (or 32 hex digits) to 16 bytes.
+std::optional<std::string> ParseUuid(std::string_view text) {
+  std::string bytes;
+  int pending = -1;
+  for (size_t k = 0; k < text.size(); ++k) {
+    char c = text[k];
+    if (c == '-' && (k == 8 || k == 13 || k == 18 || k == 23) && text.size() == 36) continue;
+    int v = (c >= '0' && c <= '9')   ? c - '0'
+            : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+            : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                     : -1;
+    if (v < 0) return std::nullopt;
+    if (pending < 0) {
+      pending = v;
+    } else {
+      bytes.push_back(static_cast<char>(pending * 16 + v));
+      pending = -1;
+    }
+  }
+  if (bytes.size() != 16 || pending >= 0) return std::nullopt;
+  return bytes;
+}
+
+// ---- the binder ----
+
+struct Operand {
+  ExprPtr expr;  // null for a literal
+  Literal literal;
+  int32_t pos = 0;
+  std::string description;  // "int64 column 'id'", "string 'abc'"
+  bool uuid = false;        // a UUID column: strings in UUID text form compare as its 16 bytes
+
+  bool is_literal() const { return expr == nullptr; }
+};
+
+// How a literal meets the column side.
+struct Coerced {
+  enum class Kind : uint8_t { kExact, kBetween, kFloatCast } kind = Kind::kExact;
+  Value value;     // kExact: in the column side's domain
+  int128 floor = 0;  // kBetween: the literal lies strictly between floor and floor + 1
+};
+
+class Binder {
+ public:
+  explicit Binder(const Schema& schema) : schema_(schema) {}
+
+  Result<BoundFilter> Bind(std::string_view text) {
+    PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<AstNode> ast, Parse(text));
+    PQSIFT_ASSIGN_OR_RETURN(ExprPtr root, BindPredicate(*ast));
+    filter_.root = std::move(root);
+    filter_.text = std::string(text);
+    return std::move(filter_);
+  }
+
+ private:
+  // ---- operands ----
+
+  Result<Operand> BindOperand(const AstNode& n) {
+    switch (n.kind) {
+      case AstNode::Kind::kColumn: return BindColumn(n);
+      case AstNode::Kind::kLiteral: {
+        Operand o;
+        o.literal = n.literal;
+        o.pos = n.pos;
+        o.description = LiteralText(n.literal);
+        return o;
+      }
+      case AstNode::Kind::kNegate: return BindNegate(n);
+      case AstNode::Kind::kArithmetic: return BindArithmetic(n);
+      case AstNode::Kind::kCast: return BindCast(n);
+      default: {
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
+        Operand o;
+        o.expr = std::move(p);
+        o.pos = n.pos;
+        o.description = "boolean expression";
+        return o;
+      }
+    }
+  }
+
+  Result<Operand> BindColumn(const AstNode& n) {
+    std::string path;
+    for (const std::string& part : n.path) path += (path.empty() ? "" : ".") + part;
+    const ColumnDescriptor* column = FindLeaf(path);
+    if (column == nullptr) {
+      if (const std::string* group = FindGroup(path)) {
+        return ErrorAt(n.pos, "column '" + *group +
+                                  "' is a group (struct, list or map): name a leaf inside it");
+      }
+      std::string message = "no column '" + path + "'";
+      if (std::string near = NearestName(path); !near.empty()) {
+        message += " (did you mean '" + near + "'?)";
+      }
+      return ErrorAt(n.pos, message);
+    }
+    if (column->max_repetition_level > 0) {
+      return ErrorAt(n.pos, "column '" + column->path +
+                                "' is inside a list or map: filters take top-level or struct "
+                                "fields only");
+    }
+    auto leaf = static_cast<int32_t>(column - schema_.columns().data());
+    int32_t index = -1;
+    for (size_t k = 0; k < filter_.columns.size(); ++k) {
+      if (filter_.columns[k].leaf == leaf) index = static_cast<int32_t>(k);
+    }
+    if (index < 0) {
+      Result<TypePtr> type = column::ArrowTypeForLeaf(*column);
+      if (!type.ok()) return ErrorAt(n.pos, type.status().message());
+      ColumnRef ref;
+      ref.path = column->path;
+      ref.leaf = leaf;
+      ref.type = *type;
+      index = static_cast<int32_t>(filter_.columns.size());
+      filter_.columns.push_back(std::move(ref));
+    }
+    const ColumnRef& ref = filter_.columns[static_cast<size_t>(index)];
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kColumn;
+    e->column = index;
+    e->type = ref.type;
+    Operand o;
+    o.expr = std::move(e);
+    o.pos = n.pos;
+    o.description = ref.type->ToString() + " column '" + ref.path + "'";
+    o.uuid = column->logical_type.kind == LogicalType::Kind::kUuid;
+    return o;
+  }
+
+  // Exact match first, then a unique case-insensitive one (as DuckDB).
+  const ColumnDescriptor* FindLeaf(const std::string& path) const {
+    if (const ColumnDescriptor* c = schema_.FindColumn(path)) return c;
+    const ColumnDescriptor* found = nullptr;
+    for (const ColumnDescriptor& c : schema_.columns()) {
+      if (EqualsIgnoreCase(c.path, path)) {
+        if (found != nullptr) return nullptr;
+        found = &c;
+      }
+    }
+    return found;
+  }
+
+  const std::string* FindGroup(const std::string& path) {
+    if (group_paths_.empty()) {
+      const auto& nodes = schema_.nodes();
+      group_paths_.resize(nodes.size());
+      for (size_t k = 1; k < nodes.size(); ++k) {
+        int32_t parent = nodes[k].parent;
+        group_paths_[k] = parent <= 0 ? std::string(nodes[k].name)
+                                      : group_paths_[static_cast<size_t>(parent)] + "." +
+                                            std::string(nodes[k].name);
+      }
+    }
+    for (size_t k = 1; k < group_paths_.size(); ++k) {
+      if (!schema_.nodes()[k].is_leaf() && EqualsIgnoreCase(group_paths_[k], path)) {
+        return &group_paths_[k];
+      }
+    }
+    return nullptr;
+  }
+
+  static bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k) {
+      if (std::tolower(static_cast<unsigned char>(a[k])) !=
+          std::tolower(static_cast<unsigned char>(b[k]))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The leaf path within edit distance 2 (case-insensitive) of `path`, if exactly one is closest.
+  std::string NearestName(const std::string& path) const {
+    auto distance = [](std::string_view a, std::string_view b) {
+      std::vector<size_t> row(b.size() + 1);
+      for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+      for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+          size_t up = row[j];
+          bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                      std::tolower(static_cast<unsigned char>(b[j - 1]));
+          row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+          diagonal = up;
+        }
+      }
+      return row[b.size()];
+    };
+    std::string best;
+    size_t best_distance = 3;
+    for (const ColumnDescriptor& c : schema_.columns()) {
+      size_t d = distance(path, c.path);
+      if (d < best_distance) {
+        best_distance = d;
+        best = c.path;
+      }
+    }
+    return best;
+  }
+
+  Result<Operand> BindNegate(const AstNode& n) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    if (x.is_literal()) {
+      Literal& lit = x.literal;
+      switch (lit.kind) {
+        case Literal::Kind::kInteger:
+        case Literal::Kind::kDecimal: lit.i = -lit.i; break;
+        case Literal::Kind::kFloat: lit.f = -lit.f; break;
+        case Literal::Kind::kNull: break;
+        default: return ErrorAt(n.pos, "cannot negate " + x.description);
+      }
+      x.pos = n.pos;
+      x.description = LiteralText(lit);
+      return x;
+    }
+    Family f = FamilyOf(*x.expr->type);
+    if (!IsNumeric(f)) return ErrorAt(n.pos, "cannot negate " + x.description);
+    Operand zero;
+    zero.literal.kind = Literal::Kind::kInteger;
+    zero.pos = n.pos;
+    zero.description = "integer 0";
+    return Arithmetic(Op::kSub, std::move(zero), std::move(x), n.pos);
+  }
+
+  Result<Operand> BindArithmetic(const AstNode& n) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[0]));
+    PQSIFT_ASSIGN_OR_RETURN(Operand b, BindOperand(*n.children[1]));
+    return Arithmetic(n.op, std::move(a), std::move(b), n.pos);
+  }
+
+  // The typed literal an arithmetic operand stands for: integers as int64 (decimal(38, 0) when
+  // larger), decimals as decimal(digits, scale), floats as float64.
+  Result<ExprPtr> ArithmeticLiteral(const Operand& o, int32_t pos) {
+    const Literal& lit = o.literal;
+    switch (lit.kind) {
+      case Literal::Kind::kInteger:
+        if (lit.i >= INT64_MIN && lit.i <= INT64_MAX) return MakeLiteral(Value::Int(lit.i), Int64());
+        return MakeLiteral(Value::Int(lit.i), Decimal128(38, 0));
+      case Literal::Kind::kDecimal: {
+        int digits = static_cast<int>(Int128Text(lit.i < 0 ? -lit.i : lit.i).size());
+        int32_t precision = std::max(digits, lit.scale);
+        precision = std::max(precision, 1);
+        return MakeLiteral(Value::Int(lit.i), Decimal128(precision, lit.scale));
+      }
+      case Literal::Kind::kFloat: return MakeLiteral(Value::Float(lit.f), Float64());
+      case Literal::Kind::kNull: return MakeLiteral(Value::Null(), Int64());
+      default: return ErrorAt(pos, "arithmetic on " + o.description + " is not supported");
+    }
+  }
+
+  Result<Operand> Arithmetic(Op op, Operand a, Operand b, int32_t pos) {
+    if (a.is_literal() && b.is_literal()) return FoldArithmetic(op, a, b, pos);
+    ExprPtr x;
+    ExprPtr y;
+    if (a.is_literal()) {
+      PQSIFT_ASSIGN_OR_RETURN(x, ArithmeticLiteral(a, a.pos));
+    } else {
+      x = a.expr;
+    }
+    if (b.is_literal()) {
+      PQSIFT_ASSIGN_OR_RETURN(y, ArithmeticLiteral(b, b.pos));
+    } else {
+      y = b.expr;
+    }
+    Family fx = FamilyOf(*x->type);
+    Family fy = FamilyOf(*y->type);
+    if (!IsNumeric(fx) || !IsNumeric(fy)) {
+      const Operand& bad = IsNumeric(fx) ? b : a;
+      return ErrorAt(pos, "arithmetic on " + bad.description + " is not supported");
+    }
+    TypePtr result;
+    if (op == Op::kDiv || fx == Family::kFloat || fy == Family::kFloat) {
+      // DuckDB: '/' on integers and decimals gives a double.
+      result = Float64();
+      x = MakeCast(x, result);
+      y = MakeCast(y, result);
+    } else if (fx == Family::kInt && fy == Family::kInt) {
+      result = Int64();
+      x = MakeCast(x, result);
+      y = MakeCast(y, result);
+    } else {
+      auto as_decimal = [](const ExprPtr& e) {
+        if (e->type->id == TypeId::kDecimal128) return e;
+        return MakeCast(e, Decimal128(IntegerDigits(e->type->id), 0));
+      };
+      x = as_decimal(x);
+      y = as_decimal(y);
+      const DataType& tx = *x->type;
+      const DataType& ty = *y->type;
+      if (op == Op::kMul) {
+        // Children keep their scales; the product's scale is their sum (exact, as DuckDB).
+        int32_t scale = tx.scale + ty.scale;
+        if (scale > 38) return ErrorAt(pos, "decimal product needs more than 38 digits of scale");
+        result = Decimal128(std::min(38, tx.precision + ty.precision), scale);
+      } else {
+        int32_t scale = std::max(tx.scale, ty.scale);
+        int32_t integer = std::max(tx.precision - tx.scale, ty.precision - ty.scale);
+        if (integer + scale > 38) {
+          return ErrorAt(pos, "decimal sum needs more than 38 digits");
+        }
+        result = Decimal128(std::min(38, integer + scale + 1), scale);
+        auto rescale = [&](const ExprPtr& e) {
+          const DataType& t = *e->type;
+          if (t.scale == scale) return e;
+          return MakeCast(e, Decimal128(t.precision + scale - t.scale, scale));
+        };
+        x = rescale(x);
+        y = rescale(y);
+      }
+    }
+    Operand out;
+    out.expr = MakeNode(op, result, {x, y});
+    out.pos = pos;
+    out.description = result->ToString() + " expression";
+    return out;
+  }
+
+  // Arithmetic between two literals, done now: integers exactly in int64 (overflow is an error),
+  // decimals exactly, anything with a float or '/' in double. NULL propagates.
+  Result<Operand> FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos) {
+    Operand out;
+    out.pos = pos;
+    const Literal& x = a.literal;
+    const Literal& y = b.literal;
+    auto numeric = [](const Literal& l) {
+      return l.kind == Literal::Kind::kInteger || l.kind == Literal::Kind::kDecimal ||
+             l.kind == Literal::Kind::kFloat || l.kind == Literal::Kind::kNull;
+    };
+    if (!numeric(x) || !numeric(y)) {
+      const Operand& bad = numeric(x) ? b : a;
+      return ErrorAt(pos, "arithmetic on " + bad.description + " is not supported");
+    }
+    Literal& r = out.literal;
+    if (x.kind == Literal::Kind::kNull || y.kind == Literal::Kind::kNull) {
+      r.kind = Literal::Kind::kNull;
+    } else if (op == Op::kDiv || x.kind == Literal::Kind::kFloat ||
+               y.kind == Literal::Kind::kFloat) {
+      auto as_double = [](const Literal& l) {
+        return l.kind == Literal::Kind::kFloat ? l.f : RationalToFloat(l.i, l.scale, false);
+      };
+      double dx = as_double(x);
+      double dy = as_double(y);
+      r.kind = Literal::Kind::kFloat;
+      switch (op) {
+        case Op::kAdd: r.f = dx + dy; break;
+        case Op::kSub: r.f = dx - dy; break;
+        case Op::kMul: r.f = dx * dy; break;
+        default:
+          if (dy == 0) {
+            r.kind = Literal::Kind::kNull;  // DuckDB: division by zero is NULL
+          } else {
+            r.f = dx / dy;
+          }
+      }
+    } else {
+      // Exact: integers are decimals of scale 0.
+      int32_t scale = op == Op::kMul ? x.scale + y.scale : std::max(x.scale, y.scale);
+      int128 ix = x.i;
+      int128 iy = y.i;
+      bool overflow = scale > 38;
+      if (op != Op::kMul) {
+        overflow = overflow || __builtin_mul_overflow(ix, Pow10(scale - x.scale), &ix) ||
+                   __builtin_mul_overflow(iy, Pow10(scale - y.scale), &iy);
+      }
+      int128 v = 0;
+      if (!overflow) {
+        switch (op) {
+          case Op::kAdd: overflow = __builtin_add_overflow(ix, iy, &v); break;
+          case Op::kSub: overflow = __builtin_sub_overflow(ix, iy, &v); break;
+          default: overflow = __builtin_mul_overflow(ix, iy, &v); break;
+        }
+      }
+      bool integers = x.kind == Literal::Kind::kInteger && y.kind == Literal::Kind::kInteger;
+      if (integers && !overflow && (v < INT64_MIN || v > INT64_MAX) &&
+          (x.i >= INT64_MIN && x.i <= INT64_MAX && y.i >= INT64_MIN && y.i <= INT64_MAX)) {
+        overflow = true;  // int64 arithmetic, as DuckDB's BIGINT
+      }
+      if (overflow || v >= kClampLimit || v <= -kClampLimit) {
+        return ErrorAt(pos, "overflow in constant arithmetic");
+      }
+      r.kind = integers ? Literal::Kind::kInteger : Literal::Kind::kDecimal;
+      r.i = v;
+      r.scale = scale;
+    }
+    out.description = LiteralText(r);
+    return out;
+  }
+
+  Result<Operand> BindCast(const AstNode& n) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    const std::string& type = n.name;
+    bool to_double = type == "double" || type == "float8" || type == "double precision";
+    bool to_integer = type == "bigint" || type == "integer" || type == "int" ||
+                      type == "int8" || type == "int4" || type == "int64" || type == "hugeint";
+    if (x.is_literal()) {
+      Literal& lit = x.literal;
+      std::optional<Literal> out;
+      if (lit.kind == Literal::Kind::kNull) {
+        out = lit;
+      } else if (to_double || to_integer || type.starts_with("decimal") ||
+                 type.starts_with("numeric")) {
+        if (lit.kind == Literal::Kind::kString) {
+          out = ParseNumberText(lit.s, to_double);
+        } else if (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal ||
+                   lit.kind == Literal::Kind::kFloat) {
+          out = lit;
+        }
+        if (out && to_double && out->kind != Literal::Kind::kFloat) {
+          out->f = RationalToFloat(out->i, out->scale, false);
+          out->kind = Literal::Kind::kFloat;
+        }
+        if (out && to_integer) {
+          Ticks t = out->kind == Literal::Kind::kFloat
+                        ? Ticks{0, false}
+                        : ScaleExact(out->i, 1, Pow10(out->scale));
+          if (!t.exact) return ErrorAt(n.pos, "CAST of " + x.description + " to " + type +
+                                                  " would round; write the integer");
+          out->kind = Literal::Kind::kInteger;
+          out->i = t.floor;
+          out->scale = 0;
+        }
+      } else if (type == "date" && lit.kind == Literal::Kind::kString) {
+        if (std::optional<int64_t> days = ParseDate(lit.s)) {
+          out.emplace();
+          out->kind = Literal::Kind::kDate;
+          out->i = *days;
+        }
+      } else if ((type == "timestamp" || type == "timestamptz") &&
+                 lit.kind == Literal::Kind::kString) {
+        if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
+          out.emplace();
+          out->kind = Literal::Kind::kTimestamp;
+          out->i = ts->nanos;
+          out->has_zone = ts->has_zone;
+        }
+      } else if ((type == "varchar" || type == "text" || type == "string") &&
+                 lit.kind == Literal::Kind::kString) {
+        out = lit;
+      } else if ((type == "blob" || type == "bytea" || type == "varbinary") &&
+                 (lit.kind == Literal::Kind::kString || lit.kind == Literal::Kind::kBytes)) {
+        out = lit;
+        out->kind = Literal::Kind::kBytes;
+      }
+      if (!out) return ErrorAt(n.pos, "cannot CAST " + x.description + " AS " + type);
+      x.literal = *out;
+      x.description = LiteralText(*out);
+      x.pos = n.pos;
+      return x;
+    }
+    Family f = FamilyOf(*x.expr->type);
+    TypePtr to;
+    if (to_double && IsNumeric(f)) {
+      to = Float64();
+    } else if (type == "timestamp" && (f == Family::kDate || f == Family::kTimestamp)) {
+      to = f == Family::kDate ? Timestamp(TimeUnit::kMicros, "") : x.expr->type;
+    } else if (type == "date" && f == Family::kDate) {
+      to = x.expr->type;
+    }
+    if (to == nullptr) {
+      return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
+                                " is not supported (only to DOUBLE from numbers, and to "
+                                "TIMESTAMP from dates)");
+    }
+    x.expr = MakeCast(x.expr, to);
+    x.description = to->ToString() + " expression";
+    return x;
+  }
+
+  // ---- predicates ----
+
+  Result<ExprPtr> BindPredicate(const AstNode& n) {
+    switch (n.kind) {
+      case AstNode::Kind::kAnd:
+      case AstNode::Kind::kOr: {
+        std::vector<ExprPtr> parts;
+        for (const auto& child : n.children) {
+          PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(*child));
+          parts.push_back(std::move(p));
+        }
+        return MakeLogic(n.kind == AstNode::Kind::kAnd ? Op::kAnd : Op::kOr, parts);
+      }
+      case AstNode::Kind::kNot: {
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(*n.children[0]));
+        return MakeNode(Op::kNot, Boolean(), {p});
+      }
+      case AstNode::Kind::kCompare: {
+        PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[0]));
+        PQSIFT_ASSIGN_OR_RETURN(Operand b, BindOperand(*n.children[1]));
+        return BindComparison(n.op, std::move(a), std::move(b), n.pos);
+      }
+      case AstNode::Kind::kIsNull: {
+        PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+        if (x.is_literal()) {
+          bool is_null = x.literal.kind == Literal::Kind::kNull;
+          return MakeLiteral(Value::Bool(is_null != n.negated), Boolean());
+        }
+        return MakeNode(n.negated ? Op::kIsNotNull : Op::kIsNull, Boolean(), {x.expr});
+      }
+      case AstNode::Kind::kBetween: {
+        PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+        PQSIFT_ASSIGN_OR_RETURN(Operand low, BindOperand(*n.children[1]));
+        PQSIFT_ASSIGN_OR_RETURN(Operand high, BindOperand(*n.children[2]));
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr ge, BindComparison(Op::kGe, x, std::move(low), n.pos));
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr le, BindComparison(Op::kLe, x, std::move(high), n.pos));
+        ExprPtr both = MakeLogic(Op::kAnd, {ge, le});
+        return n.negated ? MakeNode(Op::kNot, Boolean(), {both}) : both;
+      }
+      case AstNode::Kind::kIn: {
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr in, BindIn(n));
+        return n.negated ? MakeNode(Op::kNot, Boolean(), {in}) : in;
+      }
+      case AstNode::Kind::kLike: {
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr like, BindLike(n));
+        return n.negated ? MakeNode(Op::kNot, Boolean(), {like}) : like;
+      }
+      case AstNode::Kind::kCall: return BindCall(n);
+      default: break;
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(n));
+    return AsPredicate(x);
+  }
+
+  Result<ExprPtr> AsPredicate(const Operand& x) {
+    if (x.is_literal()) {
+      if (x.literal.kind == Literal::Kind::kBool) {
+        return MakeLiteral(Value::Bool(x.literal.b), Boolean());
+      }
+      if (x.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+    } else if (x.expr->type->id == TypeId::kBoolean) {
+      return x.expr;
+    }
+    return ErrorAt(x.pos, "expected a boolean condition, not " + x.description);
+  }
+
+  Result<ExprPtr> BindCall(const AstNode& n) {
+    if (n.name != "starts_with") {
+      return ErrorAt(n.pos, "unknown function '" + n.name + "' (known: starts_with)");
+    }
+    if (n.children.size() != 2) return ErrorAt(n.pos, "starts_with takes two arguments");
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    PQSIFT_ASSIGN_OR_RETURN(Operand prefix, BindOperand(*n.children[1]));
+    if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
+      return ErrorAt(x.pos, "starts_with needs a string or binary column, not " + x.description);
+    }
+    if (!prefix.is_literal() || (prefix.literal.kind != Literal::Kind::kString &&
+                                 prefix.literal.kind != Literal::Kind::kBytes &&
+                                 prefix.literal.kind != Literal::Kind::kNull)) {
+      return ErrorAt(prefix.pos, "starts_with needs a string literal prefix, not " +
+                                     prefix.description);
+    }
+    if (prefix.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kStartsWith;
+    e->type = Boolean();
+    e->pattern = prefix.literal.s;
+    e->children = {x.expr};
+    return ExprPtr(e);
+  }
+
+  Result<ExprPtr> BindLike(const AstNode& n) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    PQSIFT_ASSIGN_OR_RETURN(Operand pattern, BindOperand(*n.children[1]));
+    if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
+      return ErrorAt(x.pos, "LIKE needs a string or binary column, not " + x.description);
+    }
+    if (!pattern.is_literal() || (pattern.literal.kind != Literal::Kind::kString &&
+                                  pattern.literal.kind != Literal::Kind::kNull)) {
+      return ErrorAt(pattern.pos, "LIKE needs a string literal pattern, not " +
+                                      pattern.description);
+    }
+    if (pattern.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+    const std::string& p = pattern.literal.s;
+    // The pattern's literal text (escapes removed), and whether its wildcards are exactly one
+    // '%' at the end (a prefix test) or none at all (an equality).
+    std::string text;
+    int wildcards = 0;
+    bool trailing_percent = false;
+    for (size_t k = 0; k < p.size(); ++k) {
+      if (p[k] == '\\') {
+        if (k + 1 == p.size()) {
+          return ErrorAt(pattern.pos, "LIKE pattern ends with the escape character '\\'");
+        }
+        text.push_back(p[++k]);
+      } else if (p[k] == '%' || p[k] == '_') {
+        ++wildcards;
+        trailing_percent = p[k] == '%' && k + 1 == p.size();
+      } else {
+        text.push_back(p[k]);
+      }
+    }
+    if (n.op == Op::kLike && wildcards == 0) {
+      return MakeCompare(Op::kEq, x.expr, MakeLiteral(Value::Bytes(text), x.expr->type));
+    }
+    auto e = std::make_shared<Expr>();
+    e->type = Boolean();
+    e->children = {x.expr};
+    if (n.op == Op::kLike && wildcards == 1 && trailing_percent) {
+      // 'abc%' is starts_with(x, 'abc'): the same rows, and a prefix the pruning understands.
+      e->op = Op::kStartsWith;
+      e->pattern = text;
+    } else {
+      e->op = n.op;
+      e->pattern = p;
+    }
+    return ExprPtr(e);
+  }
+
+  Result<ExprPtr> BindIn(const AstNode& n) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    std::vector<Operand> items;
+    bool all_literals = !x.is_literal();
+    for (size_t k = 1; k < n.children.size(); ++k) {
+      PQSIFT_ASSIGN_OR_RETURN(Operand item, BindOperand(*n.children[k]));
+      all_literals = all_literals && item.is_literal();
+      items.push_back(std::move(item));
+    }
+    if (!all_literals) {
+      // x IN (a, b) is x = a OR x = b, NULLs included.
+      std::vector<ExprPtr> parts;
+      for (Operand& item : items) {
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr eq, BindComparison(Op::kEq, x, std::move(item), n.pos));
+        parts.push_back(std::move(eq));
+      }
+      return MakeLogic(Op::kOr, parts);
+    }
+    ExprPtr column = x.expr;
+    bool has_null = false;
+    std::vector<Coerced> coerced;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      coerced.clear();
+      bool needs_float = false;
+      Operand side = x;
+      side.expr = column;
+      for (const Operand& item : items) {
+        if (item.literal.kind == Literal::Kind::kNull) {
+          has_null = true;
+          continue;
+        }
+        PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(side, item));
+        needs_float = needs_float || c.kind == Coerced::Kind::kFloatCast;
+        coerced.push_back(std::move(c));
+      }
+      if (!needs_float) break;
+      column = MakeCast(column, Float64());
+    }
+    std::vector<Value> values;
+    std::optional<int128> inexact;
+    for (Coerced& c : coerced) {
+      if (c.kind == Coerced::Kind::kBetween) {
+        if (!inexact) inexact = c.floor;  // never equal: drop it
+      } else {
+        values.push_back(std::move(c.value));
+      }
+    }
+    std::sort(values.begin(), values.end(),
+              [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
+    values.erase(std::unique(values.begin(), values.end(),
+                             [](const Value& a, const Value& b) { return Compare(a, b) == 0; }),
+                 values.end());
+    if (values.empty()) {
+      if (has_null) return MakeLiteral(Value::Null(), Boolean());  // NULL or no match: NULL
+      return CompareBetween(Op::kEq, column, *inexact);
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kIn;
+    e->type = Boolean();
+    e->children = {column};
+    e->list = std::move(values);
+    e->list_has_null = has_null;
+    return ExprPtr(e);
+  }
+
+  Result<ExprPtr> BindComparison(Op op, Operand a, Operand b, int32_t pos) {
+    bool distinct_op = op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom;
+    if (a.is_literal() && b.is_literal()) return FoldComparison(op, a, b, pos);
+    if (a.is_literal()) {
+      std::swap(a, b);
+      op = Flip(op);
+    }
+    if (b.is_literal()) {
+      if (b.literal.kind == Literal::Kind::kNull) {
+        if (!distinct_op) return MakeLiteral(Value::Null(), Boolean());
+        return MakeNode(op == Op::kIsDistinctFrom ? Op::kIsNotNull : Op::kIsNull, Boolean(),
+                        {a.expr});
+      }
+      PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(a, b));
+      switch (c.kind) {
+        case Coerced::Kind::kExact:
+          return MakeCompare(op, a.expr, MakeLiteral(std::move(c.value), a.expr->type));
+        case Coerced::Kind::kBetween: return CompareBetween(op, a.expr, c.floor);
+        case Coerced::Kind::kFloatCast:
+          return MakeCompare(op, MakeCast(a.expr, Float64()),
+                             MakeLiteral(std::move(c.value), Float64()));
+      }
+    }
+    PQSIFT_ASSIGN_OR_RETURN(auto pair, Unify(a, b, pos));
+    return MakeCompare(op, pair.first, pair.second);
+  }
+
+  // Two column-side operands in one comparison domain, casting the narrower one.
+  Result<std::pair<ExprPtr, ExprPtr>> Unify(const Operand& a, const Operand& b, int32_t pos) {
+    ExprPtr x = a.expr;
+    ExprPtr y = b.expr;
+    const DataType& tx = *x->type;
+    const DataType& ty = *y->type;
+    Family fx = FamilyOf(tx);
+    Family fy = FamilyOf(ty);
+    auto mismatch = [&] {
+      return ErrorAt(pos, "cannot compare " + a.description + " with " + b.description);
+    };
+    if (fx == fy) {
+      switch (fx) {
+        case Family::kBool:
+        case Family::kInt:
+        case Family::kFloat:
+        case Family::kBytes:
+        case Family::kDate: return std::make_pair(x, y);
+        case Family::kDecimal: {
+          if (tx.scale == ty.scale) return std::make_pair(x, y);
+          bool x_finer = tx.scale > ty.scale;
+          const ExprPtr& coarse = x_finer ? y : x;
+          int32_t scale = std::max(tx.scale, ty.scale);
+          int32_t precision = coarse->type->precision + scale - coarse->type->scale;
+          if (precision > 38) return mismatch();
+          ExprPtr cast = MakeCast(coarse, Decimal128(precision, scale));
+          return x_finer ? std::make_pair(x, cast) : std::make_pair(cast, y);
+        }
+        case Family::kTimestamp:
+        case Family::kTime: {
+          if (tx.unit == ty.unit) return std::make_pair(x, y);
+          bool x_finer = TickDigits(tx.unit) > TickDigits(ty.unit);
+          const ExprPtr& coarse = x_finer ? y : x;
+          TimeUnit unit = x_finer ? tx.unit : ty.unit;
+          TypePtr to = fx == Family::kTime
+                           ? Time64(unit)
+                           : Timestamp(unit, coarse->type->timezone);
+          ExprPtr cast = MakeCast(coarse, to);
+          return x_finer ? std::make_pair(x, cast) : std::make_pair(cast, y);
+        }
+        default: return mismatch();
+      }
+    }
+    if (IsNumeric(fx) && IsNumeric(fy)) {
+      if (fx == Family::kFloat || fy == Family::kFloat) {
+        return std::make_pair(MakeCast(x, Float64()), MakeCast(y, Float64()));
+      }
+      // One integer, one decimal: the integer becomes a decimal of the other's scale.
+      bool x_int = fx == Family::kInt;
+      const ExprPtr& integer = x_int ? x : y;
+      int32_t scale = x_int ? ty.scale : tx.scale;
+      int32_t precision = IntegerDigits(integer->type->id) + scale;
+      if (precision > 38) return mismatch();
+      ExprPtr cast = MakeCast(integer, Decimal128(precision, scale));
+      return x_int ? std::make_pair(cast, y) : std::make_pair(x, cast);
+    }
+    if ((fx == Family::kDate && fy == Family::kTimestamp) ||
+        (fx == Family::kTimestamp && fy == Family::kDate)) {
+      bool x_date = fx == Family::kDate;
+      const DataType& ts = x_date ? ty : tx;
+      ExprPtr cast = MakeCast(x_date ? x : y, Timestamp(ts.unit, ts.timezone));
+      return x_date ? std::make_pair(cast, y) : std::make_pair(x, cast);
+    }
+    return mismatch();
+  }
+
+  // The literal in the domain of the column side `x` (see docs/filter-language.md).
+  Result<Coerced> CoerceLiteral(const Operand& x, const Operand& lit_operand) {
+    const DataType& t = *x.expr->type;
+    Literal lit = lit_operand.literal;
+    auto mismatch = [&] {
+      return ErrorAt(lit_operand.pos,
+                     "cannot compare " + x.description + " with " + lit_operand.description);
+    };
+    Coerced out;
+    Family family = FamilyOf(t);
+    if (lit.kind == Literal::Kind::kString && (IsNumeric(family) || family == Family::kBool)) {
+      // As DuckDB: a string compared with a number is read as a number.
+      if (family == Family::kBool) {
+        std::string lower = lit.s;
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower != "true" && lower != "false") return mismatch();
+        lit.kind = Literal::Kind::kBool;
+        lit.b = lower == "true";
+      } else {
+        std::optional<Literal> number = ParseNumberText(lit.s, family == Family::kFloat);
+        if (!number) return mismatch();
+        lit = *number;
+      }
+    }
+    switch (family) {
+      case Family::kBool:
+        if (lit.kind != Literal::Kind::kBool) return mismatch();
+        out.value = Value::Bool(lit.b);
+        return out;
+      case Family::kInt:
+      case Family::kDecimal: {
+        if (lit.kind == Literal::Kind::kFloat) {
+          out.kind = Coerced::Kind::kFloatCast;
+          out.value = Value::Float(lit.f);
+          return out;
+        }
+        if (lit.kind != Literal::Kind::kInteger && lit.kind != Literal::Kind::kDecimal) {
+          return mismatch();
+        }
+        int32_t column_scale = family == Family::kDecimal ? t.scale : 0;
+        Ticks ticks = column_scale >= lit.scale
+                          ? ScaleExact(lit.i, Pow10(column_scale - lit.scale), 1)
+                          : ScaleExact(lit.i, 1, Pow10(lit.scale - column_scale));
+        return FromTicks(ticks);
+      }
+      case Family::kFloat: {
+        bool single = t.id != TypeId::kFloat64;
+        if (lit.kind == Literal::Kind::kFloat) {
+          out.value = Value::Float(lit.f);
+        } else if (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal) {
+          out.value = Value::Float(RationalToFloat(lit.i, lit.scale, single));
+        } else {
+          return mismatch();
+        }
+        return out;
+      }
+      case Family::kBytes: {
+        if (lit.kind == Literal::Kind::kBytes) {
+          out.value = Value::Bytes(lit.s);
+        } else if (lit.kind == Literal::Kind::kString) {
+          std::optional<std::string> uuid;
+          if (x.uuid && t.id == TypeId::kFixedSizeBinary) uuid = ParseUuid(lit.s);
+          out.value = Value::Bytes(uuid ? *uuid : lit.s);
+        } else {
+          return mismatch();
+        }
+        return out;
+      }
+      case Family::kDate:
+      case Family::kTimestamp:
+      case Family::kTime: {
+        if (lit.kind == Literal::Kind::kString) {
+          // As DuckDB: a string compared with a temporal column is read as that type.
+          if (family == Family::kTime) {
+            std::optional<int64_t> nanos = ParseTimeOfDay(lit.s);
+            if (!nanos) return ErrorAt(lit_operand.pos, "invalid time '" + lit.s + "'");
+            return FromTicks(ScaleExact(*nanos, 1, Pow10(9 - TickDigits(t.unit))));
+          }
+          std::optional<int64_t> days = ParseDate(lit.s);
+          if (days && family == Family::kDate) {
+            lit.kind = Literal::Kind::kDate;
+            lit.i = *days;
+          } else if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
+            lit.kind = Literal::Kind::kTimestamp;
+            lit.i = ts->nanos;
+            lit.has_zone = ts->has_zone;
+          } else {
+            return ErrorAt(lit_operand.pos,
+                           std::string("invalid ") +
+                               (family == Family::kDate ? "date" : "timestamp") + " '" + lit.s +
+                               "'");
+          }
+        }
+        if (family == Family::kTime) return mismatch();
+        constexpr int64_t kNanosPerDay = int64_t{86400} * 1000000000;
+        if (family == Family::kDate) {
+          if (lit.kind == Literal::Kind::kDate) return FromTicks({lit.i, true});
+          if (lit.kind == Literal::Kind::kTimestamp) {
+            return FromTicks(ScaleExact(lit.i, 1, kNanosPerDay));
+          }
+          return mismatch();
+        }
+        int digits = TickDigits(t.unit);
+        if (lit.kind == Literal::Kind::kDate) {
+          return FromTicks(ScaleExact(lit.i, int128{86400} * Pow10(digits), 1));
+        }
+        if (lit.kind == Literal::Kind::kTimestamp) {
+          return FromTicks(ScaleExact(lit.i, 1, Pow10(9 - digits)));
+        }
+        return mismatch();
+      }
+      case Family::kOther: break;
+    }
+    return mismatch();
+  }
+
+  static Coerced FromTicks(Ticks t) {
+    Coerced out;
+    if (t.exact) {
+      out.value = Value::Int(t.floor);
+    } else {
+      out.kind = Coerced::Kind::kBetween;
+      out.floor = t.floor;
+    }
+    return out;
+  }
+
+  // A comparison of two literals, decided now.
+  Result<ExprPtr> FoldComparison(Op op, const Operand& a, const Operand& b, int32_t pos) {
+    const Literal& x = a.literal;
+    const Literal& y = b.literal;
+    bool x_null = x.kind == Literal::Kind::kNull;
+    bool y_null = y.kind == Literal::Kind::kNull;
+    if (x_null || y_null) {
+      if (op == Op::kIsDistinctFrom) return MakeLiteral(Value::Bool(x_null != y_null), Boolean());
+      if (op == Op::kIsNotDistinctFrom) {
+        return MakeLiteral(Value::Bool(x_null == y_null), Boolean());
+      }
+      return MakeLiteral(Value::Null(), Boolean());
+    }
+    // Compare through a column-side stand-in of the left literal's own type.
+    TypePtr type;
+    Value left;
+    switch (x.kind) {
+      case Literal::Kind::kBool:
+        type = Boolean();
+        left = Value::Bool(x.b);
+        break;
+      case Literal::Kind::kInteger:
+      case Literal::Kind::kDecimal:
+        type = Decimal128(38, x.scale);
+        left = Value::Int(x.i);
+        break;
+      case Literal::Kind::kFloat:
+        type = Float64();
+        left = Value::Float(x.f);
+        break;
+      case Literal::Kind::kString:
+      case Literal::Kind::kBytes:
+        type = LargeBinary();
+        left = Value::Bytes(x.s);
+        break;
+      case Literal::Kind::kDate:
+        type = Date32();
+        left = Value::Int(x.i);
+        break;
+      case Literal::Kind::kTimestamp:
+        type = Timestamp(TimeUnit::kNanos, "");
+        left = Value::Int(x.i);
+        break;
+      case Literal::Kind::kNull: break;
+    }
+    Operand stand_in = a;
+    stand_in.expr = MakeLiteral(left, type);
+    PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(stand_in, b));
+    int order = 0;
+    if (c.kind == Coerced::Kind::kExact) {
+      order = Compare(left, c.value);
+    } else if (c.kind == Coerced::Kind::kBetween) {
+      order = left.i <= c.floor ? -1 : 1;
+    } else {
+      double lf = RationalToFloat(x.i, x.scale, false);
+      order = Compare(Value::Float(lf), c.value);
+    }
+    (void)pos;
+    bool result = false;
+    switch (op) {
+      case Op::kEq:
+      case Op::kIsNotDistinctFrom: result = order == 0; break;
+      case Op::kNe:
+      case Op::kIsDistinctFrom: result = order != 0; break;
+      case Op::kLt: result = order < 0; break;
+      case Op::kLe: result = order <= 0; break;
+      case Op::kGt: result = order > 0; break;
+      default: result = order >= 0; break;
+    }
+    return MakeLiteral(Value::Bool(result), Boolean());
+  }
+
+  const Schema& schema_;
+  BoundFilter filter_;
+  std::vector<std::string> group_paths_;  // per schema node, built on the first lookup
+};
+
+}  // namespace
+
+Result<BoundFilter> BindFilter(std::string_view text, const Schema& schema) {
+  Binder binder(schema);
+  return binder.Bind(text);
+}
+
+}  // namespace pqsift::expr

@@ -1,0 +1,969 @@
+// The vectorised evaluator: every node is evaluated over the whole batch into a typed vector
+// with one validity byte per row; kernels are loops templated over the C type, chosen once per
+// node (never a switch per row).
+#include "expr/evaluate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
+#include <utility>
+
+#include "arrow/bit_util.h"
+#include "arrow/layout.h"
+#include "arrow/utf8.h"
+#include "common/value_format.h"
+#include "expr/like.h"
+
+namespace pqsift::expr {
+namespace {
+
+using ExprPtr = std::shared_ptr<const Expr>;
+
+// The physical representation of a vector's values.
+enum class Phys : uint8_t {
+  kBool,  // uint8_t 0/1
+  kI8,
+  kI16,
+  kI32,
+  kI64,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kI128,  // decimals, and casts to timestamps, times and decimals
+  kF32,
+  kF64,
+  kBytes,  // int64 offsets + data
+  kFixed,  // width + data
+};
+
+// The values of one node over the batch. Either a vector of num_rows values or a scalar (a
+// literal: every row the same; a NULL scalar is null in every row).
+struct Vec {
+  Phys phys = Phys::kBool;
+  const void* values = nullptr;      // element 0 of fixed-width values (slice offset applied)
+  const int64_t* offsets = nullptr;  // kBytes: element i spans [offsets[i], offsets[i + 1])
+  const uint8_t* data = nullptr;     // kBytes, kFixed
+  int32_t width = 0;                 // kFixed
+  const uint8_t* valid = nullptr;    // one byte per row, 1 = valid; null: every row valid
+  bool scalar = false;
+  Value scalar_value;
+  std::shared_ptr<const void> keep_values;  // owns `values` when computed
+  std::shared_ptr<const void> keep_valid;   // owns `valid` when computed
+
+  bool scalar_null() const { return scalar && scalar_value.is_null(); }
+};
+
+template <typename T>
+T* Allocate(std::shared_ptr<const void>* keep, int64_t n) {
+  auto buffer = std::make_shared<std::vector<T>>(static_cast<size_t>(std::max<int64_t>(n, 1)));
+  T* data = buffer->data();
+  *keep = std::move(buffer);
+  return data;
+}
+
+template <typename T>
+T Load(const void* base, int64_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const uint8_t*>(base) + i * static_cast<int64_t>(sizeof(T)),
+              sizeof(T));
+  return v;
+}
+
+// Calls f with a value of the C type of `phys` (a tag: only its type matters).
+template <typename F>
+decltype(auto) VisitFixed(Phys phys, F&& f) {
+  switch (phys) {
+    case Phys::kBool: return f(uint8_t{});
+    case Phys::kI8: return f(int8_t{});
+    case Phys::kI16: return f(int16_t{});
+    case Phys::kI32: return f(int32_t{});
+    case Phys::kI64: return f(int64_t{});
+    case Phys::kU8: return f(uint8_t{});
+    case Phys::kU16: return f(uint16_t{});
+    case Phys::kU32: return f(uint32_t{});
+    case Phys::kU64: return f(uint64_t{});
+    case Phys::kI128: return f(int128{});
+    case Phys::kF32: return f(float{});
+    case Phys::kF64: return f(double{});
+    default: return f(int64_t{});  // not reached for kBytes / kFixed: callers check
+  }
+}
+
+bool IsFloatPhys(Phys p) { return p == Phys::kF32 || p == Phys::kF64; }
+bool IsBytesPhys(Phys p) { return p == Phys::kBytes || p == Phys::kFixed; }
+
+// ---- comparison semantics (value.h): NaN equals NaN and sorts above every number ----
+
+template <typename T>
+inline bool Equal(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a == b || (a != a && b != b);
+  } else {
+    return a == b;
+  }
+}
+template <typename T>
+inline bool Less(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a < b || (a == a && b != b);
+  } else {
+    return a < b;
+  }
+}
+
+// The result of `a op b` given only their order (<0, 0, >0); the distinct ops as = and <>.
+inline bool FromOrder(Op op, int order) {
+  switch (op) {
+    case Op::kEq:
+    case Op::kIsNotDistinctFrom: return order == 0;
+    case Op::kNe:
+    case Op::kIsDistinctFrom: return order != 0;
+    case Op::kLt: return order < 0;
+    case Op::kLe: return order <= 0;
+    case Op::kGt: return order > 0;
+    default: return order >= 0;
+  }
+}
+
+template <Op kOp, typename T>
+inline bool Apply(T a, T b) {
+  if constexpr (kOp == Op::kEq || kOp == Op::kIsNotDistinctFrom) return Equal(a, b);
+  if constexpr (kOp == Op::kNe || kOp == Op::kIsDistinctFrom) return !Equal(a, b);
+  if constexpr (kOp == Op::kLt) return Less(a, b);
+  if constexpr (kOp == Op::kLe) return !Less(b, a);
+  if constexpr (kOp == Op::kGt) return Less(b, a);
+  if constexpr (kOp == Op::kGe) return !Less(a, b);
+  return false;
+}
+
+// Calls f with std::integral_constant<Op, op> for a comparison op.
+template <typename F>
+void VisitCompareOp(Op op, F&& f) {
+  switch (op) {
+    case Op::kEq: return f(std::integral_constant<Op, Op::kEq>{});
+    case Op::kNe: return f(std::integral_constant<Op, Op::kNe>{});
+    case Op::kLt: return f(std::integral_constant<Op, Op::kLt>{});
+    case Op::kLe: return f(std::integral_constant<Op, Op::kLe>{});
+    case Op::kGt: return f(std::integral_constant<Op, Op::kGt>{});
+    case Op::kGe: return f(std::integral_constant<Op, Op::kGe>{});
+    case Op::kIsDistinctFrom: return f(std::integral_constant<Op, Op::kIsDistinctFrom>{});
+    default: return f(std::integral_constant<Op, Op::kIsNotDistinctFrom>{});
+  }
+}
+
+bool IsDistinctOp(Op op) { return op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom; }
+
+std::string_view BytesAt(const Vec& v, int64_t i) {
+  if (v.phys == Phys::kFixed) {
+    return {reinterpret_cast<const char*>(v.data) + i * v.width, static_cast<size_t>(v.width)};
+  }
+  int64_t begin = v.offsets[i];
+  return {reinterpret_cast<const char*>(v.data) + begin,
+          static_cast<size_t>(v.offsets[i + 1] - begin)};
+}
+
+inline int CompareBytes(std::string_view a, std::string_view b) {
+  int c = a.compare(b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+// ---- the evaluator ----
+
+class Evaluator {
+ public:
+  Evaluator(const BoundFilter& filter, std::span<const Array* const> columns, int64_t num_rows)
+      : filter_(filter), arrays_(columns), n_(num_rows), loaded_(columns.size()) {}
+
+  Result<std::vector<uint8_t>> Run() {
+    if (filter_.root == nullptr) return Status::InvalidArgument("filter has no root");
+    if (arrays_.size() != filter_.columns.size()) {
+      return Status::InvalidArgument("filter reads " + std::to_string(filter_.columns.size()) +
+                                     " columns but " + std::to_string(arrays_.size()) +
+                                     " were given");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Vec root, Eval(*filter_.root));
+    std::vector<uint8_t> out(static_cast<size_t>(n_));
+    if (root.scalar) {
+      bool t = root.scalar_value.kind == Value::Kind::kBool && root.scalar_value.b;
+      std::fill(out.begin(), out.end(), t ? 1 : 0);
+      return out;
+    }
+    const auto* v = static_cast<const uint8_t*>(root.values);
+    for (int64_t i = 0; i < n_; ++i) {
+      out[static_cast<size_t>(i)] = static_cast<uint8_t>(v[i] & (root.valid ? root.valid[i] : 1));
+    }
+    return out;
+  }
+
+ private:
+  Result<Vec> Eval(const Expr& e) {
+    switch (e.op) {
+      case Op::kColumn: return LoadColumn(e.column);
+      case Op::kLiteral: {
+        Vec v;
+        v.scalar = true;
+        v.scalar_value = e.literal;
+        v.phys = PhysOfType(*e.type);
+        return v;
+      }
+      case Op::kCast: return EvalCast(e);
+      case Op::kEq:
+      case Op::kNe:
+      case Op::kLt:
+      case Op::kLe:
+      case Op::kGt:
+      case Op::kGe:
+      case Op::kIsDistinctFrom:
+      case Op::kIsNotDistinctFrom: return EvalCompare(e);
+      case Op::kAnd:
+      case Op::kOr: return EvalLogic(e);
+      case Op::kNot: return EvalNot(e);
+      case Op::kIsNull:
+      case Op::kIsNotNull: return EvalIsNull(e);
+      case Op::kIn: return EvalIn(e);
+      case Op::kLike:
+      case Op::kILike:
+      case Op::kStartsWith: return EvalLike(e);
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kDiv: return EvalArithmetic(e);
+    }
+    return Status::Internal("unknown expression op");
+  }
+
+  static Phys PhysOfType(const DataType& t) {
+    switch (t.id) {
+      case TypeId::kBoolean: return Phys::kBool;
+      case TypeId::kInt8: return Phys::kI8;
+      case TypeId::kInt16: return Phys::kI16;
+      case TypeId::kInt32:
+      case TypeId::kDate32:
+      case TypeId::kTime32: return Phys::kI32;
+      case TypeId::kInt64:
+      case TypeId::kTime64:
+      case TypeId::kTimestamp: return Phys::kI64;
+      case TypeId::kUInt8: return Phys::kU8;
+      case TypeId::kUInt16: return Phys::kU16;
+      case TypeId::kUInt32: return Phys::kU32;
+      case TypeId::kUInt64: return Phys::kU64;
+      case TypeId::kDecimal128: return Phys::kI128;
+      case TypeId::kFloat16:
+      case TypeId::kFloat32: return Phys::kF32;
+      case TypeId::kFloat64: return Phys::kF64;
+      case TypeId::kFixedSizeBinary: return Phys::kFixed;
+      default: return Phys::kBytes;
+    }
+  }
+
+  // A column as a vector: fixed-width values are read in place; booleans and float16 are
+  // widened to bytes and floats; a validity bitmap becomes one byte per row.
+  Result<Vec> LoadColumn(int32_t index) {
+    auto k = static_cast<size_t>(index);
+    if (k >= arrays_.size()) return Status::InvalidArgument("filter column index out of range");
+    if (loaded_[k]) return *loaded_[k];
+    const Array* a = arrays_[k];
+    const DataType& expected = *filter_.columns[k].type;
+    if (a == nullptr || a->type == nullptr || a->type->id != expected.id) {
+      return Status::InvalidArgument("column '" + filter_.columns[k].path + "' should be " +
+                                     expected.ToString() + " but the batch holds " +
+                                     (a && a->type ? a->type->ToString() : "nothing"));
+    }
+    if (a->length < n_) {
+      return Status::InvalidArgument("column '" + filter_.columns[k].path + "' has " +
+                                     std::to_string(a->length) + " rows, fewer than " +
+                                     std::to_string(n_));
+    }
+    Vec v;
+    v.phys = PhysOfType(expected);
+    int64_t off = a->offset;
+    if (a->null_count != 0 && !a->buffers.empty() && a->buffers[0] != nullptr) {
+      uint8_t* valid = Allocate<uint8_t>(&v.keep_valid, n_);
+      const uint8_t* bits = a->buffers[0]->data();
+      for (int64_t i = 0; i < n_; ++i) valid[i] = bit_util::GetBit(bits, off + i) ? 1 : 0;
+      v.valid = valid;
+    }
+    static const int64_t kZeroOffsets[2] = {0, 0};
+    static const uint8_t kNoBytes[1] = {0};
+    const uint8_t* values =
+        a->buffers.size() > 1 && a->buffers[1] != nullptr ? a->buffers[1]->data() : nullptr;
+    switch (expected.id) {
+      case TypeId::kBoolean: {
+        uint8_t* bytes = Allocate<uint8_t>(&v.keep_values, n_);
+        for (int64_t i = 0; i < n_; ++i) bytes[i] = bit_util::GetBit(values, off + i) ? 1 : 0;
+        v.values = bytes;
+        break;
+      }
+      case TypeId::kFloat16: {
+        float* floats = Allocate<float>(&v.keep_values, n_);
+        for (int64_t i = 0; i < n_; ++i) floats[i] = HalfToFloat(Load<uint16_t>(values, off + i));
+        v.values = floats;
+        break;
+      }
+      case TypeId::kLargeString:
+      case TypeId::kLargeBinary: {
+        v.offsets = n_ == 0 ? kZeroOffsets : layout::Offsets<int64_t>(*a) + off;
+        v.data = a->buffers.size() > 2 && a->buffers[2] != nullptr ? a->buffers[2]->data()
+                                                                    : kNoBytes;
+        break;
+      }
+      case TypeId::kFixedSizeBinary:
+        v.width = expected.byte_width;
+        v.data = values != nullptr ? values + off * expected.byte_width : kNoBytes;
+        break;
+      default: {
+        int32_t width = layout::FixedByteWidth(expected);
+        v.values = values != nullptr ? values + off * width : kNoBytes;
+        if (values == nullptr && n_ > 0) {
+          return Status::InvalidArgument("column '" + filter_.columns[k].path +
+                                         "' has no values buffer");
+        }
+      }
+    }
+    loaded_[k] = v;
+    return v;
+  }
+
+  // A scalar as a full vector (for the few kernels that take no scalars).
+  Vec Broadcast(const Vec& s) {
+    Vec v;
+    v.phys = s.phys;
+    if (s.scalar_value.is_null()) {
+      uint8_t* valid = Allocate<uint8_t>(&v.keep_valid, n_);
+      std::memset(valid, 0, static_cast<size_t>(std::max<int64_t>(n_, 1)));
+      v.valid = valid;
+    }
+    const Value& x = s.scalar_value;
+    if (IsBytesPhys(s.phys)) {
+      auto holder = std::make_shared<std::pair<std::vector<int64_t>, std::string>>();
+      holder->first.resize(static_cast<size_t>(n_ + 1));
+      std::string repeated;
+      repeated.reserve(x.bytes.size() * static_cast<size_t>(n_));
+      for (int64_t i = 0; i < n_; ++i) {
+        holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(repeated.size());
+        repeated += x.bytes;
+      }
+      holder->first[static_cast<size_t>(n_)] = static_cast<int64_t>(repeated.size());
+      holder->second = std::move(repeated);
+      v.phys = Phys::kBytes;
+      v.offsets = holder->first.data();
+      v.data = reinterpret_cast<const uint8_t*>(holder->second.data());
+      v.keep_values = holder;
+      return v;
+    }
+    VisitFixed(s.phys, [&](auto tag) {
+      using T = decltype(tag);
+      T* out = Allocate<T>(&v.keep_values, n_);
+      T value{};
+      if (x.kind == Value::Kind::kBool) value = static_cast<T>(x.b);
+      if (x.kind == Value::Kind::kInt) value = static_cast<T>(x.i);
+      if (x.kind == Value::Kind::kFloat) value = static_cast<T>(x.f);
+      std::fill(out, out + n_, value);
+      v.values = out;
+    });
+    return v;
+  }
+
+  // Validity of rows where both a and b are valid (scalars count as valid; NULL scalars are
+  // handled by the callers).
+  const uint8_t* BothValid(const Vec& a, const Vec& b, std::shared_ptr<const void>* keep) {
+    const uint8_t* va = a.scalar ? nullptr : a.valid;
+    const uint8_t* vb = b.scalar ? nullptr : b.valid;
+    if (va == nullptr) {
+      if (vb != nullptr) *keep = b.scalar ? nullptr : b.keep_valid;
+      return vb;
+    }
+    if (vb == nullptr) {
+      *keep = a.keep_valid;
+      return va;
+    }
+    uint8_t* out = Allocate<uint8_t>(keep, n_);
+    for (int64_t i = 0; i < n_; ++i) out[i] = va[i] & vb[i];
+    return out;
+  }
+
+  Vec AllNullBool() {
+    Vec v;
+    v.scalar = true;
+    v.phys = Phys::kBool;
+    return v;
+  }
+
+  // ---- comparisons ----
+
+  Result<Vec> EvalCompare(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    PQSIFT_ASSIGN_OR_RETURN(Vec b, Eval(*e.children[1]));
+    Op op = e.op;
+    if (a.scalar && !b.scalar) {
+      std::swap(a, b);
+      switch (op) {
+        case Op::kLt: op = Op::kGt; break;
+        case Op::kLe: op = Op::kGe; break;
+        case Op::kGt: op = Op::kLt; break;
+        case Op::kGe: op = Op::kLe; break;
+        default: break;
+      }
+    }
+    if (a.scalar) {  // both scalars (not produced by the binder, but well-defined)
+      Vec out = AllNullBool();
+      bool a_null = a.scalar_value.is_null();
+      bool b_null = b.scalar_value.is_null();
+      if (IsDistinctOp(op)) {
+        int order = a_null || b_null ? (a_null == b_null ? 0 : 1)
+                                     : Compare(a.scalar_value, b.scalar_value);
+        out.scalar_value = Value::Bool(FromOrder(op, order));
+      } else if (!a_null && !b_null) {
+        out.scalar_value = Value::Bool(FromOrder(op, Compare(a.scalar_value, b.scalar_value)));
+      }
+      return out;
+    }
+    Vec out;
+    out.phys = Phys::kBool;
+    uint8_t* result = Allocate<uint8_t>(&out.keep_values, n_);
+    out.values = result;
+    if (b.scalar) {
+      if (b.scalar_value.is_null()) {
+        if (!IsDistinctOp(op)) return AllNullBool();
+        // x IS [NOT] DISTINCT FROM NULL: whether x is (not) null.
+        for (int64_t i = 0; i < n_; ++i) {
+          bool is_null = a.valid != nullptr && a.valid[i] == 0;
+          result[i] = (op == Op::kIsDistinctFrom) != is_null ? 1 : 0;
+        }
+        return out;
+      }
+      CompareWithScalar(op, a, b.scalar_value, result);
+      if (IsDistinctOp(op)) {
+        // A NULL row is distinct from any value.
+        if (a.valid != nullptr) {
+          uint8_t null_result = op == Op::kIsDistinctFrom ? 1 : 0;
+          for (int64_t i = 0; i < n_; ++i) result[i] = a.valid[i] ? result[i] : null_result;
+        }
+      } else {
+        out.valid = a.valid;
+        out.keep_valid = a.keep_valid;
+      }
+      return out;
+    }
+    PQSIFT_RETURN_IF_ERROR(CompareVectors(op, a, b, result));
+    if (IsDistinctOp(op)) {
+      if (a.valid != nullptr || b.valid != nullptr) {
+        bool distinct = op == Op::kIsDistinctFrom;
+        for (int64_t i = 0; i < n_; ++i) {
+          bool na = a.valid != nullptr && a.valid[i] == 0;
+          bool nb = b.valid != nullptr && b.valid[i] == 0;
+          if (na || nb) result[i] = ((na != nb) == distinct) ? 1 : 0;
+        }
+      }
+    } else {
+      out.valid = BothValid(a, b, &out.keep_valid);
+    }
+    return out;
+  }
+
+  template <typename T, typename L>
+  void CompareLoop(Op op, const T* values, L literal, uint8_t* out) {
+    VisitCompareOp(op, [&](auto op_tag) {
+      constexpr Op kOp = decltype(op_tag)::value;
+      for (int64_t i = 0; i < n_; ++i) {
+        out[i] = Apply<kOp, L>(static_cast<L>(Load<T>(values, i)), literal) ? 1 : 0;
+      }
+    });
+  }
+
+  // Every row of `a` against one value: a tight loop over a's C type. An integer literal
+  // outside that type's range gives the same answer for every row.
+  void CompareWithScalar(Op op, const Vec& a, const Value& lit, uint8_t* out) {
+    if (IsBytesPhys(a.phys)) {
+      std::string_view l = lit.bytes;
+      VisitCompareOp(op, [&](auto op_tag) {
+        constexpr Op kOp = decltype(op_tag)::value;
+        for (int64_t i = 0; i < n_; ++i) {
+          out[i] = Apply<kOp, int>(CompareBytes(BytesAt(a, i), l), 0) ? 1 : 0;
+        }
+      });
+      return;
+    }
+    VisitFixed(a.phys, [&](auto tag) {
+      using T = decltype(tag);
+      const T* values = static_cast<const T*>(a.values);
+      if constexpr (std::is_floating_point_v<T>) {
+        CompareLoop<T, double>(op, values, lit.f, out);
+      } else if constexpr (std::is_same_v<T, int128>) {
+        CompareLoop<T, T>(op, values, lit.i, out);
+      } else {
+        int128 l = a.phys == Phys::kBool ? static_cast<int128>(lit.b) : lit.i;
+        if (l < static_cast<int128>(std::numeric_limits<T>::min()) ||
+            l > static_cast<int128>(std::numeric_limits<T>::max())) {
+          uint8_t constant = FromOrder(op, l < 0 ? 1 : -1) ? 1 : 0;
+          std::memset(out, constant, static_cast<size_t>(n_));
+          return;
+        }
+        CompareLoop<T, T>(op, values, static_cast<T>(l), out);
+      }
+    });
+  }
+
+  // Two vectors: same C type compare directly; integers of different types in int128; floats of
+  // different widths in double; bytes (variable or fixed) as unsigned bytes.
+  Status CompareVectors(Op op, const Vec& a, const Vec& b, uint8_t* out) {
+    if (IsBytesPhys(a.phys) || IsBytesPhys(b.phys)) {
+      if (!IsBytesPhys(a.phys) || !IsBytesPhys(b.phys)) {
+        return Status::Internal("comparison of bytes with numbers");
+      }
+      VisitCompareOp(op, [&](auto op_tag) {
+        constexpr Op kOp = decltype(op_tag)::value;
+        for (int64_t i = 0; i < n_; ++i) {
+          out[i] = Apply<kOp, int>(CompareBytes(BytesAt(a, i), BytesAt(b, i)), 0) ? 1 : 0;
+        }
+      });
+      return Status::OK();
+    }
+    if (a.phys == b.phys) {
+      VisitFixed(a.phys, [&](auto tag) {
+        using T = decltype(tag);
+        VisitCompareOp(op, [&](auto op_tag) {
+          constexpr Op kOp = decltype(op_tag)::value;
+          for (int64_t i = 0; i < n_; ++i) {
+            out[i] = Apply<kOp, T>(Load<T>(a.values, i), Load<T>(b.values, i)) ? 1 : 0;
+          }
+        });
+      });
+      return Status::OK();
+    }
+    Phys common = IsFloatPhys(a.phys) || IsFloatPhys(b.phys) ? Phys::kF64 : Phys::kI128;
+    Vec wa = Widen(a, common);
+    Vec wb = Widen(b, common);
+    return CompareVectors(op, wa, wb, out);
+  }
+
+  // The same values as int128 or double.
+  Vec Widen(const Vec& a, Phys to) {
+    if (a.phys == to) return a;
+    Vec v = a;
+    v.phys = to;
+    VisitFixed(a.phys, [&](auto tag) {
+      using T = decltype(tag);
+      const T* in = static_cast<const T*>(a.values);
+      if (to == Phys::kF64) {
+        double* out = Allocate<double>(&v.keep_values, n_);
+        for (int64_t i = 0; i < n_; ++i) out[i] = static_cast<double>(Load<T>(in, i));
+        v.values = out;
+      } else {
+        int128* out = Allocate<int128>(&v.keep_values, n_);
+        for (int64_t i = 0; i < n_; ++i) out[i] = static_cast<int128>(Load<T>(in, i));
+        v.values = out;
+      }
+    });
+    return v;
+  }
+
+  // ---- logic ----
+
+  // definitely-true and definitely-false bytes of a boolean vector.
+  void TruthBytes(const Vec& v, std::vector<uint8_t>* t, std::vector<uint8_t>* f) {
+    t->resize(static_cast<size_t>(n_));
+    f->resize(static_cast<size_t>(n_));
+    if (v.scalar) {
+      bool known = !v.scalar_value.is_null();
+      uint8_t tv = known && v.scalar_value.b ? 1 : 0;
+      uint8_t fv = known && !v.scalar_value.b ? 1 : 0;
+      std::fill(t->begin(), t->end(), tv);
+      std::fill(f->begin(), f->end(), fv);
+      return;
+    }
+    const auto* values = static_cast<const uint8_t*>(v.values);
+    for (int64_t i = 0; i < n_; ++i) {
+      uint8_t valid = v.valid ? v.valid[i] : 1;
+      (*t)[static_cast<size_t>(i)] = valid & values[i];
+      (*f)[static_cast<size_t>(i)] = valid & (values[i] ^ 1);
+    }
+  }
+
+  // AND: FALSE dominates NULL; OR: TRUE dominates NULL. Children after the result is decided
+  // for every row are not evaluated.
+  Result<Vec> EvalLogic(const Expr& e) {
+    bool is_and = e.op == Op::kAnd;
+    std::vector<uint8_t> t;
+    std::vector<uint8_t> f;
+    std::vector<uint8_t> ct;
+    std::vector<uint8_t> cf;
+    for (size_t k = 0; k < e.children.size(); ++k) {
+      PQSIFT_ASSIGN_OR_RETURN(Vec child, Eval(*e.children[k]));
+      if (k == 0) {
+        TruthBytes(child, &t, &f);
+      } else {
+        TruthBytes(child, &ct, &cf);
+        if (is_and) {
+          for (int64_t i = 0; i < n_; ++i) {
+            auto s = static_cast<size_t>(i);
+            t[s] &= ct[s];
+            f[s] |= cf[s];
+          }
+        } else {
+          for (int64_t i = 0; i < n_; ++i) {
+            auto s = static_cast<size_t>(i);
+            t[s] |= ct[s];
+            f[s] &= cf[s];
+          }
+        }
+      }
+      // Decided everywhere when every row is FALSE (AND) or TRUE (OR).
+      const std::vector<uint8_t>& dominant = is_and ? f : t;
+      if (std::all_of(dominant.begin(), dominant.end(), [](uint8_t x) { return x != 0; })) break;
+    }
+    Vec out;
+    out.phys = Phys::kBool;
+    uint8_t* values = Allocate<uint8_t>(&out.keep_values, n_);
+    uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
+    for (int64_t i = 0; i < n_; ++i) {
+      auto s = static_cast<size_t>(i);
+      values[i] = t[s];
+      valid[i] = t[s] | f[s];
+    }
+    out.values = values;
+    out.valid = valid;
+    return out;
+  }
+
+  Result<Vec> EvalNot(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) {
+      if (!a.scalar_value.is_null()) a.scalar_value.b = !a.scalar_value.b;
+      return a;
+    }
+    Vec out = a;
+    uint8_t* values = Allocate<uint8_t>(&out.keep_values, n_);
+    const auto* in = static_cast<const uint8_t*>(a.values);
+    for (int64_t i = 0; i < n_; ++i) values[i] = in[i] ^ 1;
+    out.values = values;
+    return out;
+  }
+
+  Result<Vec> EvalIsNull(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    bool want_null = e.op == Op::kIsNull;
+    if (a.scalar) {
+      Vec out = AllNullBool();
+      out.scalar_value = Value::Bool(a.scalar_value.is_null() == want_null);
+      return out;
+    }
+    Vec out;
+    out.phys = Phys::kBool;
+    uint8_t* values = Allocate<uint8_t>(&out.keep_values, n_);
+    for (int64_t i = 0; i < n_; ++i) {
+      bool is_null = a.valid != nullptr && a.valid[i] == 0;
+      values[i] = is_null == want_null ? 1 : 0;
+    }
+    out.values = values;
+    return out;
+  }
+
+  // ---- IN ----
+
+  Result<Vec> EvalIn(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    Vec out;
+    out.phys = Phys::kBool;
+    uint8_t* result = Allocate<uint8_t>(&out.keep_values, n_);
+    out.values = result;
+    if (IsBytesPhys(a.phys)) {
+      if (e.list.size() <= 8) {
+        for (int64_t i = 0; i < n_; ++i) {
+          std::string_view v = BytesAt(a, i);
+          bool match = false;
+          for (const Value& item : e.list) match = match || v == std::string_view(item.bytes);
+          result[i] = match ? 1 : 0;
+        }
+      } else {
+        std::unordered_set<std::string_view> set;
+        for (const Value& item : e.list) set.insert(item.bytes);
+        for (int64_t i = 0; i < n_; ++i) result[i] = set.count(BytesAt(a, i)) ? 1 : 0;
+      }
+    } else {
+      VisitFixed(a.phys, [&](auto tag) {
+        using T = decltype(tag);
+        using L = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+        std::vector<L> items;
+        for (const Value& item : e.list) {
+          if constexpr (std::is_floating_point_v<T>) {
+            items.push_back(item.f);
+          } else {
+            int128 x = a.phys == Phys::kBool ? static_cast<int128>(item.b) : item.i;
+            if (x >= static_cast<int128>(std::numeric_limits<T>::min()) &&
+                x <= static_cast<int128>(std::numeric_limits<T>::max())) {
+              items.push_back(static_cast<T>(x));
+            }
+          }
+        }
+        std::sort(items.begin(), items.end(), [](L x, L y) { return Less(x, y); });
+        const L* first = items.data();
+        const L* last = items.data() + items.size();
+        for (int64_t i = 0; i < n_; ++i) {
+          auto v = static_cast<L>(Load<T>(a.values, i));
+          bool match = false;
+          if (items.size() <= 8) {
+            for (const L* p = first; p != last; ++p) match = match || Equal(v, *p);
+          } else {
+            const L* p = std::lower_bound(first, last, v, [](L x, L y) { return Less(x, y); });
+            match = p != last && Equal(*p, v);
+          }
+          result[i] = match ? 1 : 0;
+        }
+      });
+    }
+    if (!e.list_has_null) {
+      out.valid = a.valid;
+      out.keep_valid = a.keep_valid;
+      return out;
+    }
+    // No match against a list holding NULL is NULL.
+    uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
+    for (int64_t i = 0; i < n_; ++i) valid[i] = (a.valid ? a.valid[i] : 1) & result[i];
+    out.valid = valid;
+    return out;
+  }
+
+  // ---- LIKE, ILIKE, starts_with ----
+
+  Result<Vec> EvalLike(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    if (!IsBytesPhys(a.phys)) return Status::Internal("LIKE over a non-string vector");
+    Vec out;
+    out.phys = Phys::kBool;
+    uint8_t* result = Allocate<uint8_t>(&out.keep_values, n_);
+    out.values = result;
+    out.valid = a.valid;
+    out.keep_valid = a.keep_valid;
+    if (e.op == Op::kStartsWith) {
+      std::string_view prefix = e.pattern;
+      for (int64_t i = 0; i < n_; ++i) result[i] = BytesAt(a, i).starts_with(prefix) ? 1 : 0;
+      return out;
+    }
+    LikeMatcher matcher(e.pattern, e.op == Op::kILike);
+    for (int64_t i = 0; i < n_; ++i) result[i] = matcher.Matches(BytesAt(a, i)) ? 1 : 0;
+    return out;
+  }
+
+  // ---- casts ----
+
+  Result<Vec> EvalCast(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    const DataType& from = *e.children[0]->type;
+    const DataType& to = *e.type;
+    if (a.scalar) a = Broadcast(a);
+    Vec out;
+    out.valid = a.valid;
+    out.keep_valid = a.keep_valid;
+    if (to.id == TypeId::kFloat64) {
+      out.phys = Phys::kF64;
+      double* values = Allocate<double>(&out.keep_values, n_);
+      out.values = values;
+      double divisor = from.id == TypeId::kDecimal128 ? std::pow(10.0, from.scale) : 1.0;
+      bool ok = VisitFixedChecked(a.phys, [&](auto tag) {
+        using T = decltype(tag);
+        for (int64_t i = 0; i < n_; ++i) {
+          values[i] = static_cast<double>(Load<T>(a.values, i)) / divisor;
+        }
+      });
+      if (!ok) return Status::Internal("cast of bytes to float64");
+      return out;
+    }
+    if (to.id == TypeId::kInt64) {
+      out.phys = Phys::kI64;
+      int64_t* values = Allocate<int64_t>(&out.keep_values, n_);
+      out.values = values;
+      bool overflow = false;
+      VisitFixedChecked(a.phys, [&](auto tag) {
+        using T = decltype(tag);
+        for (int64_t i = 0; i < n_; ++i) {
+          auto v = static_cast<int128>(Load<T>(a.values, i));
+          bool valid = a.valid == nullptr || a.valid[i];
+          overflow = overflow || (valid && (v > INT64_MAX || v < INT64_MIN));
+          values[i] = static_cast<int64_t>(v);
+        }
+      });
+      if (overflow) return Status::InvalidArgument("value out of int64 range in arithmetic");
+      return out;
+    }
+    // Scaling up into int128: decimals to a larger scale, dates to timestamps, time units.
+    int128 factor = 1;
+    if (to.id == TypeId::kDecimal128) {
+      int32_t from_scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
+      for (int32_t k = from_scale; k < to.scale; ++k) factor *= 10;
+    } else if (to.id == TypeId::kTimestamp || to.id == TypeId::kTime64) {
+      auto ticks = [](TimeUnit u) -> int128 {
+        return u == TimeUnit::kMillis ? 1000 : u == TimeUnit::kMicros ? 1000000 : 1000000000;
+      };
+      factor = from.id == TypeId::kDate32 ? int128{86400} * ticks(to.unit)
+                                          : ticks(to.unit) / ticks(from.unit);
+    } else {
+      return Status::Internal("unsupported cast to " + to.ToString());
+    }
+    out.phys = Phys::kI128;
+    int128* values = Allocate<int128>(&out.keep_values, n_);
+    out.values = values;
+    VisitFixedChecked(a.phys, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_floating_point_v<T>) {
+        for (int64_t i = 0; i < n_; ++i) values[i] = 0;
+      } else {
+        for (int64_t i = 0; i < n_; ++i) values[i] = static_cast<int128>(Load<T>(a.values, i)) * factor;
+      }
+    });
+    return out;
+  }
+
+  // VisitFixed for fixed-width vectors; false (f not called) for bytes.
+  template <typename F>
+  bool VisitFixedChecked(Phys phys, F&& f) {
+    if (IsBytesPhys(phys)) return false;
+    VisitFixed(phys, std::forward<F>(f));
+    return true;
+  }
+
+  // ---- arithmetic ----
+
+  Result<Vec> EvalArithmetic(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    PQSIFT_ASSIGN_OR_RETURN(Vec b, Eval(*e.children[1]));
+    if (a.scalar_null() || b.scalar_null()) {
+      Vec out;
+      out.scalar = true;
+      out.phys = PhysOfType(*e.type);
+      return out;
+    }
+    const DataType& type = *e.type;
+    Vec out;
+    out.valid = BothValid(a, b, &out.keep_valid);
+    Status status;
+    if (type.id == TypeId::kFloat64) {
+      out.phys = Phys::kF64;
+      double* values = Allocate<double>(&out.keep_values, n_);
+      out.values = values;
+      bool division_by_zero = false;
+      ArithmeticLoop<double>(a, b, values, [&](double x, double y, double* r) {
+        switch (e.op) {
+          case Op::kAdd: *r = x + y; break;
+          case Op::kSub: *r = x - y; break;
+          case Op::kMul: *r = x * y; break;
+          default:
+            if (y == 0) {
+              division_by_zero = true;
+              *r = 0;
+            } else {
+              *r = x / y;
+            }
+        }
+        return true;
+      });
+      if (division_by_zero) {
+        // DuckDB: x / 0 is NULL.
+        uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
+        for (int64_t i = 0; i < n_; ++i) {
+          double y = b.scalar ? b.scalar_value.f : Load<double>(b.values, i);
+          valid[i] = (out.valid ? out.valid[i] : 1) & (y != 0 ? 1 : 0);
+        }
+        out.valid = valid;
+      }
+      return out;
+    }
+    if (type.id == TypeId::kInt64) {
+      out.phys = Phys::kI64;
+      int64_t* values = Allocate<int64_t>(&out.keep_values, n_);
+      out.values = values;
+      bool ok = ArithmeticLoop<int64_t>(a, b, values, [&](int64_t x, int64_t y, int64_t* r) {
+        switch (e.op) {
+          case Op::kAdd: return !__builtin_add_overflow(x, y, r);
+          case Op::kSub: return !__builtin_sub_overflow(x, y, r);
+          default: return !__builtin_mul_overflow(x, y, r);
+        }
+      });
+      if (!ok) return OverflowError(e);
+      return out;
+    }
+    // Decimals: exact in int128, within 38 digits.
+    out.phys = Phys::kI128;
+    int128* values = Allocate<int128>(&out.keep_values, n_);
+    out.values = values;
+    int128 limit = 1;
+    for (int k = 0; k < 38; ++k) limit *= 10;
+    bool ok = ArithmeticLoop<int128>(a, b, values, [&](int128 x, int128 y, int128* r) {
+      bool overflow = false;
+      switch (e.op) {
+        case Op::kAdd: overflow = __builtin_add_overflow(x, y, r); break;
+        case Op::kSub: overflow = __builtin_sub_overflow(x, y, r); break;
+        default: overflow = __builtin_mul_overflow(x, y, r); break;
+      }
+      return !overflow && *r < limit && *r > -limit;
+    });
+    if (!ok) return OverflowError(e);
+    return out;
+  }
+
+  Status OverflowError(const Expr& e) {
+    return Status::InvalidArgument("overflow in " + e.type->ToString() + " arithmetic: " +
+                                   ToString(e, filter_));
+  }
+
+  // out[i] = op(a[i], b[i]) over rows where both are valid; false when op failed on one of them.
+  // T is the common C type; a scalar side is read once.
+  template <typename T, typename F>
+  bool ArithmeticLoop(const Vec& a, const Vec& b, T* out, F&& op) {
+    auto scalar_of = [](const Vec& v) -> T {
+      if constexpr (std::is_floating_point_v<T>) {
+        return static_cast<T>(v.scalar_value.f);
+      } else {
+        return static_cast<T>(v.scalar_value.i);
+      }
+    };
+    const uint8_t* va = a.scalar ? nullptr : a.valid;
+    const uint8_t* vb = b.scalar ? nullptr : b.valid;
+    bool ok = true;
+    auto loop = [&](auto get_a, auto get_b) {
+      for (int64_t i = 0; i < n_; ++i) {
+        T r{};
+        bool good = op(get_a(i), get_b(i), &r);
+        bool valid = (va == nullptr || va[i]) && (vb == nullptr || vb[i]);
+        ok = ok && (good || !valid);
+        out[i] = r;
+      }
+    };
+    T sa = a.scalar ? scalar_of(a) : T{};
+    T sb = b.scalar ? scalar_of(b) : T{};
+    auto at = [](const Vec& v) { return [&v](int64_t i) { return Load<T>(v.values, i); }; };
+    auto constant = [](T s) { return [s](int64_t) { return s; }; };
+    if (a.scalar) {
+      loop(constant(sa), at(b));
+    } else if (b.scalar) {
+      loop(at(a), constant(sb));
+    } else {
+      loop(at(a), at(b));
+    }
+    return ok;
+  }
+
+  const BoundFilter& filter_;
+  std::span<const Array* const> arrays_;
+  int64_t n_;
+  std::vector<std::optional<Vec>> loaded_;
+};
+
+}  // namespace
+
+Result<std::vector<uint8_t>> EvaluateFilter(const BoundFilter& filter,
+                                            std::span<const Array* const> columns,
+                                            int64_t num_rows) {
+  if (num_rows < 0) return Status::InvalidArgument("negative row count");
+  Evaluator evaluator(filter, columns, num_rows);
+  return evaluator.Run();
+}
+
+}  // namespace pqsift::expr

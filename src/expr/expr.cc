@@ -1,0 +1,166 @@
+#include "expr/expr.h"
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+
+#include "common/value_format.h"
+
+namespace pqsift::expr {
+namespace {
+
+bool FitsInt64(int128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
+
+// A column path as the parser reads it back: plain when every part is a simple identifier.
+std::string ColumnText(const std::string& path) {
+  bool plain = !path.empty();
+  bool part_start = true;
+  for (char c : path) {
+    if (c == '.') {
+      plain = plain && !part_start;
+      part_start = true;
+      continue;
+    }
+    bool ok = std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
+              (!part_start && (std::isdigit(static_cast<unsigned char>(c)) || c == '$'));
+    plain = plain && ok;
+    part_start = false;
+  }
+  if (plain && !part_start) return path;
+  std::string out = "\"";
+  for (char c : path) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string_view OpText(Op op) {
+  switch (op) {
+    case Op::kEq: return " = ";
+    case Op::kNe: return " <> ";
+    case Op::kLt: return " < ";
+    case Op::kLe: return " <= ";
+    case Op::kGt: return " > ";
+    case Op::kGe: return " >= ";
+    case Op::kIsDistinctFrom: return " IS DISTINCT FROM ";
+    case Op::kIsNotDistinctFrom: return " IS NOT DISTINCT FROM ";
+    case Op::kAnd: return " AND ";
+    case Op::kOr: return " OR ";
+    case Op::kAdd: return " + ";
+    case Op::kSub: return " - ";
+    case Op::kMul: return " * ";
+    case Op::kDiv: return " / ";
+    case Op::kLike: return " LIKE ";
+    case Op::kILike: return " ILIKE ";
+    default: return " ? ";
+  }
+}
+
+// Children that are themselves operators are parenthesised, so the text needs no precedence.
+std::string Operand(const Expr& e, const BoundFilter& filter) {
+  switch (e.op) {
+    case Op::kColumn:
+    case Op::kLiteral:
+    case Op::kCast:
+    case Op::kStartsWith: return ToString(e, filter);
+    default: return "(" + ToString(e, filter) + ")";
+  }
+}
+
+}  // namespace
+
+Value::Kind ValueKindOf(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kBoolean: return Value::Kind::kBool;
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kDate32:
+    case TypeId::kTime32:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kDecimal128: return Value::Kind::kInt;
+    case TypeId::kFloat16:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64: return Value::Kind::kFloat;
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+    case TypeId::kFixedSizeBinary: return Value::Kind::kBytes;
+    default: return Value::Kind::kNull;
+  }
+}
+
+std::string LiteralToString(const Value& v, const DataType& type) {
+  if (v.is_null()) return "NULL";
+  if (v.kind == Value::Kind::kFloat) {
+    if (std::isnan(v.f) || std::isinf(v.f)) return "CAST('" + FormatDouble(v.f) + "' AS DOUBLE)";
+    std::string text = FormatDouble(v.f);
+    // Written with an exponent so it reads back as a float, not an exact decimal.
+    if (text.find_first_of("eE") == std::string::npos) text += "e0";
+    return text;
+  }
+  if (v.kind == Value::Kind::kInt && type.id == TypeId::kDecimal128) {
+    std::array<uint8_t, 16> bytes{};
+    auto u = static_cast<unsigned __int128>(v.i);
+    for (size_t k = 0; k < 16; ++k) bytes[k] = static_cast<uint8_t>(u >> (8 * k));
+    return FormatDecimal128(bytes, type.scale);
+  }
+  if (v.kind != Value::Kind::kInt || !FitsInt64(v.i)) return DebugString(v);
+  auto i = static_cast<int64_t>(v.i);
+  switch (type.id) {
+    case TypeId::kDate32: return "DATE '" + FormatDate(i) + "'";
+    case TypeId::kTimestamp:
+      return "TIMESTAMP '" + FormatTimestamp(i, type.unit, false) +
+             (type.timezone.empty() ? "" : "Z") + "'";
+    case TypeId::kTime32:
+    case TypeId::kTime64: return "'" + FormatTime(i, type.unit) + "'";
+    default: return DebugString(v);
+  }
+}
+
+std::string ToString(const Expr& e, const BoundFilter& filter) {
+  switch (e.op) {
+    case Op::kColumn: {
+      auto k = static_cast<size_t>(e.column);
+      return k < filter.columns.size() ? ColumnText(filter.columns[k].path) : "?";
+    }
+    case Op::kLiteral: return LiteralToString(e.literal, *e.type);
+    case Op::kCast:
+      return "CAST(" + ToString(*e.children[0], filter) + " AS " + e.type->ToString() + ")";
+    case Op::kNot: return "NOT " + Operand(*e.children[0], filter);
+    case Op::kIsNull: return Operand(*e.children[0], filter) + " IS NULL";
+    case Op::kIsNotNull: return Operand(*e.children[0], filter) + " IS NOT NULL";
+    case Op::kIn: {
+      std::string out = Operand(*e.children[0], filter) + " IN (";
+      const DataType& type = *e.children[0]->type;
+      for (size_t k = 0; k < e.list.size(); ++k) {
+        out += (k > 0 ? ", " : "") + LiteralToString(e.list[k], type);
+      }
+      if (e.list_has_null) out += e.list.empty() ? "NULL" : ", NULL";
+      return out + ")";
+    }
+    case Op::kLike:
+    case Op::kILike:
+      return Operand(*e.children[0], filter) + std::string(OpText(e.op)) +
+             DebugString(Value::Bytes(e.pattern));
+    case Op::kStartsWith:
+      return "starts_with(" + ToString(*e.children[0], filter) + ", " +
+             DebugString(Value::Bytes(e.pattern)) + ")";
+    default: break;
+  }
+  std::string out;
+  for (size_t k = 0; k < e.children.size(); ++k) {
+    if (k > 0) out += OpText(e.op);
+    out += Operand(*e.children[k], filter);
+  }
+  return out;
+}
+
+}  // namespace pqsift::expr

@@ -1,0 +1,36 @@
+// SQL LIKE / ILIKE matching over UTF-8 bytes: '%' matches any run of characters, '_' exactly one
+// code point, '\' makes the next pattern character literal. ILIKE folds case on both sides with
+// a simple one-to-one mapping: ASCII, Latin-1 (U+00C0..U+00DE), Greek (U+0391..U+03A9) and
+// Cyrillic (U+0400..U+042F) capitals to their small letters; other characters compare as is.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pqsift::expr {
+
+// Appends `in` with the ILIKE case folding applied (same byte length). Invalid UTF-8 bytes are
+// copied unchanged.
+void FoldCase(std::string_view in, std::string* out);
+
+// A compiled pattern. REQUIRES: the pattern does not end with a lone '\' (the binder rejects it).
+// Not thread-safe (ILIKE folds each value into a scratch buffer).
+class LikeMatcher {
+ public:
+  LikeMatcher(std::string_view pattern, bool case_insensitive);
+  bool Matches(std::string_view value);
+
+ private:
+  enum class Shape : uint8_t { kExact, kPrefix, kSuffix, kContains, kGeneral };
+  bool MatchGeneral(std::string_view s) const;
+
+  bool case_insensitive_;
+  Shape shape_ = Shape::kGeneral;
+  std::string literal_;  // kExact..kContains: the literal text; kGeneral: one byte per token
+  std::vector<uint8_t> kinds_;  // kGeneral: per token 0 = the byte in literal_, 1 = '_', 2 = '%'
+  std::string scratch_;
+};
+
+}  // namespace pqsift::expr

@@ -1,0 +1,419 @@
+#include "expr/parser.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <utility>
+
+#include "expr/lexer.h"
+#include "expr/temporal_text.h"
+
+namespace pqsift::expr {
+namespace {
+
+using Node = std::unique_ptr<AstNode>;
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Words that cannot name a column unless quoted.
+bool IsReserved(std::string_view lower) {
+  static constexpr std::string_view kWords[] = {
+      "and",  "or",    "not",  "is",   "null", "true", "false",   "in",
+      "like", "ilike", "between", "distinct", "from", "as", "escape"};
+  for (std::string_view w : kWords) {
+    if (w == lower) return true;
+  }
+  return false;
+}
+
+// Digits (and at most one '.') to an exact literal; a float when it does not fit int128 or has
+// more than 38 significant digits (DuckDB does the same for literals beyond DECIMAL(38)).
+Literal NumberLiteral(const Token& t) {
+  Literal lit;
+  if (t.kind == TokenKind::kFloat) {
+    lit.kind = Literal::Kind::kFloat;
+    lit.f = std::strtod(t.text.c_str(), nullptr);
+    return lit;
+  }
+  int128 value = 0;
+  int32_t scale = 0;
+  int digits = 0;
+  bool after_point = false;
+  for (char c : t.text) {
+    if (c == '.') {
+      after_point = true;
+      continue;
+    }
+    if (digits > 0 || c != '0') ++digits;
+    value = value * 10 + (c - '0');
+    if (after_point) ++scale;
+    if (digits > 38) {
+      lit.kind = Literal::Kind::kFloat;
+      lit.f = std::strtod(t.text.c_str(), nullptr);
+      return lit;
+    }
+  }
+  lit.kind = t.kind == TokenKind::kDecimal ? Literal::Kind::kDecimal : Literal::Kind::kInteger;
+  lit.i = value;
+  lit.scale = scale;
+  return lit;
+}
+
+class Parser {
+ public:
+  explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
+
+  Result<Node> ParseAll() {
+    PQSIFT_ASSIGN_OR_RETURN(Node root, ParseOr());
+    if (Peek().kind != TokenKind::kEnd) return Unexpected(Peek());
+    return root;
+  }
+
+ private:
+  const Token& Peek(size_t ahead = 0) const {
+    size_t k = std::min(next_ + ahead, tokens_.size() - 1);
+    return tokens_[k];
+  }
+  const Token& Advance() {
+    const Token& t = tokens_[next_];
+    if (next_ + 1 < tokens_.size()) ++next_;
+    return t;
+  }
+  bool IsKeyword(const Token& t, std::string_view word) const {
+    return t.kind == TokenKind::kIdentifier && Lower(t.text) == word;
+  }
+  bool IsSymbol(const Token& t, std::string_view s) const {
+    return t.kind == TokenKind::kSymbol && t.text == s;
+  }
+  bool AcceptKeyword(std::string_view word) {
+    if (!IsKeyword(Peek(), word)) return false;
+    Advance();
+    return true;
+  }
+  bool AcceptSymbol(std::string_view s) {
+    if (!IsSymbol(Peek(), s)) return false;
+    Advance();
+    return true;
+  }
+  Status Unexpected(const Token& t) const {
+    if (t.kind == TokenKind::kEnd) return ErrorAt(t.pos, "unexpected end of filter");
+    std::string shown = t.kind == TokenKind::kString ? "'" + t.text + "'" : t.text;
+    if (t.kind == TokenKind::kHexString) shown = "X'..'";
+    return ErrorAt(t.pos, "unexpected '" + shown + "'");
+  }
+  Status ExpectSymbol(std::string_view s) {
+    if (AcceptSymbol(s)) return Status::OK();
+    const Token& t = Peek();
+    if (t.kind == TokenKind::kEnd) {
+      return ErrorAt(t.pos, "expected '" + std::string(s) + "' but the filter ended");
+    }
+    return ErrorAt(t.pos, "expected '" + std::string(s) + "'");
+  }
+  Status ExpectKeyword(std::string_view word) {
+    if (AcceptKeyword(word)) return Status::OK();
+    std::string upper = Lower(word);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return ErrorAt(Peek().pos, "expected " + upper);
+  }
+
+  static Node Make(AstNode::Kind kind, int32_t pos) {
+    auto n = std::make_unique<AstNode>();
+    n->kind = kind;
+    n->pos = pos;
+    return n;
+  }
+
+  // A chain of one operator (a OR b OR c) becomes one node with all operands.
+  Result<Node> ParseChain(AstNode::Kind kind, std::string_view keyword,
+                          Result<Node> (Parser::*operand)()) {
+    int32_t pos = Peek().pos;
+    PQSIFT_ASSIGN_OR_RETURN(Node first, (this->*operand)());
+    if (!IsKeyword(Peek(), keyword)) return first;
+    Node chain = Make(kind, pos);
+    chain->children.push_back(std::move(first));
+    while (AcceptKeyword(keyword)) {
+      PQSIFT_ASSIGN_OR_RETURN(Node next, (this->*operand)());
+      chain->children.push_back(std::move(next));
+    }
+    return chain;
+  }
+
+  Result<Node> ParseOr() { return ParseChain(AstNode::Kind::kOr, "or", &Parser::ParseAnd); }
+  Result<Node> ParseAnd() { return ParseChain(AstNode::Kind::kAnd, "and", &Parser::ParseNot); }
+
+  Result<Node> ParseNot() {
+    if (IsKeyword(Peek(), "not")) {
+      int32_t pos = Advance().pos;
+      PQSIFT_ASSIGN_OR_RETURN(Node operand, ParseNot());
+      Node n = Make(AstNode::Kind::kNot, pos);
+      n->children.push_back(std::move(operand));
+      return n;
+    }
+    return ParseIs();
+  }
+
+  Result<Node> ParseIs() {
+    PQSIFT_ASSIGN_OR_RETURN(Node left, ParseComparison());
+    while (IsKeyword(Peek(), "is")) {
+      int32_t pos = Advance().pos;
+      bool negated = AcceptKeyword("not");
+      if (AcceptKeyword("null")) {
+        Node n = Make(AstNode::Kind::kIsNull, pos);
+        n->negated = negated;
+        n->children.push_back(std::move(left));
+        left = std::move(n);
+      } else if (AcceptKeyword("distinct")) {
+        PQSIFT_RETURN_IF_ERROR(ExpectKeyword("from"));
+        PQSIFT_ASSIGN_OR_RETURN(Node right, ParseComparison());
+        Node n = Make(AstNode::Kind::kCompare, pos);
+        n->op = negated ? Op::kIsNotDistinctFrom : Op::kIsDistinctFrom;
+        n->children.push_back(std::move(left));
+        n->children.push_back(std::move(right));
+        left = std::move(n);
+      } else {
+        return ErrorAt(Peek().pos, "expected NULL or DISTINCT FROM after IS");
+      }
+    }
+    return left;
+  }
+
+  Result<Node> ParseComparison() {
+    PQSIFT_ASSIGN_OR_RETURN(Node left, ParseRange());
+    static constexpr std::pair<std::string_view, Op> kOps[] = {
+        {"=", Op::kEq}, {"!=", Op::kNe}, {"<>", Op::kNe}, {"<", Op::kLt},
+        {"<=", Op::kLe}, {">", Op::kGt}, {">=", Op::kGe}};
+    for (const auto& [symbol, op] : kOps) {
+      if (!IsSymbol(Peek(), symbol)) continue;
+      int32_t pos = Advance().pos;
+      PQSIFT_ASSIGN_OR_RETURN(Node right, ParseRange());
+      Node n = Make(AstNode::Kind::kCompare, pos);
+      n->op = op;
+      n->children.push_back(std::move(left));
+      n->children.push_back(std::move(right));
+      for (const auto& [other, unused] : kOps) {
+        if (IsSymbol(Peek(), other)) {
+          return ErrorAt(Peek().pos, "comparisons do not chain: add parentheses");
+        }
+      }
+      return n;
+    }
+    return left;
+  }
+
+  Result<Node> ParseRange() {
+    PQSIFT_ASSIGN_OR_RETURN(Node value, ParseAdditive());
+    int32_t pos = Peek().pos;
+    bool negated = false;
+    if (IsKeyword(Peek(), "not") &&
+        (IsKeyword(Peek(1), "between") || IsKeyword(Peek(1), "in") ||
+         IsKeyword(Peek(1), "like") || IsKeyword(Peek(1), "ilike"))) {
+      Advance();
+      negated = true;
+    }
+    if (AcceptKeyword("between")) {
+      Node n = Make(AstNode::Kind::kBetween, pos);
+      n->negated = negated;
+      n->children.push_back(std::move(value));
+      PQSIFT_ASSIGN_OR_RETURN(Node low, ParseAdditive());
+      PQSIFT_RETURN_IF_ERROR(ExpectKeyword("and"));
+      PQSIFT_ASSIGN_OR_RETURN(Node high, ParseAdditive());
+      n->children.push_back(std::move(low));
+      n->children.push_back(std::move(high));
+      return n;
+    }
+    if (AcceptKeyword("in")) {
+      Node n = Make(AstNode::Kind::kIn, pos);
+      n->negated = negated;
+      n->children.push_back(std::move(value));
+      PQSIFT_RETURN_IF_ERROR(ExpectSymbol("("));
+      do {
+        PQSIFT_ASSIGN_OR_RETURN(Node item, ParseAdditive());
+        n->children.push_back(std::move(item));
+      } while (AcceptSymbol(","));
+      PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
+      return n;
+    }
+    bool like = IsKeyword(Peek(), "like");
+    if (like || IsKeyword(Peek(), "ilike")) {
+      Advance();
+      Node n = Make(AstNode::Kind::kLike, pos);
+      n->op = like ? Op::kLike : Op::kILike;
+      n->negated = negated;
+      n->children.push_back(std::move(value));
+      PQSIFT_ASSIGN_OR_RETURN(Node pattern, ParseAdditive());
+      n->children.push_back(std::move(pattern));
+      if (IsKeyword(Peek(), "escape")) {
+        return ErrorAt(Peek().pos, "ESCAPE is not supported: '\\' is the escape character");
+      }
+      return n;
+    }
+    return value;
+  }
+
+  Result<Node> ParseBinary(std::string_view first, Op first_op, std::string_view second,
+                           Op second_op, Result<Node> (Parser::*operand)()) {
+    PQSIFT_ASSIGN_OR_RETURN(Node left, (this->*operand)());
+    while (IsSymbol(Peek(), first) || IsSymbol(Peek(), second)) {
+      const Token& t = Advance();
+      Node n = Make(AstNode::Kind::kArithmetic, t.pos);
+      n->op = t.text == first ? first_op : second_op;
+      PQSIFT_ASSIGN_OR_RETURN(Node right, (this->*operand)());
+      n->children.push_back(std::move(left));
+      n->children.push_back(std::move(right));
+      left = std::move(n);
+    }
+    return left;
+  }
+  Result<Node> ParseAdditive() {
+    return ParseBinary("+", Op::kAdd, "-", Op::kSub, &Parser::ParseMultiplicative);
+  }
+  Result<Node> ParseMultiplicative() {
+    return ParseBinary("*", Op::kMul, "/", Op::kDiv, &Parser::ParseUnary);
+  }
+
+  Result<Node> ParseUnary() {
+    if (IsSymbol(Peek(), "-")) {
+      int32_t pos = Advance().pos;
+      PQSIFT_ASSIGN_OR_RETURN(Node operand, ParseUnary());
+      Node n = Make(AstNode::Kind::kNegate, pos);
+      n->children.push_back(std::move(operand));
+      return n;
+    }
+    if (AcceptSymbol("+")) return ParseUnary();
+    return ParsePrimary();
+  }
+
+  Result<Node> LiteralNode(int32_t pos, Literal lit) {
+    Node n = Make(AstNode::Kind::kLiteral, pos);
+    n->literal = std::move(lit);
+    return n;
+  }
+
+  Result<Node> ParsePrimary() {
+    const Token& t = Peek();
+    int32_t pos = t.pos;
+    switch (t.kind) {
+      case TokenKind::kEnd: return Unexpected(t);
+      case TokenKind::kInteger:
+      case TokenKind::kDecimal:
+      case TokenKind::kFloat: return LiteralNode(pos, NumberLiteral(Advance()));
+      case TokenKind::kString:
+      case TokenKind::kHexString: {
+        Literal lit;
+        lit.kind = t.kind == TokenKind::kString ? Literal::Kind::kString : Literal::Kind::kBytes;
+        lit.s = Advance().text;
+        return LiteralNode(pos, std::move(lit));
+      }
+      case TokenKind::kSymbol: {
+        if (!AcceptSymbol("(")) return Unexpected(t);
+        PQSIFT_ASSIGN_OR_RETURN(Node inner, ParseOr());
+        PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
+        return inner;
+      }
+      case TokenKind::kQuotedIdentifier: return ParseColumn();
+      case TokenKind::kIdentifier: break;
+    }
+    std::string word = Lower(t.text);
+    if (word == "null" || word == "true" || word == "false") {
+      Advance();
+      Literal lit;
+      lit.kind = word == "null" ? Literal::Kind::kNull : Literal::Kind::kBool;
+      lit.b = word == "true";
+      return LiteralNode(pos, std::move(lit));
+    }
+    if ((word == "date" || word == "timestamp") && Peek(1).kind == TokenKind::kString) {
+      Advance();
+      const Token& text = Advance();
+      Literal lit;
+      if (word == "date") {
+        std::optional<int64_t> days = ParseDate(text.text);
+        if (!days) return ErrorAt(text.pos, "invalid date '" + text.text + "'");
+        lit.kind = Literal::Kind::kDate;
+        lit.i = *days;
+      } else {
+        std::optional<TimestampText> ts = ParseTimestamp(text.text);
+        if (!ts) return ErrorAt(text.pos, "invalid timestamp '" + text.text + "'");
+        lit.kind = Literal::Kind::kTimestamp;
+        lit.i = ts->nanos;
+        lit.has_zone = ts->has_zone;
+      }
+      return LiteralNode(pos, std::move(lit));
+    }
+    if (word == "cast" && IsSymbol(Peek(1), "(")) return ParseCast();
+    if (IsSymbol(Peek(1), "(")) return ParseCall();
+    if (IsReserved(word)) return Unexpected(t);
+    return ParseColumn();
+  }
+
+  Result<Node> ParseColumn() {
+    Node n = Make(AstNode::Kind::kColumn, Peek().pos);
+    while (true) {
+      const Token& part = Peek();
+      if (part.kind == TokenKind::kIdentifier && !IsReserved(Lower(part.text))) {
+        n->path.push_back(Advance().text);
+      } else if (part.kind == TokenKind::kQuotedIdentifier) {
+        n->path.push_back(Advance().text);
+      } else {
+        return ErrorAt(part.pos, "expected a column name");
+      }
+      if (!AcceptSymbol(".")) break;
+    }
+    return n;
+  }
+
+  Result<Node> ParseCall() {
+    const Token& name = Advance();
+    Node n = Make(AstNode::Kind::kCall, name.pos);
+    n->name = Lower(name.text);
+    Advance();  // (
+    if (!AcceptSymbol(")")) {
+      do {
+        PQSIFT_ASSIGN_OR_RETURN(Node arg, ParseOr());
+        n->children.push_back(std::move(arg));
+      } while (AcceptSymbol(","));
+      PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
+    }
+    return n;
+  }
+
+  // CAST(x AS name[(n[, m])]): the type is kept as lower-case text for the binder.
+  Result<Node> ParseCast() {
+    Node n = Make(AstNode::Kind::kCast, Advance().pos);
+    Advance();  // (
+    PQSIFT_ASSIGN_OR_RETURN(Node operand, ParseOr());
+    n->children.push_back(std::move(operand));
+    PQSIFT_RETURN_IF_ERROR(ExpectKeyword("as"));
+    if (Peek().kind != TokenKind::kIdentifier) return ErrorAt(Peek().pos, "expected a type name");
+    n->name = Lower(Advance().text);
+    while (Peek().kind == TokenKind::kIdentifier) n->name += " " + Lower(Advance().text);
+    if (AcceptSymbol("(")) {
+      n->name += "(";
+      do {
+        if (Peek().kind != TokenKind::kInteger) return ErrorAt(Peek().pos, "expected a number");
+        n->name += Advance().text;
+        if (IsSymbol(Peek(), ",")) n->name += ",";
+      } while (AcceptSymbol(","));
+      PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
+      n->name += ")";
+    }
+    PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
+    return n;
+  }
+
+  std::vector<Token> tokens_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<AstNode>> Parse(std::string_view text) {
+  PQSIFT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Tokenize(text));
+  Parser parser(std::move(tokens));
+  return parser.ParseAll();
+}
+
+}  // namespace pqsift::expr

@@ -1,0 +1,72 @@
+// The recursive-descent parser: filter text to an unbound syntax tree (names not yet resolved,
+// literals not yet typed). Precedence, loosest first (as in PostgreSQL and DuckDB):
+//   OR;  AND;  NOT;  IS [NOT] NULL, IS [NOT] DISTINCT FROM;  = != <> < <= > >= (non-associative);
+//   [NOT] BETWEEN, [NOT] IN, [NOT] LIKE, [NOT] ILIKE;  + -;  * /;  unary - +;  primaries.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "expr/expr.h"
+#include "expr/value.h"
+#include "pqsift/status.h"
+
+namespace pqsift::expr {
+
+// A literal as written, before it meets a column type.
+struct Literal {
+  enum class Kind : uint8_t {
+    kNull,
+    kBool,
+    kInteger,    // i (any size that fits int128)
+    kDecimal,    // i unscaled, scale digits after the point (1.25: i = 125, scale = 2)
+    kFloat,      // f (a number with an exponent, or an integer or decimal too long for int128)
+    kString,     // s
+    kBytes,      // s (X'..')
+    kDate,       // i days since the epoch
+    kTimestamp,  // i nanoseconds since the epoch; has_zone when 'Z' or an offset was written
+  };
+  Kind kind = Kind::kNull;
+  bool b = false;
+  int128 i = 0;
+  int32_t scale = 0;
+  double f = 0;
+  std::string s;
+  bool has_zone = false;
+};
+
+struct AstNode {
+  enum class Kind : uint8_t {
+    kColumn,      // path: the dotted parts
+    kLiteral,     // literal
+    kNegate,      // unary minus: children[0]
+    kArithmetic,  // op kAdd..kDiv: children[0], children[1]
+    kCompare,     // op kEq..kIsNotDistinctFrom: children[0], children[1]
+    kAnd,         // children (two or more)
+    kOr,          // children (two or more)
+    kNot,         // children[0]
+    kIsNull,      // children[0]; negated: IS NOT NULL
+    kBetween,     // children: value, low, high; negated: NOT BETWEEN
+    kIn,          // children: value, then the list; negated: NOT IN
+    kLike,        // op kLike / kILike: children: value, pattern; negated: NOT LIKE
+    kCall,        // name (lower case), children: arguments
+    kCast,        // name: the type as written (lower case), children[0]
+  };
+  Kind kind = Kind::kLiteral;
+  int32_t pos = 0;  // 1-based position in the text, for error messages
+  Op op = Op::kLiteral;
+  bool negated = false;
+  std::vector<std::string> path;
+  Literal literal;
+  std::string name;
+  std::vector<std::unique_ptr<AstNode>> children;
+};
+
+// InvalidArgument "at N: ..." on a syntax error (N is where the unexpected token starts, or one
+// past the end of the text for a premature end).
+Result<std::unique_ptr<AstNode>> Parse(std::string_view text);
+
+}  // namespace pqsift::expr

@@ -1,0 +1,104 @@
+#include "prune/access_plan.h"
+
+#include <cstdio>
+
+namespace pqsift::prune {
+namespace {
+
+const char* DecisionName(Decision d) {
+  switch (d) {
+    case Decision::kSkip: return "skip";
+    case Decision::kScan: return "scan";
+    case Decision::kSelection: return "selection";
+  }
+  return "?";
+}
+
+std::string Plural(int64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+RowGroupPlan RowGroupPlan::ScanAll(int64_t num_rows) {
+  RowGroupPlan p;
+  p.num_rows = num_rows;
+  p.rows = RowSelection::All(num_rows);
+  return p;
+}
+
+Decision RowGroupPlan::decision() const {
+  if (rows.empty()) return Decision::kSkip;
+  return rows.SelectsAll(num_rows) ? Decision::kScan : Decision::kSelection;
+}
+
+void RowGroupPlan::Narrow(const RowSelection& selection, const std::string& stage) {
+  RowSelection narrowed = rows.Intersect(selection);
+  if (narrowed == rows) return;
+  rows = std::move(narrowed);
+  decided_by = stage;
+}
+
+void RowGroupPlan::Skip(const std::string& stage) {
+  if (rows.empty()) return;
+  rows = RowSelection();
+  fully_matched = false;  // nothing is read, so nothing is matched
+  decided_by = stage;
+}
+
+void RowGroupPlan::MarkFullyMatched(const std::string& stage) {
+  if (fully_matched) return;
+  fully_matched = true;
+  decided_by = stage;
+}
+
+FilePlan ScanAllPlan(std::string path, const FileMetaData& file) {
+  FilePlan plan;
+  plan.path = std::move(path);
+  plan.row_groups.reserve(file.row_groups.size());
+  for (const RowGroup& g : file.row_groups)
+    plan.row_groups.push_back(RowGroupPlan::ScanAll(g.num_rows));
+  return plan;
+}
+
+std::string ToString(const AccessPlan& plan) {
+  std::string out;
+  for (const FilePlan& file : plan.files) {
+    int64_t counts[3] = {0, 0, 0};
+    int64_t selected = 0;
+    int64_t total = 0;
+    for (const RowGroupPlan& g : file.row_groups) {
+      ++counts[static_cast<int>(g.decision())];
+      selected += g.rows.row_count();
+      total += g.num_rows;
+    }
+    out += "file " + file.path + ": " +
+           Plural(static_cast<int64_t>(file.row_groups.size()), "row group") + " (" +
+           std::to_string(counts[static_cast<int>(Decision::kScan)]) + " scan, " +
+           std::to_string(counts[static_cast<int>(Decision::kSelection)]) + " selection, " +
+           std::to_string(counts[static_cast<int>(Decision::kSkip)]) + " skip), " +
+           std::to_string(selected) + " of " + Plural(total, "row") + " selected\n";
+    for (size_t i = 0; i < file.row_groups.size(); ++i) {
+      const RowGroupPlan& g = file.row_groups[i];
+      Decision d = g.decision();
+      out += "  row group " + std::to_string(i) + ": " + DecisionName(d) + ", " +
+             std::to_string(g.rows.row_count()) + " of " + Plural(g.num_rows, "row");
+      if (d == Decision::kSelection) out += " in " + Plural(g.rows.ranges().size(), "range");
+      if (g.fully_matched) out += ", fully matched";
+      if (!g.decided_by.empty()) out += " (" + g.decided_by + ")";
+      out += "\n";
+    }
+  }
+  for (const StageReport& s : plan.stages) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f ms", s.seconds * 1e3);
+    out += "stage " + s.stage + ": " + Plural(s.row_groups_considered, "row group") +
+           " considered, " + std::to_string(s.row_groups_skipped) + " skipped, " +
+           std::to_string(s.row_groups_fully_matched) + " fully matched, " +
+           Plural(s.rows_pruned, "row") + " pruned, " + std::to_string(s.bytes_read) +
+           " bytes read, " + seconds + "\n";
+  }
+  return out;
+}
+
+}  // namespace pqsift::prune

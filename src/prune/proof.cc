@@ -1,0 +1,572 @@
+#include "prune/proof.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <optional>
+
+namespace pqsift::prune {
+namespace {
+
+using expr::Expr;
+using expr::int128;
+using expr::Op;
+using expr::Value;
+
+// What the values of one expression can be in one container. Bounds point into the statistics
+// table, the expression tree, or the prover's arena; null means unbounded on that side. For
+// float columns that may hold NaN, `hi` is NaN: NaN sorts above every number (value.h), so a
+// range up to NaN covers it and comparisons need no special case.
+struct Range {
+  const Value* lo = nullptr;
+  const Value* hi = nullptr;
+  bool can_be_null = true;   // some row may give NULL
+  bool can_be_value = true;  // some row may give a non-null value
+};
+
+// One Range per container, or a single one shared by all (literals).
+struct Ranges {
+  bool constant = false;
+  std::vector<Range> ranges;
+  const Range& operator[](size_t c) const { return ranges[constant ? 0 : c]; }
+};
+
+const Value kFalse = Value::Bool(false);
+const Value kTrue = Value::Bool(true);
+const Value kNaN = Value::Float(std::numeric_limits<double>::quiet_NaN());
+
+// <0, 0 or >0; nullopt when either side is unbounded or the two are not comparable.
+std::optional<int> Cmp(const Value* a, const Value* b) {
+  if (a == nullptr || b == nullptr || a->kind != b->kind || a->is_null()) return std::nullopt;
+  return expr::Compare(*a, *b);
+}
+// "Some x >= a and some y <= b may have x < y" (a a lower bound, b an upper bound).
+bool MayBeBelow(const Value* a, const Value* b) {
+  std::optional<int> c = Cmp(a, b);
+  return !c || *c < 0;
+}
+bool MayBeAtMost(const Value* a, const Value* b) {
+  std::optional<int> c = Cmp(a, b);
+  return !c || *c <= 0;
+}
+// Every value of the range is the same one (bounds prove a range; a point range leaves one
+// value possible, whether or not the bounds were exact).
+bool IsPoint(const Range& r) {
+  std::optional<int> c = Cmp(r.lo, r.hi);
+  return c && *c == 0;
+}
+
+Outcomes Bits(bool t, bool f, bool n) {
+  return static_cast<Outcomes>((t ? kCanBeTrue : 0) | (f ? kCanBeFalse : 0) | (n ? kCanBeNull : 0));
+}
+
+// The outcomes of `a op b` for op among = <> < <= > >=, from ranges alone.
+Outcomes Compare(Op op, const Range& a, const Range& b) {
+  bool values = a.can_be_value && b.can_be_value;
+  bool null = a.can_be_null || b.can_be_null;
+  bool t = false;
+  bool f = false;
+  switch (op) {
+    case Op::kLt:
+      t = MayBeBelow(a.lo, b.hi);
+      f = MayBeAtMost(b.lo, a.hi);
+      break;
+    case Op::kLe:
+      t = MayBeAtMost(a.lo, b.hi);
+      f = MayBeBelow(b.lo, a.hi);
+      break;
+    case Op::kGt:
+      t = MayBeBelow(b.lo, a.hi);
+      f = MayBeAtMost(a.lo, b.hi);
+      break;
+    case Op::kGe:
+      t = MayBeAtMost(b.lo, a.hi);
+      f = MayBeBelow(a.lo, b.hi);
+      break;
+    case Op::kEq:
+    case Op::kNe: {
+      bool may_equal = MayBeAtMost(a.lo, b.hi) && MayBeAtMost(b.lo, a.hi);
+      std::optional<int> same = Cmp(a.lo, b.lo);
+      bool must_equal = IsPoint(a) && IsPoint(b) && same && *same == 0;
+      t = op == Op::kEq ? may_equal : !must_equal;
+      f = op == Op::kEq ? !must_equal : may_equal;
+      break;
+    }
+    default: return kAnyOutcome;
+  }
+  return Bits(values && t, values && f, null);
+}
+
+// IS [NOT] DISTINCT FROM: NULL is a value equal to itself; the result is never NULL.
+Outcomes CompareDistinct(Op op, const Range& a, const Range& b) {
+  bool values = a.can_be_value && b.can_be_value;
+  bool may_equal = values && MayBeAtMost(a.lo, b.hi) && MayBeAtMost(b.lo, a.hi);
+  std::optional<int> same = Cmp(a.lo, b.lo);
+  bool may_differ = values && !(IsPoint(a) && IsPoint(b) && same && *same == 0);
+  bool same_outcome = may_equal || (a.can_be_null && b.can_be_null);
+  bool differ_outcome =
+      may_differ || (a.can_be_null && b.can_be_value) || (a.can_be_value && b.can_be_null);
+  bool not_distinct = op == Op::kIsNotDistinctFrom;
+  return Bits(not_distinct ? same_outcome : differ_outcome,
+              not_distinct ? differ_outcome : same_outcome, false);
+}
+
+// Three-valued AND / OR of two outcome sets, pairwise over their members.
+using Table = std::array<std::array<Outcomes, 8>, 8>;
+Table MakeTable(bool is_and) {
+  Table table{};
+  for (int s1 = 0; s1 < 8; ++s1) {
+    for (int s2 = 0; s2 < 8; ++s2) {
+      Outcomes out = 0;
+      for (Outcomes x : {kCanBeTrue, kCanBeFalse, kCanBeNull}) {
+        for (Outcomes y : {kCanBeTrue, kCanBeFalse, kCanBeNull}) {
+          if (!(s1 & x) || !(s2 & y)) continue;
+          Outcomes dominant = is_and ? kCanBeFalse : kCanBeTrue;
+          if (x == dominant || y == dominant) {
+            out |= dominant;
+          } else if (x == kCanBeNull || y == kCanBeNull) {
+            out |= kCanBeNull;
+          } else {
+            out |= x;  // both the non-dominant truth value
+          }
+        }
+      }
+      table[s1][s2] = out;
+    }
+  }
+  return table;
+}
+const Table kAndTable = MakeTable(true);
+const Table kOrTable = MakeTable(false);
+
+Outcomes Not(Outcomes o) {
+  return static_cast<Outcomes>((o & kCanBeNull) | ((o & kCanBeTrue) ? kCanBeFalse : 0) |
+                               ((o & kCanBeFalse) ? kCanBeTrue : 0));
+}
+
+// A boolean value range as outcomes, and back.
+Outcomes ToOutcomes(const Range& r) {
+  bool t = r.can_be_value && !(r.hi && r.hi->kind == Value::Kind::kBool && !r.hi->b);
+  bool f = r.can_be_value && !(r.lo && r.lo->kind == Value::Kind::kBool && r.lo->b);
+  return Bits(t, f, r.can_be_null);
+}
+Range ToRange(Outcomes o) {
+  Range r;
+  r.can_be_null = (o & kCanBeNull) != 0;
+  r.can_be_value = (o & (kCanBeTrue | kCanBeFalse)) != 0;
+  r.lo = (o & kCanBeFalse) ? &kFalse : &kTrue;
+  r.hi = (o & kCanBeTrue) ? &kTrue : &kFalse;
+  return r;
+}
+
+// The literal prefix every match of a LIKE pattern starts with; `whole` when the pattern is
+// exactly that prefix followed by '%'s (then every string with the prefix matches).
+struct LikePrefix {
+  std::string prefix;
+  bool whole = false;
+};
+LikePrefix PrefixOfLike(const std::string& pattern) {
+  LikePrefix out;
+  size_t i = 0;
+  while (i < pattern.size()) {
+    char c = pattern[i];
+    if (c == '%' || c == '_') break;
+    if (c == '\\') {
+      if (i + 1 == pattern.size()) return out;  // a dangling escape: stop, claim nothing more
+      out.prefix += pattern[i + 1];
+      i += 2;
+      continue;
+    }
+    out.prefix += c;
+    ++i;
+  }
+  if (i == pattern.size()) return out;  // no wildcard: equality, a subset of the prefix match
+  out.whole = pattern.find_first_not_of('%', i) == std::string::npos;
+  return out;
+}
+
+// The least string above every string that starts with `prefix`: drop trailing 0xff bytes and
+// increment the last one. None when the prefix is empty or all 0xff (no upper limit).
+std::optional<std::string> NextPrefix(std::string prefix) {
+  while (!prefix.empty() && static_cast<uint8_t>(prefix.back()) == 0xff) prefix.pop_back();
+  if (prefix.empty()) return std::nullopt;
+  prefix.back() = static_cast<char>(static_cast<uint8_t>(prefix.back()) + 1);
+  return prefix;
+}
+
+bool IsFloat(TypeId id) {
+  return id == TypeId::kFloat16 || id == TypeId::kFloat32 || id == TypeId::kFloat64;
+}
+bool IsPlainInteger(TypeId id) {
+  switch (id) {
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64: return true;
+    default: return false;
+  }
+}
+bool IsBytes(TypeId id) {
+  return id == TypeId::kLargeString || id == TypeId::kLargeBinary || id == TypeId::kFixedSizeBinary;
+}
+int64_t TicksPerSecond(TimeUnit u) {
+  switch (u) {
+    case TimeUnit::kMillis: return 1000;
+    case TimeUnit::kMicros: return 1000000;
+    case TimeUnit::kNanos: return 1000000000;
+  }
+  return 0;
+}
+std::optional<int128> PowerOfTen(int k) {
+  if (k < 0 || k > 38) return std::nullopt;
+  int128 p = 1;
+  for (int i = 0; i < k; ++i) p *= 10;
+  return p;
+}
+
+// The factor an integer-domain cast multiplies by (exact, >= 1), or nullopt when the cast is
+// not a pure widening we know.
+std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {
+  bool from_number = IsPlainInteger(from.id) || from.id == TypeId::kDecimal128;
+  if (from_number && to.id == TypeId::kDecimal128) {
+    int from_scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
+    return PowerOfTen(to.scale - from_scale);
+  }
+  // Between plain integers the value is unchanged (a narrowing that overflows is an error at
+  // evaluation, so every value that survives is its own bound).
+  if (IsPlainInteger(from.id) && IsPlainInteger(to.id)) return 1;
+  bool from_time = from.id == TypeId::kTime32 || from.id == TypeId::kTime64;
+  bool to_time = to.id == TypeId::kTime32 || to.id == TypeId::kTime64;
+  if ((from_time && to_time) || (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp)) {
+    int64_t f = TicksPerSecond(from.unit);
+    int64_t t = TicksPerSecond(to.unit);
+    if (f == 0 || t < f || t % f != 0) return std::nullopt;
+    return t / f;
+  }
+  if (from.id == TypeId::kDate32 && to.id == TypeId::kDate32) return 1;
+  if (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp) {
+    return static_cast<int128>(86400) * TicksPerSecond(to.unit);
+  }
+  return std::nullopt;
+}
+
+class Prover {
+ public:
+  Prover(const expr::BoundFilter& filter, const StatisticsTable& stats)
+      : filter_(filter),
+        stats_(stats),
+        n_(static_cast<size_t>(std::max<int64_t>(0, stats.containers))) {
+    column_cache_.resize(filter.columns.size());
+  }
+
+  std::vector<Outcomes> Predicate(const Expr& e) {
+    switch (e.op) {
+      case Op::kEq:
+      case Op::kNe:
+      case Op::kLt:
+      case Op::kLe:
+      case Op::kGt:
+      case Op::kGe:
+      case Op::kIsDistinctFrom:
+      case Op::kIsNotDistinctFrom: {
+        if (e.children.size() != 2) return Any();
+        Ranges a = Values(*e.children[0]);
+        Ranges b = Values(*e.children[1]);
+        bool distinct = e.op == Op::kIsDistinctFrom || e.op == Op::kIsNotDistinctFrom;
+        return Each([&](size_t c) {
+          return distinct ? CompareDistinct(e.op, a[c], b[c]) : Compare(e.op, a[c], b[c]);
+        });
+      }
+      case Op::kAnd:
+      case Op::kOr: {
+        if (e.children.empty()) return Any();
+        const Table& table = e.op == Op::kAnd ? kAndTable : kOrTable;
+        std::vector<Outcomes> out = Predicate(*e.children[0]);
+        for (size_t i = 1; i < e.children.size(); ++i) {
+          std::vector<Outcomes> next = Predicate(*e.children[i]);
+          for (size_t c = 0; c < n_; ++c) out[c] = table[out[c]][next[c]];
+        }
+        return out;
+      }
+      case Op::kNot: {
+        if (e.children.size() != 1) return Any();
+        std::vector<Outcomes> out = Predicate(*e.children[0]);
+        for (Outcomes& o : out) o = Not(o);
+        return out;
+      }
+      case Op::kIsNull:
+      case Op::kIsNotNull: {
+        if (e.children.size() != 1) return Any();
+        Ranges r = Values(*e.children[0]);
+        bool is_null = e.op == Op::kIsNull;
+        return Each([&](size_t c) {
+          bool null = r[c].can_be_null;
+          bool value = r[c].can_be_value;
+          return Bits(is_null ? null : value, is_null ? value : null, false);
+        });
+      }
+      case Op::kIn: return In(e);
+      case Op::kStartsWith:
+      case Op::kLike: {
+        if (e.children.size() != 1) return Any();
+        LikePrefix p{e.pattern, true};
+        if (e.op == Op::kLike) p = PrefixOfLike(e.pattern);
+        return Prefix(*e.children[0], p);
+      }
+      case Op::kILike: {
+        if (e.children.size() != 1) return Any();
+        Ranges r = Values(*e.children[0]);  // NULL in, NULL out; otherwise TRUE or FALSE
+        return Each(
+            [&](size_t c) { return Bits(r[c].can_be_value, r[c].can_be_value, r[c].can_be_null); });
+      }
+      case Op::kColumn:
+      case Op::kLiteral:
+      case Op::kCast: {
+        Ranges r = Values(e);
+        return Each([&](size_t c) { return ToOutcomes(r[c]); });
+      }
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kDiv: break;
+    }
+    return Any();
+  }
+
+  Ranges Values(const Expr& e) {
+    switch (e.op) {
+      case Op::kColumn: return ColumnRanges(e.column);
+      case Op::kLiteral: {
+        Ranges out{true, {Range{}}};
+        if (e.literal.is_null()) {
+          out.ranges[0].can_be_value = false;
+        } else {
+          out.ranges[0] = Range{&e.literal, &e.literal, false, true};
+        }
+        return out;
+      }
+      case Op::kCast: return Cast(e);
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kDiv: return Unknown();
+      default: {  // a predicate used as a boolean value
+        std::vector<Outcomes> o = Predicate(e);
+        Ranges out;
+        out.ranges.reserve(n_);
+        for (Outcomes x : o) out.ranges.push_back(ToRange(x));
+        return out;
+      }
+    }
+  }
+
+ private:
+  template <typename F>
+  std::vector<Outcomes> Each(F&& f) {
+    std::vector<Outcomes> out(n_);
+    for (size_t c = 0; c < n_; ++c) out[c] = f(c);
+    return out;
+  }
+  std::vector<Outcomes> Any() { return std::vector<Outcomes>(n_, kAnyOutcome); }
+  static Ranges Unknown() { return Ranges{true, {Range{}}}; }
+
+  const Value* Keep(Value v) {
+    arena_.push_back(std::move(v));
+    return &arena_.back();
+  }
+
+  // A filter column's ranges, built once from its ColumnBounds.
+  Ranges ColumnRanges(int32_t column) {
+    if (column < 0 || static_cast<size_t>(column) >= stats_.bounds.size() ||
+        stats_.bounds[column].size() < n_) {
+      return Unknown();
+    }
+    std::optional<Ranges>& cached = column_cache_[column];
+    if (cached) return *cached;
+    bool is_float = static_cast<size_t>(column) < filter_.columns.size() &&
+                    filter_.columns[column].type && IsFloat(filter_.columns[column].type->id);
+    Ranges out;
+    out.ranges.resize(n_);
+    for (size_t c = 0; c < n_; ++c) {
+      const ColumnBounds& b = stats_.bounds[column][c];
+      Range& r = out.ranges[c];
+      if (b.num_rows <= 0) {
+        r.can_be_null = r.can_be_value = false;  // no rows: no outcome at all
+        continue;
+      }
+      r.can_be_null = !b.null_count || *b.null_count > 0;
+      r.can_be_value = !b.null_count || *b.null_count < b.num_rows;
+      r.lo = b.min ? &*b.min : nullptr;
+      r.hi = b.max ? &*b.max : nullptr;
+      bool float_bounds = is_float || (b.max && b.max->kind == Value::Kind::kFloat);
+      if (r.hi && float_bounds && b.may_contain_nan) r.hi = &kNaN;
+    }
+    cached = out;
+    return out;
+  }
+
+  Ranges Cast(const Expr& e) {
+    if (e.children.size() != 1 || !e.type || !e.children[0]->type) return Unknown();
+    Ranges in = Values(*e.children[0]);
+    const DataType& from = *e.children[0]->type;
+    const DataType& to = *e.type;
+    Ranges out;
+    out.constant = in.constant;
+    out.ranges.resize(in.ranges.size());
+    bool known = CastKnown(from, to);
+    for (size_t c = 0; c < in.ranges.size(); ++c) {
+      const Range& r = in.ranges[c];
+      Range& o = out.ranges[c];
+      o.can_be_null = r.can_be_null;
+      o.can_be_value = r.can_be_value;
+      if (!known) {
+        // A cast we cannot reason about may turn values into NULL (or fail): any outcome.
+        o.can_be_null = r.can_be_null || r.can_be_value;
+        continue;
+      }
+      o.lo = CastBound(r.lo, from, to, false);
+      o.hi = CastBound(r.hi, from, to, true);
+    }
+    return out;
+  }
+
+  // Whether we know how to push bounds through a cast from `from` to `to` (every such cast is
+  // monotonic and maps non-null to non-null).
+  static bool CastKnown(const DataType& from, const DataType& to) {
+    if (from.id == to.id && from.id != TypeId::kDecimal128 && from.id != TypeId::kTimestamp &&
+        from.id != TypeId::kTime64) {
+      return true;
+    }
+    if (IsBytes(from.id) && IsBytes(to.id)) return true;
+    if (IsFloat(from.id) &&
+        (to.id == TypeId::kFloat64 || (to.id == TypeId::kFloat32 && from.id != TypeId::kFloat64))) {
+      return true;
+    }
+    bool from_int_domain = IsPlainInteger(from.id) || from.id == TypeId::kDecimal128;
+    if (from_int_domain && to.id == TypeId::kFloat64) return true;
+    return IntCastFactor(from, to).has_value();
+  }
+
+  // The image of bound `v` under the cast, widened outward where the conversion rounds; null
+  // when unbounded.
+  const Value* CastBound(const Value* v, const DataType& from, const DataType& to, bool upper) {
+    if (v == nullptr) return nullptr;
+    if (v->kind == Value::Kind::kInt && to.id == TypeId::kFloat64) {
+      int scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
+      std::optional<int128> divisor = PowerOfTen(scale);
+      if (!divisor) return nullptr;
+      double d = static_cast<double>(v->i) / static_cast<double>(*divisor);
+      constexpr int128 kExactLimit = int128{1} << 53;
+      bool exact = scale == 0 && v->i <= kExactLimit && v->i >= -kExactLimit;
+      if (!exact) {
+        // The evaluator's rounding may differ from ours by an ulp or so; two ulps outward keep
+        // the image a bound.
+        double toward = upper ? std::numeric_limits<double>::infinity()
+                              : -std::numeric_limits<double>::infinity();
+        d = std::nextafter(std::nextafter(d, toward), toward);
+      }
+      return Keep(Value::Float(d));
+    }
+    if (v->kind == Value::Kind::kInt) {
+      std::optional<int128> factor = IntCastFactor(from, to);
+      if (!factor) return nullptr;
+      if (*factor == 1) return v;
+      int128 scaled;
+      if (__builtin_mul_overflow(v->i, *factor, &scaled)) return nullptr;
+      return Keep(Value::Int(scaled));
+    }
+    return v;  // bool, float and byte casts we accept keep the value and its order
+  }
+
+  std::vector<Outcomes> In(const Expr& e) {
+    if (e.children.size() != 1) return Any();
+    Ranges r = Values(*e.children[0]);
+    // The list sorted once, so each container is one binary search.
+    std::vector<const Value*> list;
+    for (const Value& v : e.list) {
+      if (v.is_null() || (!list.empty() && v.kind != list[0]->kind)) return Any();
+      list.push_back(&v);
+    }
+    auto less = [](const Value* a, const Value* b) { return expr::Compare(*a, *b) < 0; };
+    std::sort(list.begin(), list.end(), less);
+    Outcomes no_match = e.list_has_null ? kCanBeNull : kCanBeFalse;
+    return Each([&](size_t c) {
+      const Range& x = r[c];
+      Outcomes out = x.can_be_null ? kCanBeNull : 0;
+      if (!x.can_be_value) return out;
+      bool comparable = !list.empty() && (!x.lo || x.lo->kind == list[0]->kind) &&
+                        (!x.hi || x.hi->kind == list[0]->kind);
+      if (!comparable) return static_cast<Outcomes>(out | kCanBeTrue | no_match);
+      // The first list value >= lo; it matches only if it is <= hi.
+      auto it = x.lo ? std::lower_bound(list.begin(), list.end(), x.lo, less) : list.begin();
+      bool may_match = it != list.end() && MayBeAtMost(*it, x.hi);
+      bool must_match = may_match && IsPoint(x) && expr::Compare(**it, *x.lo) == 0;
+      if (may_match) out |= kCanBeTrue;
+      if (!must_match) out |= no_match;
+      return out;
+    });
+  }
+
+  std::vector<Outcomes> Prefix(const Expr& operand, const LikePrefix& p) {
+    Ranges r = Values(operand);
+    const Value* prefix = Keep(Value::Bytes(p.prefix));
+    std::optional<std::string> next_text = NextPrefix(p.prefix);
+    const Value* next = next_text ? Keep(Value::Bytes(*next_text)) : nullptr;
+    return Each([&](size_t c) {
+      const Range& x = r[c];
+      // Matches lie in [prefix, next): the range must reach into it.
+      bool t = MayBeAtMost(prefix, x.hi) && (next == nullptr || MayBeBelow(x.lo, next));
+      // Every value matches only if the range lies inside [prefix, next) and the pattern
+      // accepts every string with the prefix.
+      bool all_match = false;
+      if (p.whole) {
+        if (p.prefix.empty()) {
+          all_match = true;
+        } else if (next != nullptr) {
+          std::optional<int> lo = Cmp(x.lo, prefix);
+          std::optional<int> hi = Cmp(x.hi, next);
+          all_match = lo && *lo >= 0 && hi && *hi < 0;
+        }
+      }
+      return Bits(x.can_be_value && t, x.can_be_value && !all_match, x.can_be_null);
+    });
+  }
+
+  const expr::BoundFilter& filter_;
+  const StatisticsTable& stats_;
+  size_t n_;
+  std::vector<std::optional<Ranges>> column_cache_;
+  std::deque<Value> arena_;  // derived bounds; a deque keeps their addresses stable
+};
+
+}  // namespace
+
+std::vector<Outcomes> Prove(const expr::BoundFilter& filter, const StatisticsTable& stats) {
+  if (!filter.root) {
+    return std::vector<Outcomes>(static_cast<size_t>(std::max<int64_t>(0, stats.containers)),
+                                 kAnyOutcome);
+  }
+  Prover prover(filter, stats);
+  return prover.Predicate(*filter.root);
+}
+
+std::string OutcomesToString(Outcomes o) {
+  std::string out = "{";
+  auto add = [&](Outcomes bit, const char* name) {
+    if (!(o & bit)) return;
+    if (out.size() > 1) out += ",";
+    out += name;
+  };
+  add(kCanBeTrue, "TRUE");
+  add(kCanBeFalse, "FALSE");
+  add(kCanBeNull, "NULL");
+  return out + "}";
+}
+
+}  // namespace pqsift::prune

@@ -1,0 +1,95 @@
+// The row-group statistics stage: footer min/max/null counts through the trust rules, proved
+// for all undecided row groups of a file at once. No I/O.
+#include <chrono>
+
+#include "column/arrow_type.h"
+#include "prune/proof.h"
+#include "prune/stage.h"
+#include "prune/statistics.h"
+
+namespace pqsift::prune {
+namespace {
+
+class RowGroupStatisticsStage final : public PruningStage {
+ public:
+  std::string_view name() const override { return "row-group statistics"; }
+
+  Status Apply(const FileContext& context, FilePlan& plan, StageReport& report) override {
+    auto start = std::chrono::steady_clock::now();
+    if (report.stage.empty()) report.stage = std::string(name());
+    const FileMetaData& file = context.metadata.file();
+    if (plan.row_groups.size() != file.row_groups.size()) {
+      return Status::Internal("access plan of '" + plan.path + "' has " +
+                              std::to_string(plan.row_groups.size()) + " row groups, the file " +
+                              std::to_string(file.row_groups.size()));
+    }
+    if (!context.filter.root) return Status::OK();
+
+    // Undecided: still read, and not yet known to match whole.
+    std::vector<size_t> groups;
+    for (size_t g = 0; g < plan.row_groups.size(); ++g) {
+      const RowGroupPlan& p = plan.row_groups[g];
+      if (p.decision() != Decision::kSkip && !p.fully_matched) groups.push_back(g);
+    }
+    if (!groups.empty()) {
+      StatisticsTable table = BuildTable(context, groups);
+      std::vector<Outcomes> outcomes = Prove(context.filter, table);
+      std::string stage(name());
+      for (size_t i = 0; i < groups.size(); ++i) {
+        RowGroupPlan& p = plan.row_groups[groups[i]];
+        if (CannotMatch(outcomes[i])) {
+          report.rows_pruned += p.rows.row_count();
+          p.Skip(stage);
+          ++report.row_groups_skipped;
+        } else if (FullyMatches(outcomes[i])) {
+          p.MarkFullyMatched(stage);
+          ++report.row_groups_fully_matched;
+        }
+      }
+    }
+    report.row_groups_considered += static_cast<int64_t>(groups.size());
+    report.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return Status::OK();
+  }
+
+ private:
+  // bounds[k][i]: filter column k in row group groups[i]. Anything missing (no such leaf, an
+  // Arrow type we cannot represent, encrypted column metadata, no statistics) is unknown.
+  static StatisticsTable BuildTable(const FileContext& context, const std::vector<size_t>& groups) {
+    const FileMetaData& file = context.metadata.file();
+    const std::vector<ColumnDescriptor>& leaves = context.metadata.schema().columns();
+    StatisticsTable table;
+    table.containers = static_cast<int64_t>(groups.size());
+    table.bounds.resize(context.filter.columns.size());
+    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
+      std::vector<ColumnBounds>& column = table.bounds[k];
+      column.resize(groups.size());
+      int32_t leaf = context.filter.columns[k].leaf;
+      const ColumnDescriptor* descriptor =
+          leaf >= 0 && static_cast<size_t>(leaf) < leaves.size() ? &leaves[leaf] : nullptr;
+      std::shared_ptr<const DataType> type;
+      if (descriptor != nullptr) {
+        Result<std::shared_ptr<const DataType>> t = column::ArrowTypeForLeaf(*descriptor);
+        if (t.ok()) type = std::move(t).value();
+      }
+      for (size_t i = 0; i < groups.size(); ++i) {
+        const RowGroup& rg = file.row_groups[groups[i]];
+        column[i].num_rows = rg.num_rows;
+        if (type == nullptr || static_cast<size_t>(leaf) >= rg.columns.size()) continue;
+        const std::optional<ColumnMetaData>& meta = rg.columns[leaf].meta_data;
+        if (!meta) continue;
+        column[i] = BoundsFromStatistics(*descriptor, *type, meta->statistics, rg.num_rows);
+      }
+    }
+    return table;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage() {
+  return std::make_unique<RowGroupStatisticsStage>();
+}
+
+}  // namespace pqsift::prune
