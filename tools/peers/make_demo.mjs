@@ -14,9 +14,9 @@ const c = await db.connect();
 await c.run(`COPY (
   SELECT i::BIGINT AS id,
          TIMESTAMP '2026-01-01 00:00:00' + INTERVAL (i * 6) SECOND AS ts,
-         (['eu', 'us', 'apac', 'latam', 'mea'])[1 + hash(i) % 5] AS region,
+         (['eu', 'us', 'apac', 'latam', 'mea'])[1 + (hash(i) % 5)::BIGINT] AS region,
          (hash(i * 31) % 1000000)::BIGINT AS customer,
          ((hash(i * 17) % 100000) / 100.0)::DECIMAL(10, 2) AS amount,
-         (['paid', 'refunded', 'pending'])[1 + hash(i * 7) % 3] AS status
+         (['paid', 'refunded', 'pending'])[1 + (hash(i * 7) % 3)::BIGINT] AS status
   FROM range(5000000) t(i)
 ) TO '${out.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 250000)`);
