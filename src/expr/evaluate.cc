@@ -308,8 +308,8 @@ class Evaluator {
       case TypeId::kLargeString:
       case TypeId::kLargeBinary: {
         v.offsets = n_ == 0 ? kZeroOffsets : layout::Offsets<int64_t>(*a) + off;
-        v.data = a->buffers.size() > 2 && a->buffers[2] != nullptr ? a->buffers[2]->data()
-                                                                    : kNoBytes;
+        v.data =
+            a->buffers.size() > 2 && a->buffers[2] != nullptr ? a->buffers[2]->data() : kNoBytes;
         break;
       }
       case TypeId::kFixedSizeBinary:
@@ -415,8 +415,8 @@ class Evaluator {
       bool a_null = a.scalar_value.is_null();
       bool b_null = b.scalar_value.is_null();
       if (IsDistinctOp(op)) {
-        int order = a_null || b_null ? (a_null == b_null ? 0 : 1)
-                                     : Compare(a.scalar_value, b.scalar_value);
+        int order =
+            a_null || b_null ? (a_null == b_null ? 0 : 1) : Compare(a.scalar_value, b.scalar_value);
         out.scalar_value = Value::Bool(FromOrder(op, order));
       } else if (!a_null && !b_null) {
         out.scalar_value = Value::Bool(FromOrder(op, Compare(a.scalar_value, b.scalar_value)));
@@ -815,7 +815,8 @@ class Evaluator {
       if constexpr (std::is_floating_point_v<T>) {
         for (int64_t i = 0; i < n_; ++i) values[i] = 0;
       } else {
-        for (int64_t i = 0; i < n_; ++i) values[i] = static_cast<int128>(Load<T>(a.values, i)) * factor;
+        for (int64_t i = 0; i < n_; ++i)
+          values[i] = static_cast<int128>(Load<T>(a.values, i)) * factor;
       }
     });
     return out;
@@ -902,15 +903,15 @@ class Evaluator {
         case Op::kSub: overflow = __builtin_sub_overflow(x, y, r); break;
         default: overflow = __builtin_mul_overflow(x, y, r); break;
       }
-      return !overflow && *r < limit && *r > -limit;
+      return !overflow && *r<limit&& * r> - limit;
     });
     if (!ok) return OverflowError(e);
     return out;
   }
 
   Status OverflowError(const Expr& e) {
-    return Status::InvalidArgument("overflow in " + e.type->ToString() + " arithmetic: " +
-                                   ToString(e, filter_));
+    return Status::InvalidArgument("overflow in " + e.type->ToString() +
+                                   " arithmetic: " + ToString(e, filter_));
   }
 
   // out[i] = op(a[i], b[i]) over rows where both are valid; false when op failed on one of them.
