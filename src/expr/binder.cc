@@ -114,8 +114,7 @@ std::string LiteralText(const Literal& lit) {
       std::string hex = DebugString(Value::Bytes(lit.s));
       return "binary " + hex;
     }
-    case Literal::Kind::kDate:
-      return LiteralToString(Value::Int(lit.i), *Date32());
+    case Literal::Kind::kDate: return LiteralToString(Value::Int(lit.i), *Date32());
     case Literal::Kind::kTimestamp:
       return LiteralToString(Value::Int(lit.i), *Timestamp(TimeUnit::kNanos, ""));
   }
@@ -205,8 +204,8 @@ ExprPtr CompareBetween(Op op, const ExprPtr& x, int128 f) {
     case Op::kNe:  // TRUE, or NULL when x is NULL
       return MakeLogic(Op::kOr, {MakeCompare(Op::kLe, x, lo), MakeCompare(Op::kGe, x, hi)});
     case Op::kIsDistinctFrom:  // always TRUE
-      return MakeLogic(Op::kOr, {MakeNode(Op::kIsNull, Boolean(), {x}),
-                                 MakeCompare(Op::kLe, x, lo), MakeCompare(Op::kGe, x, hi)});
+      return MakeLogic(Op::kOr, {MakeNode(Op::kIsNull, Boolean(), {x}), MakeCompare(Op::kLe, x, lo),
+                                 MakeCompare(Op::kGe, x, hi)});
     default:  // kIsNotDistinctFrom: always FALSE
       return MakeLogic(Op::kAnd, {MakeNode(Op::kIsNotNull, Boolean(), {x}),
                                   MakeCompare(Op::kGt, x, lo), MakeCompare(Op::kLt, x, hi)});
@@ -311,7 +310,7 @@ struct Operand {
 // How a literal meets the column side.
 struct Coerced {
   enum class Kind : uint8_t { kExact, kBetween, kFloatCast } kind = Kind::kExact;
-  Value value;     // kExact: in the column side's domain
+  Value value;       // kExact: in the column side's domain
   int128 floor = 0;  // kBetween: the literal lies strictly between floor and floor + 1
 };
 
@@ -511,7 +510,8 @@ class Binder {
     const Literal& lit = o.literal;
     switch (lit.kind) {
       case Literal::Kind::kInteger:
-        if (lit.i >= INT64_MIN && lit.i <= INT64_MAX) return MakeLiteral(Value::Int(lit.i), Int64());
+        if (lit.i >= INT64_MIN && lit.i <= INT64_MAX)
+          return MakeLiteral(Value::Int(lit.i), Int64());
         return MakeLiteral(Value::Int(lit.i), Decimal128(38, 0));
       case Literal::Kind::kDecimal: {
         int digits = static_cast<int>(Int128Text(lit.i < 0 ? -lit.i : lit.i).size());
@@ -667,8 +667,8 @@ class Binder {
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
     const std::string& type = n.name;
     bool to_double = type == "double" || type == "float8" || type == "double precision";
-    bool to_integer = type == "bigint" || type == "integer" || type == "int" ||
-                      type == "int8" || type == "int4" || type == "int64" || type == "hugeint";
+    bool to_integer = type == "bigint" || type == "integer" || type == "int" || type == "int8" ||
+                      type == "int4" || type == "int64" || type == "hugeint";
     if (x.is_literal()) {
       Literal& lit = x.literal;
       std::optional<Literal> out;
@@ -687,11 +687,11 @@ class Binder {
           out->kind = Literal::Kind::kFloat;
         }
         if (out && to_integer) {
-          Ticks t = out->kind == Literal::Kind::kFloat
-                        ? Ticks{0, false}
-                        : ScaleExact(out->i, 1, Pow10(out->scale));
-          if (!t.exact) return ErrorAt(n.pos, "CAST of " + x.description + " to " + type +
-                                                  " would round; write the integer");
+          Ticks t = out->kind == Literal::Kind::kFloat ? Ticks{0, false}
+                                                       : ScaleExact(out->i, 1, Pow10(out->scale));
+          if (!t.exact)
+            return ErrorAt(n.pos, "CAST of " + x.description + " to " + type +
+                                      " would round; write the integer");
           out->kind = Literal::Kind::kInteger;
           out->i = t.floor;
           out->scale = 0;
@@ -822,8 +822,8 @@ class Binder {
     if (!prefix.is_literal() || (prefix.literal.kind != Literal::Kind::kString &&
                                  prefix.literal.kind != Literal::Kind::kBytes &&
                                  prefix.literal.kind != Literal::Kind::kNull)) {
-      return ErrorAt(prefix.pos, "starts_with needs a string literal prefix, not " +
-                                     prefix.description);
+      return ErrorAt(prefix.pos,
+                     "starts_with needs a string literal prefix, not " + prefix.description);
     }
     if (prefix.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
     auto e = std::make_shared<Expr>();
@@ -842,8 +842,8 @@ class Binder {
     }
     if (!pattern.is_literal() || (pattern.literal.kind != Literal::Kind::kString &&
                                   pattern.literal.kind != Literal::Kind::kNull)) {
-      return ErrorAt(pattern.pos, "LIKE needs a string literal pattern, not " +
-                                      pattern.description);
+      return ErrorAt(pattern.pos,
+                     "LIKE needs a string literal pattern, not " + pattern.description);
     }
     if (pattern.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
     const std::string& p = pattern.literal.s;
@@ -1008,9 +1008,7 @@ class Binder {
           bool x_finer = TickDigits(tx.unit) > TickDigits(ty.unit);
           const ExprPtr& coarse = x_finer ? y : x;
           TimeUnit unit = x_finer ? tx.unit : ty.unit;
-          TypePtr to = fx == Family::kTime
-                           ? Time64(unit)
-                           : Timestamp(unit, coarse->type->timezone);
+          TypePtr to = fx == Family::kTime ? Time64(unit) : Timestamp(unit, coarse->type->timezone);
           ExprPtr cast = MakeCast(coarse, to);
           return x_finer ? std::make_pair(x, cast) : std::make_pair(cast, y);
         }
@@ -1127,10 +1125,9 @@ class Binder {
             lit.i = ts->nanos;
             lit.has_zone = ts->has_zone;
           } else {
-            return ErrorAt(lit_operand.pos,
-                           std::string("invalid ") +
-                               (family == Family::kDate ? "date" : "timestamp") + " '" + lit.s +
-                               "'");
+            return ErrorAt(lit_operand.pos, std::string("invalid ") +
+                                                (family == Family::kDate ? "date" : "timestamp") +
+                                                " '" + lit.s + "'");
           }
         }
         if (family == Family::kTime) return mismatch();

@@ -4,6 +4,7 @@
 #include "expr/evaluate.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -58,12 +59,31 @@ struct Vec {
   bool scalar_null() const { return scalar && scalar_value.is_null(); }
 };
 
+// n uninitialised values (every kernel writes each one), owned by *keep.
 template <typename T>
 T* Allocate(std::shared_ptr<const void>* keep, int64_t n) {
-  auto buffer = std::make_shared<std::vector<T>>(static_cast<size_t>(std::max<int64_t>(n, 1)));
-  T* data = buffer->data();
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::shared_ptr<T[]> buffer(new T[static_cast<size_t>(std::max<int64_t>(n, 1))]);
+  T* data = buffer.get();
   *keep = std::move(buffer);
   return data;
+}
+
+// Bits [offset, offset + n) of an Arrow bitmap as one byte (0 or 1) per bit: whole bytes of the
+// bitmap through a table of 8-byte patterns, the unaligned head bit by bit.
+void ExpandBits(const uint8_t* bits, int64_t offset, int64_t n, uint8_t* out) {
+  static const auto kPatterns = [] {
+    std::array<uint64_t, 256> t{};
+    for (int b = 0; b < 256; ++b) {
+      for (int k = 0; k < 8; ++k) t[b] |= static_cast<uint64_t>((b >> k) & 1) << (8 * k);
+    }
+    return t;
+  }();
+  int64_t i = 0;
+  for (; i < n && ((offset + i) & 7) != 0; ++i) out[i] = bit_util::GetBit(bits, offset + i);
+  const uint8_t* byte = bits + ((offset + i) >> 3);
+  for (; i + 8 <= n; i += 8) std::memcpy(out + i, &kPatterns[*byte++], 8);
+  for (; i < n; ++i) out[i] = bit_util::GetBit(bits, offset + i);
 }
 
 template <typename T>
@@ -284,8 +304,7 @@ class Evaluator {
     int64_t off = a->offset;
     if (a->null_count != 0 && !a->buffers.empty() && a->buffers[0] != nullptr) {
       uint8_t* valid = Allocate<uint8_t>(&v.keep_valid, n_);
-      const uint8_t* bits = a->buffers[0]->data();
-      for (int64_t i = 0; i < n_; ++i) valid[i] = bit_util::GetBit(bits, off + i) ? 1 : 0;
+      ExpandBits(a->buffers[0]->data(), off, n_, valid);
       v.valid = valid;
     }
     static const int64_t kZeroOffsets[2] = {0, 0};
@@ -295,7 +314,7 @@ class Evaluator {
     switch (expected.id) {
       case TypeId::kBoolean: {
         uint8_t* bytes = Allocate<uint8_t>(&v.keep_values, n_);
-        for (int64_t i = 0; i < n_; ++i) bytes[i] = bit_util::GetBit(values, off + i) ? 1 : 0;
+        ExpandBits(values, off, n_, bytes);
         v.values = bytes;
         break;
       }
@@ -308,8 +327,8 @@ class Evaluator {
       case TypeId::kLargeString:
       case TypeId::kLargeBinary: {
         v.offsets = n_ == 0 ? kZeroOffsets : layout::Offsets<int64_t>(*a) + off;
-        v.data = a->buffers.size() > 2 && a->buffers[2] != nullptr ? a->buffers[2]->data()
-                                                                    : kNoBytes;
+        v.data =
+            a->buffers.size() > 2 && a->buffers[2] != nullptr ? a->buffers[2]->data() : kNoBytes;
         break;
       }
       case TypeId::kFixedSizeBinary:
@@ -415,8 +434,8 @@ class Evaluator {
       bool a_null = a.scalar_value.is_null();
       bool b_null = b.scalar_value.is_null();
       if (IsDistinctOp(op)) {
-        int order = a_null || b_null ? (a_null == b_null ? 0 : 1)
-                                     : Compare(a.scalar_value, b.scalar_value);
+        int order =
+            a_null || b_null ? (a_null == b_null ? 0 : 1) : Compare(a.scalar_value, b.scalar_value);
         out.scalar_value = Value::Bool(FromOrder(op, order));
       } else if (!a_null && !b_null) {
         out.scalar_value = Value::Bool(FromOrder(op, Compare(a.scalar_value, b.scalar_value)));
@@ -815,7 +834,8 @@ class Evaluator {
       if constexpr (std::is_floating_point_v<T>) {
         for (int64_t i = 0; i < n_; ++i) values[i] = 0;
       } else {
-        for (int64_t i = 0; i < n_; ++i) values[i] = static_cast<int128>(Load<T>(a.values, i)) * factor;
+        for (int64_t i = 0; i < n_; ++i)
+          values[i] = static_cast<int128>(Load<T>(a.values, i)) * factor;
       }
     });
     return out;
@@ -902,15 +922,15 @@ class Evaluator {
         case Op::kSub: overflow = __builtin_sub_overflow(x, y, r); break;
         default: overflow = __builtin_mul_overflow(x, y, r); break;
       }
-      return !overflow && *r < limit && *r > -limit;
+      return !overflow && *r<limit&& * r> - limit;
     });
     if (!ok) return OverflowError(e);
     return out;
   }
 
   Status OverflowError(const Expr& e) {
-    return Status::InvalidArgument("overflow in " + e.type->ToString() + " arithmetic: " +
-                                   ToString(e, filter_));
+    return Status::InvalidArgument("overflow in " + e.type->ToString() +
+                                   " arithmetic: " + ToString(e, filter_));
   }
 
   // out[i] = op(a[i], b[i]) over rows where both are valid; false when op failed on one of them.

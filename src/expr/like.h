@@ -28,7 +28,7 @@ class LikeMatcher {
 
   bool case_insensitive_;
   Shape shape_ = Shape::kGeneral;
-  std::string literal_;  // kExact..kContains: the literal text; kGeneral: one byte per token
+  std::string literal_;         // kExact..kContains: the literal text; kGeneral: one byte per token
   std::vector<uint8_t> kinds_;  // kGeneral: per token 0 = the byte in literal_, 1 = '_', 2 = '%'
   std::string scratch_;
 };

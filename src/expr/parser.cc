@@ -21,9 +21,9 @@ std::string Lower(std::string_view s) {
 
 // Words that cannot name a column unless quoted.
 bool IsReserved(std::string_view lower) {
-  static constexpr std::string_view kWords[] = {
-      "and",  "or",    "not",  "is",   "null", "true", "false",   "in",
-      "like", "ilike", "between", "distinct", "from", "as", "escape"};
+  static constexpr std::string_view kWords[] = {"and",     "or",       "not",  "is",   "null",
+                                                "true",    "false",    "in",   "like", "ilike",
+                                                "between", "distinct", "from", "as",   "escape"};
   for (std::string_view w : kWords) {
     if (w == lower) return true;
   }
@@ -184,8 +184,8 @@ class Parser {
   Result<Node> ParseComparison() {
     PQSIFT_ASSIGN_OR_RETURN(Node left, ParseRange());
     static constexpr std::pair<std::string_view, Op> kOps[] = {
-        {"=", Op::kEq}, {"!=", Op::kNe}, {"<>", Op::kNe}, {"<", Op::kLt},
-        {"<=", Op::kLe}, {">", Op::kGt}, {">=", Op::kGe}};
+        {"=", Op::kEq},  {"!=", Op::kNe}, {"<>", Op::kNe}, {"<", Op::kLt},
+        {"<=", Op::kLe}, {">", Op::kGt},  {">=", Op::kGe}};
     for (const auto& [symbol, op] : kOps) {
       if (!IsSymbol(Peek(), symbol)) continue;
       int32_t pos = Advance().pos;
@@ -208,9 +208,8 @@ class Parser {
     PQSIFT_ASSIGN_OR_RETURN(Node value, ParseAdditive());
     int32_t pos = Peek().pos;
     bool negated = false;
-    if (IsKeyword(Peek(), "not") &&
-        (IsKeyword(Peek(1), "between") || IsKeyword(Peek(1), "in") ||
-         IsKeyword(Peek(1), "like") || IsKeyword(Peek(1), "ilike"))) {
+    if (IsKeyword(Peek(), "not") && (IsKeyword(Peek(1), "between") || IsKeyword(Peek(1), "in") ||
+                                     IsKeyword(Peek(1), "like") || IsKeyword(Peek(1), "ilike"))) {
       Advance();
       negated = true;
     }

@@ -21,7 +21,7 @@ std::optional<int64_t> ParseDate(std::string_view text);
 std::optional<int64_t> ParseTimeOfDay(std::string_view text);
 
 struct TimestampText {
-  int128 nanos = 0;        // since 1970-01-01 00:00:00, in UTC when has_zone
+  int128 nanos = 0;       // since 1970-01-01 00:00:00, in UTC when has_zone
   bool has_zone = false;  // 'Z' or an offset was written
 };
 // 'YYYY-MM-DD[( |T)HH:MM[:SS[.f{1,9}]]][Z|+hh[:mm]|-hh[:mm]]' (a space may precede the zone).

@@ -1,0 +1,245 @@
+// BindFilter: name resolution, the bound shapes of expr.h, and the literal coercions of every
+// type family (checked through ToString, which shows the bound tree), plus error messages.
+#include "expr/binder.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "expr/expr.h"
+#include "expr_test_util.h"
+
+namespace pqsift::expr {
+namespace {
+
+class ExprBinderTest : public ::testing::Test {
+ protected:
+  // The bound tree as text, or the error message.
+  std::string Bound(std::string_view text) {
+    Result<BoundFilter> f = BindFilter(text, schema_);
+    if (!f.ok()) return "error: " + f.status().message();
+    EXPECT_EQ(f->root->type->id, TypeId::kBoolean) << text;
+    return ToString(*f->root, *f);
+  }
+  BoundFilter MustBind(std::string_view text) {
+    Result<BoundFilter> f = BindFilter(text, schema_);
+    EXPECT_TRUE(f.ok()) << f.status().ToString();
+    return f.ok() ? std::move(f).value() : BoundFilter();
+  }
+  Schema schema_ = testing::TestSchema();
+};
+
+TEST_F(ExprBinderTest, ColumnsAreCollectedOnceInOrderOfFirstReference) {
+  BoundFilter f = MustBind("name = 'x' AND id > 3 OR id < 0 AND s.a = 1");
+  ASSERT_EQ(f.columns.size(), 3u);
+  EXPECT_EQ(f.columns[0].path, "name");
+  EXPECT_EQ(f.columns[1].path, "id");
+  EXPECT_EQ(f.columns[2].path, "s.a");
+  EXPECT_EQ(f.columns[2].type->id, TypeId::kInt32);
+  EXPECT_EQ(schema_.columns()[static_cast<size_t>(f.columns[2].leaf)].path, "s.a");
+  EXPECT_EQ(f.root->op, Op::kOr);
+  EXPECT_EQ(f.text, "name = 'x' AND id > 3 OR id < 0 AND s.a = 1");
+}
+
+TEST_F(ExprBinderTest, NamesResolveExactlyThenCaseInsensitively) {
+  EXPECT_EQ(Bound("region = 'eu'"), "Region = 'eu'");
+  EXPECT_EQ(Bound("ID = 1"), "id = 1");
+  EXPECT_EQ(Bound("\"Region\" = 'eu'"), "Region = 'eu'");
+  EXPECT_EQ(Bound("S.A = 1"), "s.a = 1");
+  EXPECT_EQ(Bound("regoin = 'eu'"), "error: at 1: no column 'regoin' (did you mean 'Region'?)");
+  EXPECT_EQ(Bound("id = 1 AND zzzzzzz = 2"), "error: at 12: no column 'zzzzzzz'");
+  EXPECT_EQ(Bound("s = 1"),
+            "error: at 1: column 's' is a group (struct, list or map): name a leaf inside it");
+  EXPECT_EQ(Bound("l.list.element = 1"),
+            "error: at 1: column 'l.list.element' is inside a list or map: filters take "
+            "top-level or struct fields only");
+}
+
+TEST_F(ExprBinderTest, IntegerColumnsCompareWithIntegersDirectly) {
+  EXPECT_EQ(Bound("id = 5"), "id = 5");
+  EXPECT_EQ(Bound("5 < id"), "id > 5");
+  EXPECT_EQ(Bound("i8 < 1000"), "i8 < 1000");  // out of range: the evaluator decides
+  EXPECT_EQ(Bound("u64 > -1"), "u64 > -1");
+  EXPECT_EQ(Bound("id = '42'"), "id = 42");  // as DuckDB: a numeric string reads as a number
+  EXPECT_EQ(Bound("id = 2.0"), "id = 2");
+  EXPECT_EQ(Bound("id >= -3.00"), "id >= -3");
+}
+
+TEST_F(ExprBinderTest, NonIntegralLiteralsAreRewrittenExactlyNeverRounded) {
+  EXPECT_EQ(Bound("id = 1.5"), "(id > 1) AND (id < 2)");
+  EXPECT_EQ(Bound("id <> 1.5"), "(id <= 1) OR (id >= 2)");
+  EXPECT_EQ(Bound("id > 1.5"), "id >= 2");
+  EXPECT_EQ(Bound("id >= 1.5"), "id >= 2");
+  EXPECT_EQ(Bound("id < 1.5"), "id <= 1");
+  EXPECT_EQ(Bound("id <= -1.5"), "id <= -2");
+  EXPECT_EQ(Bound("id IS DISTINCT FROM 0.5"), "(id IS NULL) OR (id <= 0) OR (id >= 1)");
+  EXPECT_EQ(Bound("id IS NOT DISTINCT FROM 0.5"), "(id IS NOT NULL) AND (id > 0) AND (id < 1)");
+  EXPECT_EQ(Bound("id IN (1, 2.5, 3)"), "id IN (1, 3)");
+  EXPECT_EQ(Bound("id IN (2.5)"), "(id > 2) AND (id < 3)");
+}
+
+TEST_F(ExprBinderTest, FloatLiteralsCastIntegerAndDecimalColumnsToDouble) {
+  EXPECT_EQ(Bound("id = 1.5e0"), "CAST(id AS double) = 1.5e0");
+  EXPECT_EQ(Bound("price < 1e3"), "CAST(price AS double) < 1000e0");
+  EXPECT_EQ(Bound("id IN (1, 2e0)"), "CAST(id AS double) IN (1e0, 2e0)");
+}
+
+TEST_F(ExprBinderTest, DecimalColumnsRescaleLiterals) {
+  EXPECT_EQ(Bound("price = 1.5"), "price = 1.50");
+  EXPECT_EQ(Bound("price > 3"), "price > 3.00");
+  EXPECT_EQ(Bound("price = 1.555"), "(price > 1.55) AND (price < 1.56)");
+  EXPECT_EQ(Bound("price < -1.555"), "price <= -1.56");
+  EXPECT_EQ(Bound("big = 12345678901234567890.1234"), "big = 12345678901234567890.1234");
+  // Far beyond any decimal(38) value: clamped, still exact.
+  EXPECT_EQ(Bound("big < 99999999999999999999999999999999999999"),
+            "big < 10000000000000000000000000000000000.0000");
+}
+
+TEST_F(ExprBinderTest, FloatColumnsTakeLiteralsAsDuckDBDoes) {
+  // An exact literal converts to the column's type (float for float32), as in DuckDB.
+  EXPECT_EQ(Bound("f32 = 0.1"), "f32 = 0.10000000149011612e0");
+  EXPECT_EQ(Bound("f64 = 0.1"), "f64 = 0.1e0");
+  EXPECT_EQ(Bound("f32 = 0.1e0"), "f32 = 0.1e0");
+  EXPECT_EQ(Bound("f64 = 'nan'"), "f64 = CAST('nan' AS DOUBLE)");
+  EXPECT_EQ(Bound("h > 1"), "h > 1e0");
+}
+
+TEST_F(ExprBinderTest, StringsBinaryAndUuid) {
+  EXPECT_EQ(Bound("name = 'it''s'"), "name = 'it''s'");
+  EXPECT_EQ(Bound("bin = X'00ff'"), "bin = X'00ff'");
+  EXPECT_EQ(Bound("bin = 'ab'"), "bin = 'ab'");
+  EXPECT_EQ(Bound("fsb = 'abc'"), "fsb = 'abc'");
+  EXPECT_EQ(Bound("uuid = '00112233-4455-6677-8899-aabbccddeeff'"),
+            "uuid = X'00112233445566778899aabbccddeeff'");
+  EXPECT_EQ(Bound("name > 5"),
+            "error: at 8: cannot compare large_string column 'name' with "
+            "integer 5");
+  EXPECT_EQ(Bound("id = 'abc'"),
+            "error: at 6: cannot compare int64 column 'id' with string "
+            "'abc'");
+  EXPECT_EQ(Bound("name = id"),
+            "error: at 6: cannot compare large_string column 'name' with int64 column 'id'");
+}
+
+TEST_F(ExprBinderTest, DatesAndTimestamps) {
+  EXPECT_EQ(Bound("d = DATE '2020-01-01'"), "d = DATE '2020-01-01'");
+  EXPECT_EQ(Bound("d = '2020-01-01'"), "d = DATE '2020-01-01'");
+  EXPECT_EQ(Bound("d < TIMESTAMP '2020-01-01 10:00:00'"), "d <= DATE '2020-01-01'");
+  EXPECT_EQ(Bound("d = TIMESTAMP '2020-01-01 10:00:00'"),
+            "(d > DATE '2020-01-01') AND (d < DATE '2020-01-02')");
+  EXPECT_EQ(Bound("d >= TIMESTAMP '2020-01-02'"), "d >= DATE '2020-01-02'");
+  EXPECT_EQ(Bound("ts_us > DATE '2020-01-01'"), "ts_us > TIMESTAMP '2020-01-01 00:00:00'");
+  EXPECT_EQ(Bound("ts_ms = TIMESTAMP '2020-01-01 00:00:00.0015'"),
+            "(ts_ms > TIMESTAMP '2020-01-01 00:00:00.001Z') AND "
+            "(ts_ms < TIMESTAMP '2020-01-01 00:00:00.002Z')");
+  EXPECT_EQ(Bound("ts_ns >= '2020-01-01 00:00:00.123456789'"),
+            "ts_ns >= TIMESTAMP '2020-01-01 00:00:00.123456789Z'");
+  // An offset is applied: 02:00 at +02:00 is midnight UTC.
+  EXPECT_EQ(Bound("ts_ms = TIMESTAMP '2020-01-01 02:00:00+02:00'"),
+            "ts_ms = TIMESTAMP '2020-01-01 00:00:00Z'");
+  EXPECT_EQ(Bound("ts_ms = ts_us"), "CAST(ts_ms AS timestamp[us, tz=UTC]) = ts_us");
+  EXPECT_EQ(Bound("d < ts_ns"), "CAST(d AS timestamp[ns, tz=UTC]) < ts_ns");
+  EXPECT_EQ(Bound("t > '12:30:00'"), "t > '12:30:00'");
+  EXPECT_EQ(Bound("d = '2020-02-30'"), "error: at 5: invalid date '2020-02-30'");
+  EXPECT_EQ(Bound("d = DATE '2020-13-01'"), "error: at 10: invalid date '2020-13-01'");
+  EXPECT_EQ(Bound("d = 5"), "error: at 5: cannot compare date32[day] column 'd' with integer 5");
+}
+
+TEST_F(ExprBinderTest, BooleansAndPredicates) {
+  EXPECT_EQ(Bound("flag"), "flag");
+  EXPECT_EQ(Bound("NOT flag"), "NOT flag");
+  EXPECT_EQ(Bound("flag = TRUE"), "flag = TRUE");
+  EXPECT_EQ(Bound("flag AND id > 1"), "flag AND (id > 1)");
+  EXPECT_EQ(Bound("TRUE"), "TRUE");
+  EXPECT_EQ(Bound("1 = 1"), "TRUE");
+  EXPECT_EQ(Bound("1 < 1.5"), "TRUE");
+  EXPECT_EQ(Bound("id = NULL"), "NULL");
+  EXPECT_EQ(Bound("id IS DISTINCT FROM NULL"), "id IS NOT NULL");
+  EXPECT_EQ(Bound("id"), "error: at 1: expected a boolean condition, not int64 column 'id'");
+  EXPECT_EQ(Bound("flag = 1"), "error: at 8: cannot compare bool column 'flag' with integer 1");
+}
+
+TEST_F(ExprBinderTest, BetweenInLikeShapes) {
+  EXPECT_EQ(Bound("id BETWEEN 1 AND 10"), "(id >= 1) AND (id <= 10)");
+  EXPECT_EQ(Bound("id NOT BETWEEN 1 AND 10"), "NOT ((id >= 1) AND (id <= 10))");
+  EXPECT_EQ(Bound("id NOT IN (3, 1, 2, 1, NULL)"), "NOT (id IN (1, 2, 3, NULL))");
+  EXPECT_EQ(Bound("id IN (NULL)"), "NULL");
+  EXPECT_EQ(Bound("id IN (i8, 2)"), "(id = i8) OR (id = 2)");
+  EXPECT_EQ(Bound("name LIKE 'ab%'"), "starts_with(name, 'ab')");
+  EXPECT_EQ(Bound("name LIKE 'ab\\%'"), "name = 'ab%'");
+  EXPECT_EQ(Bound("name LIKE 'a_c'"), "name LIKE 'a_c'");
+  EXPECT_EQ(Bound("name NOT LIKE '%x%'"), "NOT (name LIKE '%x%')");
+  EXPECT_EQ(Bound("name ILIKE 'ab%'"), "name ILIKE 'ab%'");
+  EXPECT_EQ(Bound("starts_with(bin, X'00')"), "starts_with(bin, X'00')");
+  EXPECT_EQ(Bound("name LIKE 'x\\'"),
+            "error: at 11: LIKE pattern ends with the escape "
+            "character '\\'");
+  EXPECT_EQ(Bound("id LIKE 'x'"),
+            "error: at 1: LIKE needs a string or binary column, not "
+            "int64 column 'id'");
+  EXPECT_EQ(Bound("lower(name) = 'x'"),
+            "error: at 1: unknown function 'lower' (known: "
+            "starts_with)");
+}
+
+TEST_F(ExprBinderTest, Arithmetic) {
+  EXPECT_EQ(Bound("id + 1 > 5"), "(id + 1) > 5");
+  EXPECT_EQ(Bound("i8 * 2 = 4"), "(CAST(i8 AS int64) * 2) = 4");
+  EXPECT_EQ(Bound("-id < 3"), "(0 - id) < 3");
+  EXPECT_EQ(Bound("id / 2 > 1"), "(CAST(id AS double) / 2e0) > 1e0");
+  EXPECT_EQ(Bound("price + 1 > 2"), "(price + 1.00) > 2.00");
+  EXPECT_EQ(Bound("price * 2 > 2"), "(price * 2) > 2.00");
+  EXPECT_EQ(Bound("f32 + id > 0"), "(CAST(f32 AS double) + CAST(id AS double)) > 0e0");
+  EXPECT_EQ(Bound("id > 2 * 3 - 1"), "id > 5");
+  EXPECT_EQ(Bound("id > 1 / 4"), "CAST(id AS double) > 0.25e0");
+  EXPECT_EQ(Bound("name + 1 > 2"),
+            "error: at 6: arithmetic on large_string column 'name' is "
+            "not supported");
+  EXPECT_EQ(Bound("id > 9223372036854775807 + 1"),
+            "error: at 26: overflow in constant "
+            "arithmetic");
+}
+
+TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
+  EXPECT_EQ(Bound("CAST(id AS DOUBLE) > 1"), "CAST(id AS double) > 1e0");
+  EXPECT_EQ(Bound("f64 = CAST('inf' AS DOUBLE)"), "f64 = CAST('inf' AS DOUBLE)");
+  EXPECT_EQ(Bound("d = CAST('2021-03-04' AS DATE)"), "d = DATE '2021-03-04'");
+  EXPECT_EQ(Bound("id = i8"), "id = i8");  // one integer domain: no cast
+  EXPECT_EQ(Bound("price = id"), "price = CAST(id AS decimal128(21, 2))");
+  EXPECT_EQ(Bound("price < big"), "CAST(price AS decimal128(12, 4)) < big");
+  EXPECT_EQ(Bound("f32 < id"), "CAST(f32 AS double) < CAST(id AS double)");
+}
+
+TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {
+  EXPECT_EQ(Bound("id = "), "error: at 6: unexpected end of filter");
+  EXPECT_EQ(Bound("id = 'abc"), "error: at 6: unterminated string");
+  EXPECT_EQ(Bound("(id = 1"), "error: at 8: expected ')' but the filter ended");
+  EXPECT_EQ(Bound("id = 1 )"), "error: at 8: unexpected ')'");
+  EXPECT_EQ(Bound("id @ 1"), "error: at 4: unexpected character '@'");
+  EXPECT_EQ(Bound("id < 2 < 3"), "error: at 8: comparisons do not chain: add parentheses");
+  EXPECT_EQ(Bound("id IS 3"), "error: at 7: expected NULL or DISTINCT FROM after IS");
+  EXPECT_EQ(Bound("id IN 3"), "error: at 7: expected '('");
+  EXPECT_EQ(Bound("id BETWEEN 1 OR 2"), "error: at 14: expected AND");
+  EXPECT_EQ(Bound("bin = X'0g'"), "error: at 7: X'..' holds a character that is not hex");
+  EXPECT_EQ(Bound("id = 1e"), "error: at 7: exponent without digits");
+  EXPECT_EQ(Bound("id = 12abc"), "error: at 8: unexpected character after a number");
+  EXPECT_EQ(Bound("\"id = 1"), "error: at 1: unterminated quoted identifier");
+  EXPECT_EQ(Bound("AND id = 1"), "error: at 1: unexpected 'AND'");
+}
+
+TEST_F(ExprBinderTest, KeywordsAreCaseInsensitive) {
+  EXPECT_EQ(Bound("id between 1 and 2 or not flag"), "((id >= 1) AND (id <= 2)) OR (NOT flag)");
+  EXPECT_EQ(Bound("id is not null"), "id IS NOT NULL");
+  EXPECT_EQ(Bound("name not ilike 'A%'"), "NOT (name ILIKE 'A%')");
+}
+
+TEST_F(ExprBinderTest, PrecedenceFollowsPostgres) {
+  // NOT binds looser than comparison and IS; AND tighter than OR.
+  EXPECT_EQ(Bound("NOT id = 1 IS NULL"), "NOT ((id = 1) IS NULL)");
+  EXPECT_EQ(Bound("flag OR flag2 AND id = 1"), "flag OR (flag2 AND (id = 1))");
+  EXPECT_EQ(Bound("id + 2 * 3 = 7"), "(id + 6) = 7");
+  EXPECT_EQ(Bound("(id + 2) * 3 = 9"), "((id + 2) * 3) = 9");
+}
+
+}  // namespace
+}  // namespace pqsift::expr

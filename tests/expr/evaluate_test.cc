@@ -1,0 +1,284 @@
+// EvaluateFilter: three-valued logic truth tables, NaN order, LIKE / ILIKE corners, IN with
+// NULL, integer literals out of a narrow column's range, decimals, timestamps, arithmetic
+// errors, and sliced arrays.
+#include "expr/evaluate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "arrow/test_arrays.h"
+#include "expr/binder.h"
+#include "expr_test_util.h"
+
+namespace pqsift::expr {
+namespace {
+
+using pqsift::testing::Dec;
+using pqsift::testing::kNull;
+using pqsift::testing::MakeFixed;
+using pqsift::testing::MakeStrings;
+using pqsift::testing::Opt;
+
+using Rows = std::vector<uint8_t>;
+
+class ExprEvaluateTest : public ::testing::Test {
+ protected:
+  void Set(const std::string& path, std::shared_ptr<Array> array) {
+    rows_ = array->length;
+    arrays_[path] = std::move(array);
+  }
+
+  Result<Rows> Try(std::string_view text) {
+    PQSIFT_ASSIGN_OR_RETURN(BoundFilter f, BindFilter(text, schema_));
+    std::vector<const Array*> columns;
+    for (const ColumnRef& c : f.columns) {
+      auto it = arrays_.find(c.path);
+      if (it == arrays_.end()) return Status::InvalidArgument("test has no column " + c.path);
+      columns.push_back(it->second.get());
+    }
+    return EvaluateFilter(f, columns, rows_);
+  }
+  Rows Eval(std::string_view text) {
+    Result<Rows> r = Try(text);
+    EXPECT_TRUE(r.ok()) << text << ": " << r.status().ToString();
+    return r.ok() ? *r : Rows{};
+  }
+
+  Schema schema_ = testing::TestSchema();
+  std::map<std::string, std::shared_ptr<Array>> arrays_;
+  int64_t rows_ = 0;
+};
+
+// flag x flag2 over {TRUE, FALSE, NULL}^2, row k = (k / 3, k % 3).
+class ExprThreeValuedTest : public ExprEvaluateTest {
+ protected:
+  void SetUp() override {
+    std::vector<Opt<bool>> a;
+    std::vector<Opt<bool>> b;
+    const Opt<bool> values[] = {true, false, kNull};
+    for (const auto& x : values) {
+      for (const auto& y : values) {
+        a.push_back(x);
+        b.push_back(y);
+      }
+    }
+    Set("flag", MakeFixed<bool>(Boolean(), a));
+    Set("flag2", MakeFixed<bool>(Boolean(), b));
+  }
+};
+
+TEST_F(ExprThreeValuedTest, AndOrNot) {
+  //                     TT TF TN FT FF FN NT NF NN
+  EXPECT_EQ(Eval("flag AND flag2"), (Rows{1, 0, 0, 0, 0, 0, 0, 0, 0}));
+  // NOT (a AND b) is TRUE exactly where a AND b is FALSE: FALSE dominates NULL.
+  EXPECT_EQ(Eval("NOT (flag AND flag2)"), (Rows{0, 1, 0, 1, 1, 1, 0, 1, 0}));
+  EXPECT_EQ(Eval("flag OR flag2"), (Rows{1, 1, 1, 1, 0, 0, 1, 0, 0}));
+  // NOT (a OR b) is TRUE exactly where a OR b is FALSE: TRUE dominates NULL.
+  EXPECT_EQ(Eval("NOT (flag OR flag2)"), (Rows{0, 0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("NOT flag"), (Rows{0, 0, 0, 1, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("NOT NOT flag"), (Rows{1, 1, 1, 0, 0, 0, 0, 0, 0}));
+}
+
+TEST_F(ExprThreeValuedTest, ComparisonsAndDistinct) {
+  EXPECT_EQ(Eval("flag = flag2"), (Rows{1, 0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("NOT (flag = flag2)"), (Rows{0, 1, 0, 1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("flag IS NOT DISTINCT FROM flag2"), (Rows{1, 0, 0, 0, 1, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("flag IS DISTINCT FROM flag2"), (Rows{0, 1, 1, 1, 0, 1, 1, 1, 0}));
+  EXPECT_EQ(Eval("flag > flag2"), (Rows{0, 1, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("flag IS NULL"), (Rows{0, 0, 0, 0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(Eval("flag2 IS NOT NULL"), (Rows{1, 1, 0, 1, 1, 0, 1, 1, 0}));
+  EXPECT_EQ(Eval("flag = NULL"), (Rows(9, 0)));
+  EXPECT_EQ(Eval("NOT (flag = NULL)"), (Rows(9, 0)));
+  EXPECT_EQ(Eval("flag IS NOT DISTINCT FROM NULL"), (Rows{0, 0, 0, 0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(Eval("(flag = NULL) IS NULL"), (Rows(9, 1)));
+  EXPECT_EQ(Eval("flag = TRUE OR NULL"), (Rows{1, 1, 1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("flag AND FALSE"), (Rows(9, 0)));
+  EXPECT_EQ(Eval("NOT (flag AND FALSE)"), (Rows(9, 1)));
+}
+
+TEST_F(ExprEvaluateTest, InWithNullInTheList) {
+  Set("id", MakeFixed<int64_t>(Int64(), {1, 2, 3, kNull}));
+  EXPECT_EQ(Eval("id IN (1, 3)"), (Rows{1, 0, 1, 0}));
+  EXPECT_EQ(Eval("id NOT IN (1, 3)"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("id IN (1, NULL)"), (Rows{1, 0, 0, 0}));
+  // No match against a list with NULL is NULL, so NOT IN selects nothing.
+  EXPECT_EQ(Eval("id NOT IN (1, NULL)"), (Rows{0, 0, 0, 0}));
+  EXPECT_EQ(Eval("(id IN (1, NULL)) IS NULL"), (Rows{0, 1, 1, 1}));
+  // Long lists take the binary-search path.
+  EXPECT_EQ(Eval("id IN (3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 1)"), (Rows{1, 0, 1, 0}));
+  EXPECT_EQ(Eval("id IN (2.5, 2)"), (Rows{0, 1, 0, 0}));
+}
+
+TEST_F(ExprEvaluateTest, NaNEqualsNaNAndSortsAboveEverything) {
+  double nan = std::nan("");
+  double inf = std::numeric_limits<double>::infinity();
+  Set("f64", MakeFixed<double>(Float64(), {nan, 1.0, -0.0, inf, kNull, -inf}));
+  EXPECT_EQ(Eval("f64 = 'nan'"), (Rows{1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("f64 <> 'NaN'"), (Rows{0, 1, 1, 1, 0, 1}));
+  EXPECT_EQ(Eval("f64 > 1e300"), (Rows{1, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("f64 >= 'inf'"), (Rows{1, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("f64 < 'nan'"), (Rows{0, 1, 1, 1, 0, 1}));
+  EXPECT_EQ(Eval("f64 = 0"), (Rows{0, 0, 1, 0, 0, 0}));  // -0 == +0
+  EXPECT_EQ(Eval("f64 IN (1, 'nan')"), (Rows{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("f64 IN (1, 'nan', 3, 4, 5, 6, 7, 8, 9, 10)"), (Rows{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("f64 = f64"), (Rows{1, 1, 1, 1, 0, 1}));
+}
+
+TEST_F(ExprEvaluateTest, Float32AndFloat16Columns) {
+  Set("f32", MakeFixed<float>(Float32(), {0.1f, 0.5f, std::nanf(""), kNull}));
+  EXPECT_EQ(Eval("f32 = 0.1"), (Rows{1, 0, 0, 0}));    // DuckDB: the literal becomes a float
+  EXPECT_EQ(Eval("f32 = 0.1e0"), (Rows{0, 0, 0, 0}));  // a double literal: the column widens
+  EXPECT_EQ(Eval("f32 > 0.2"), (Rows{0, 1, 1, 0}));
+  // float16: 0x3C00 = 1.0, 0xC000 = -2.0, 0x7E00 = NaN.
+  Set("h", MakeFixed<uint16_t>(Float16(), {0x3C00, 0xC000, 0x7E00, kNull}));
+  EXPECT_EQ(Eval("h = 1"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("h < 0"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("h > 100"), (Rows{0, 0, 1, 0}));
+}
+
+TEST_F(ExprEvaluateTest, IntegerLiteralsOutsideANarrowColumnsRange) {
+  Set("i8", MakeFixed<int8_t>(Int8(), {-128, 0, 127, kNull}));
+  EXPECT_EQ(Eval("i8 < 1000"), (Rows{1, 1, 1, 0}));
+  EXPECT_EQ(Eval("i8 > 1000"), (Rows{0, 0, 0, 0}));
+  EXPECT_EQ(Eval("i8 <> -1000"), (Rows{1, 1, 1, 0}));
+  EXPECT_EQ(Eval("i8 IS DISTINCT FROM 1000"), (Rows{1, 1, 1, 1}));
+  EXPECT_EQ(Eval("i8 IN (127, 1000, -129)"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("i8 > 0.5"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("i8 = -0.5"), (Rows{0, 0, 0, 0}));
+  Set("u64", MakeFixed<uint64_t>(UInt64(), {0, std::numeric_limits<uint64_t>::max(), kNull}));
+  EXPECT_EQ(Eval("u64 > 9223372036854775807"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("u64 > -1"), (Rows{1, 1, 0}));
+  EXPECT_EQ(Eval("u64 = 18446744073709551615"), (Rows{0, 1, 0}));
+}
+
+TEST_F(ExprEvaluateTest, MixedColumnComparisons) {
+  Set("id", MakeFixed<int64_t>(Int64(), {-1, 5, 300, kNull}));
+  Set("i8", MakeFixed<int8_t>(Int8(), {-1, 6, 44, 1}));
+  Set("u64", MakeFixed<uint64_t>(UInt64(), {std::numeric_limits<uint64_t>::max(), 5, 1, 1}));
+  Set("price", MakeFixed<std::array<uint8_t, 16>>(Decimal128(10, 2),
+                                                  {Dec(-100), Dec(550), Dec(30000), Dec(1)}));
+  EXPECT_EQ(Eval("id = i8"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("id < u64"), (Rows{1, 0, 0, 0}));  // -1 < 2^64 - 1 in one integer domain
+  EXPECT_EQ(Eval("price = id"), (Rows{1, 0, 1, 0}));
+  EXPECT_EQ(Eval("price > i8"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("price > 5.49"), (Rows{0, 1, 1, 0}));
+  EXPECT_EQ(Eval("price = 5.5"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("price <> 5.505"), (Rows{1, 1, 1, 1}));
+  EXPECT_EQ(Eval("price * 2 = 11"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("price + 0.5 = 6"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("price / 2 = 2.75e0"), (Rows{0, 1, 0, 0}));
+}
+
+TEST_F(ExprEvaluateTest, LikeAndILike) {
+  Set("name", MakeStrings({"abc", "aXc",
+                           "\xc3\xa1"
+                           "bc",
+                           "a%c", "", kNull, "ABC", "abcabc", "a\\c"}));
+  EXPECT_EQ(Eval("name LIKE 'a_c'"), (Rows{1, 1, 0, 1, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("name LIKE '_bc'"), (Rows{1, 0, 1, 0, 0, 0, 0, 0, 0}));  // _ is a code point
+  EXPECT_EQ(Eval("name LIKE 'a\\%c'"), (Rows{0, 0, 0, 1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("name LIKE 'a\\\\c'"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("name LIKE '%'"), (Rows{1, 1, 1, 1, 1, 0, 1, 1, 1}));
+  EXPECT_EQ(Eval("name LIKE ''"), (Rows{0, 0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("name LIKE '%c'"), (Rows{1, 1, 1, 1, 0, 0, 0, 1, 1}));
+  EXPECT_EQ(Eval("name LIKE '%bc%'"), (Rows{1, 0, 1, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("name LIKE 'a%c'"), (Rows{1, 1, 0, 1, 0, 0, 0, 1, 1}));
+  EXPECT_EQ(Eval("name LIKE '%b%c'"), (Rows{1, 0, 1, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("name LIKE 'abc%abc'"), (Rows{0, 0, 0, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("name LIKE '___'"), (Rows{1, 1, 1, 1, 0, 0, 1, 0, 1}));
+  EXPECT_EQ(Eval("name NOT LIKE 'a%'"), (Rows{0, 0, 1, 0, 1, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("name ILIKE 'abc'"), (Rows{1, 0, 0, 0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("name ILIKE '\xc3\x81%'"), (Rows{0, 0, 1, 0, 0, 0, 0, 0, 0}));  // Á folds to á
+  EXPECT_EQ(Eval("name ILIKE 'A_C%'"), (Rows{1, 1, 0, 1, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(Eval("starts_with(name, 'ab')"), (Rows{1, 0, 0, 0, 0, 0, 0, 1, 0}));
+}
+
+TEST_F(ExprEvaluateTest, StringsBinaryAndFixedSize) {
+  Set("name", MakeStrings({"b", "a", "\xff", "", kNull}));
+  EXPECT_EQ(Eval("name > 'a'"), (Rows{1, 0, 1, 0, 0}));  // unsigned bytes: 0xff is largest
+  EXPECT_EQ(Eval("name IN ('a', '')"), (Rows{0, 1, 0, 1, 0}));
+  Set("bin", MakeStrings({std::string("\x00\x01", 2), "z", kNull}, LargeBinary()));
+  EXPECT_EQ(Eval("bin = X'0001'"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("starts_with(bin, X'00')"), (Rows{1, 0, 0}));
+  Set("uuid",
+      pqsift::testing::MakeFixedBinary(
+          16, {std::string("\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff", 16),
+               std::string(16, 'x'), kNull}));
+  EXPECT_EQ(Eval("uuid = '00112233-4455-6677-8899-aabbccddeeff'"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("uuid > X'00'"), (Rows{1, 1, 0}));
+}
+
+TEST_F(ExprEvaluateTest, DatesAndTimestamps) {
+  Set("d", MakeFixed<int32_t>(Date32(), {18262, 18263, kNull}));  // 2020-01-01, 2020-01-02
+  EXPECT_EQ(Eval("d = '2020-01-01'"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("d < TIMESTAMP '2020-01-01 10:00:00'"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("d > TIMESTAMP '2020-01-01 10:00:00'"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("d = TIMESTAMP '2020-01-02 00:00:00'"), (Rows{0, 1, 0}));
+  int64_t midnight_ms = int64_t{18262} * 86400 * 1000;
+  Set("ts_ms", MakeFixed<int64_t>(Timestamp(TimeUnit::kMillis, "UTC"),
+                                  {midnight_ms, midnight_ms + 1, midnight_ms + 2}));
+  EXPECT_EQ(Eval("ts_ms > TIMESTAMP '2020-01-01 00:00:00.0015'"), (Rows{0, 0, 1}));
+  EXPECT_EQ(Eval("ts_ms <= TIMESTAMP '2020-01-01 00:00:00.0015'"), (Rows{1, 1, 0}));
+  EXPECT_EQ(Eval("ts_ms = '2020-01-01 00:00:00.001'"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("ts_ms >= d"), (Rows{1, 0, 0}));
+  Set("ts_us",
+      MakeFixed<int64_t>(Timestamp(TimeUnit::kMicros, ""), {midnight_ms * 1000 + 1000, 0, kNull}));
+  EXPECT_EQ(Eval("ts_ms = ts_us"), (Rows{0, 0, 0}));
+  EXPECT_EQ(Eval("ts_ms < ts_us"), (Rows{1, 0, 0}));
+}
+
+TEST_F(ExprEvaluateTest, ArithmeticOverflowIsAnErrorDivisionByZeroIsNull) {
+  Set("id", MakeFixed<int64_t>(Int64(), {std::numeric_limits<int64_t>::max(), 4, kNull}));
+  Result<Rows> overflow = Try("id + 1 > 0");
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_EQ(overflow.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(overflow.status().message().find("overflow"), std::string::npos);
+  EXPECT_EQ(Eval("id - 1 > 0"), (Rows{1, 1, 0}));
+  EXPECT_EQ(Eval("id / 0 > 1"), (Rows{0, 0, 0}));
+  EXPECT_EQ(Eval("(id / 0) IS NULL"), (Rows{1, 1, 1}));
+  EXPECT_EQ(Eval("id / 8 = 0.5e0"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("-id < 0"), (Rows{1, 1, 0}));
+  // Overflow under a NULL row is not an error.
+  Set("id", MakeFixed<int64_t>(Int64(), {kNull, 4}));
+  EXPECT_EQ(Eval("id * 3 = 12"), (Rows{0, 1}));
+}
+
+TEST_F(ExprEvaluateTest, SlicedArraysHonourTheOffset) {
+  auto full = MakeFixed<int32_t>(Int32(), {10, kNull, 30, 40, kNull, 60});
+  Result<std::shared_ptr<Array>> sliced = Slice(*full, 2, 4);
+  ASSERT_TRUE(sliced.ok());
+  Set("s.a", *sliced);
+  EXPECT_EQ(Eval("s.a >= 40"), (Rows{0, 1, 0, 1}));
+  EXPECT_EQ(Eval("s.a IS NULL"), (Rows{0, 0, 1, 0}));
+  auto strings = MakeStrings({"x", "yy", kNull, "zzz"});
+  Result<std::shared_ptr<Array>> sliced_strings = Slice(*strings, 1, 3);
+  ASSERT_TRUE(sliced_strings.ok());
+  Set("s.b", *sliced_strings);
+  EXPECT_EQ(Eval("s.b LIKE '%y%' OR s.b = 'zzz'"), (Rows{1, 0, 1}));
+  auto bools =
+      MakeFixed<bool>(Boolean(), {true, false, true, kNull, false, true, true, false, true, false});
+  Result<std::shared_ptr<Array>> sliced_bools = Slice(*bools, 3, 7);
+  ASSERT_TRUE(sliced_bools.ok());
+  Set("flag", *sliced_bools);
+  EXPECT_EQ(Eval("flag"), (Rows{0, 0, 1, 1, 0, 1, 0}));
+}
+
+TEST_F(ExprEvaluateTest, MismatchedColumnsAreErrors) {
+  Set("id", MakeFixed<int32_t>(Int32(), {1}));
+  Result<Rows> r = Try("id = 1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("should be int64"), std::string::npos);
+}
+
+TEST_F(ExprEvaluateTest, EmptyBatch) {
+  Set("id", MakeFixed<int64_t>(Int64(), {}));
+  EXPECT_EQ(Eval("id = 1 AND id IN (1, 2)"), Rows{});
+}
+
+}  // namespace
+}  // namespace pqsift::expr
