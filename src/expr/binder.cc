@@ -847,18 +847,14 @@ class Binder {
     }
     if (pattern.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
     const std::string& p = pattern.literal.s;
-    // The pattern's literal text (escapes removed), and whether its wildcards are exactly one
+    // The pattern's literal text (no escape character, as in DuckDB), and whether its wildcards are
+    // exactly one
     // '%' at the end (a prefix test) or none at all (an equality).
     std::string text;
     int wildcards = 0;
     bool trailing_percent = false;
     for (size_t k = 0; k < p.size(); ++k) {
-      if (p[k] == '\\') {
-        if (k + 1 == p.size()) {
-          return ErrorAt(pattern.pos, "LIKE pattern ends with the escape character '\\'");
-        }
-        text.push_back(p[++k]);
-      } else if (p[k] == '%' || p[k] == '_') {
+      if (p[k] == '%' || p[k] == '_') {
         ++wildcards;
         trailing_percent = p[k] == '%' && k + 1 == p.size();
       } else {

@@ -61,10 +61,7 @@ LikeMatcher::LikeMatcher(std::string_view pattern, bool case_insensitive)
   }
   for (size_t k = 0; k < pattern.size(); ++k) {
     char c = pattern[k];
-    if (c == '\\' && k + 1 < pattern.size()) {
-      literal_.push_back(pattern[++k]);
-      kinds_.push_back(kByte);
-    } else if (c == '%') {
+    if (c == '%') {
       if (!kinds_.empty() && kinds_.back() == kAny) continue;  // %% is %
       literal_.push_back(0);
       kinds_.push_back(kAny);

@@ -246,7 +246,8 @@ class Parser {
       PQSIFT_ASSIGN_OR_RETURN(Node pattern, ParseAdditive());
       n->children.push_back(std::move(pattern));
       if (IsKeyword(Peek(), "escape")) {
-        return ErrorAt(Peek().pos, "ESCAPE is not supported: '\\' is the escape character");
+        return ErrorAt(Peek().pos,
+                       "ESCAPE is not supported (LIKE has no escape character, as in DuckDB)");
       }
       return n;
     }

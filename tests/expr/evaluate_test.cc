@@ -181,8 +181,9 @@ TEST_F(ExprEvaluateTest, LikeAndILike) {
                            "a%c", "", kNull, "ABC", "abcabc", "a\\c"}));
   EXPECT_EQ(Eval("name LIKE 'a_c'"), (Rows{1, 1, 0, 1, 0, 0, 0, 0, 1}));
   EXPECT_EQ(Eval("name LIKE '_bc'"), (Rows{1, 0, 1, 0, 0, 0, 0, 0, 0}));  // _ is a code point
-  EXPECT_EQ(Eval("name LIKE 'a\\%c'"), (Rows{0, 0, 0, 1, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(Eval("name LIKE 'a\\\\c'"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  // No escape character, as in DuckDB: 'a\%c' is 'a', a backslash, anything, 'c'.
+  EXPECT_EQ(Eval("name LIKE 'a\\%c'"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("name LIKE 'a\\\\c'"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 0}));
   EXPECT_EQ(Eval("name LIKE '%'"), (Rows{1, 1, 1, 1, 1, 0, 1, 1, 1}));
   EXPECT_EQ(Eval("name LIKE ''"), (Rows{0, 0, 0, 0, 1, 0, 0, 0, 0}));
   EXPECT_EQ(Eval("name LIKE '%c'"), (Rows{1, 1, 1, 1, 0, 0, 0, 1, 1}));
