@@ -282,6 +282,10 @@ TEST(Proof, CastScalesDecimalsAndTimestamps) {
   ExprPtr us = Cmp(Op::kLt, Cast(m, Timestamp(TimeUnit::kMicros, "")),
                    Lit(Value::Int(1500), Timestamp(TimeUnit::kMicros, "")));
   EXPECT_OUTCOMES(ProveOne(us, {Timestamp(TimeUnit::kMillis, "")}, {Ints(2, 3)}), F);
+  // A change of zone is not a scaling: nothing is claimed.
+  ExprPtr zoned = Cmp(Op::kLt, Cast(m, Timestamp(TimeUnit::kMicros, "Europe/Paris")),
+                      Lit(Value::Int(1500), Timestamp(TimeUnit::kMicros, "Europe/Paris")));
+  EXPECT_OUTCOMES(ProveOne(zoned, {Timestamp(TimeUnit::kMillis, "")}, {Ints(2, 3)}), T | F | N);
 }
 
 TEST(Proof, UnknownCastIsAnyOutcome) {
