@@ -10,6 +10,7 @@
 #include "prune/expr_builders.h"
 #include "prune/stage.h"
 #include "testing/metadata_encoder.h"
+#include "testing/parquet_files.h"
 #include "testing/sample_metadata.h"
 
 namespace pqsift::prune {
@@ -185,6 +186,32 @@ TEST_F(RowGroupStatisticsStageTest, PlanOfAnotherFileIsAnError) {
   plan.row_groups = {RowGroupPlan::ScanAll(10)};
   StageReport report;
   EXPECT_FALSE(Run(BoolLit(true), plan, report).ok());
+}
+
+// The stage over a parquet-testing file whose statistics are the deprecated fields only.
+TEST(RowGroupStatisticsStageFile, DeprecatedStatsPruneIntegersNotStrings) {
+  PQSIFT_TESTING_FILE_OR_SKIP(path, "datapage_v2.snappy.parquet");
+  files::OpenedFile f = files::OpenParquet(path);
+  ASSERT_NE(f.metadata, nullptr);
+  const Schema& schema = f.metadata->schema();
+  int32_t a = static_cast<int32_t>(schema.FindColumn("a") - schema.columns().data());
+  int32_t b = static_cast<int32_t>(schema.FindColumn("b") - schema.columns().data());
+  auto run = [&](const ExprPtr& root) {
+    expr::BoundFilter filter;
+    filter.root = root;
+    filter.columns = {{"a", a, LargeUtf8()}, {"b", b, Int32()}};
+    FilePlan plan = ScanAllPlan(path, f.metadata->file());
+    StageReport report;
+    FileContext context{*f.metadata, *f.file, filter};
+    EXPECT_TRUE(MakeRowGroupStatisticsStage()->Apply(context, plan, report).ok());
+    return plan.row_groups.at(0);
+  };
+  ExprPtr b_col = Col(1, Int32());
+  EXPECT_EQ(run(Cmp(Op::kGt, b_col, Lit(Value::Int(5), Int32()))).decision(), Decision::kSkip);
+  EXPECT_TRUE(run(Cmp(Op::kGe, b_col, Lit(Value::Int(1), Int32()))).fully_matched);
+  EXPECT_EQ(run(Cmp(Op::kGe, b_col, Lit(Value::Int(3), Int32()))).decision(), Decision::kScan);
+  // The deprecated string bounds ("abc".."abc") are not trusted: nothing is proven.
+  EXPECT_EQ(run(Cmp(Op::kEq, Col(0, LargeUtf8()), StrLit("zzz"))).decision(), Decision::kScan);
 }
 
 }  // namespace

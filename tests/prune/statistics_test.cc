@@ -419,5 +419,24 @@ TEST(StatisticsFiles, Int96ColumnOfSparkFileHasNoBounds) {
   EXPECT_EQ(id.null_count, 0);
 }
 
+TEST(StatisticsFiles, DeprecatedOnlyStatsOfParquetMr18) {
+  // parquet-mr 1.8.1 wrote only the deprecated fields, and no column orders.
+  PQSIFT_TESTING_FILE_OR_SKIP(path, "datapage_v2.snappy.parquet");
+  testing::OpenedFile f = testing::OpenParquet(path);
+  ASSERT_NE(f.metadata, nullptr);
+  ColumnBounds a = FileBounds(f, "a");  // a string: signed byte order, refused
+  ExpectNoBounds(a);
+  EXPECT_EQ(a.null_count, 1);
+  ColumnBounds b = FileBounds(f, "b");  // INT32: signed order is its order
+  ExpectInt(b.min, 1);
+  ExpectInt(b.max, 5);
+  ColumnBounds d = FileBounds(f, "d");  // BOOLEAN
+  ASSERT_TRUE(d.min && d.max);
+  EXPECT_FALSE(d.min->b);
+  EXPECT_TRUE(d.max->b);
+  ColumnBounds e = FileBounds(f, "e.list.element");  // repeated: null count counts values
+  EXPECT_FALSE(e.null_count.has_value());
+}
+
 }  // namespace
 }  // namespace pqsift::prune
