@@ -199,11 +199,15 @@ ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType
   out.num_rows = num_rows;
   bool is_float = IsFloatType(arrow_type.id);
   out.may_contain_nan = is_float;
+  bool repeated = column.max_repetition_level > 0;
+  // The schema proves what no statistic needs to: a column required all the way down is never
+  // NULL.
+  if (!repeated && column.max_definition_level == 0) out.null_count = 0;
   if (!statistics) return out;
   const Statistics& s = *statistics;
-  bool repeated = column.max_repetition_level > 0;
 
-  if (!repeated && s.null_count && *s.null_count >= 0 && *s.null_count <= num_rows) {
+  bool nullable = column.max_definition_level > 0;
+  if (!repeated && nullable && s.null_count && *s.null_count >= 0 && *s.null_count <= num_rows) {
     out.null_count = s.null_count;
   }
   if (is_float && s.nan_count && *s.nan_count == 0) out.may_contain_nan = false;

@@ -259,6 +259,7 @@ class Generator {
     ColumnDescriptor c;
     c.physical_type = PhysicalType::kDouble;
     c.column_order = ColumnOrder::kTypeDefined;
+    c.max_definition_level = 1;  // optional: the rows hold NULLs
     return BoundsFromStatistics(c, *Float64(), s, exact.num_rows);
   }
 

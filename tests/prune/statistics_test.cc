@@ -327,6 +327,17 @@ TEST_F(StatisticsTest, NullCountAbsentIsUnknownNotZero) {
                    .null_count.has_value());
 }
 
+TEST_F(StatisticsTest, RequiredColumnHasNoNullsWithoutStatistics) {
+  ColumnDescriptor c = Column(PhysicalType::kInt32);
+  c.max_definition_level = 0;
+  EXPECT_EQ(BoundsFromStatistics(c, *Int32(), std::nullopt, 5).null_count, 0);
+  EXPECT_EQ(Bounds(c, NewStats(LE<int32_t>(1), LE<int32_t>(2), std::nullopt)).null_count, 0);
+  // A claim of NULLs in a column that cannot hold any is not believed.
+  EXPECT_EQ(Bounds(c, NewStats(LE<int32_t>(1), LE<int32_t>(2), 100)).null_count, 0);
+  c.max_repetition_level = 1;
+  EXPECT_FALSE(BoundsFromStatistics(c, *Int32(), std::nullopt, 5).null_count.has_value());
+}
+
 TEST_F(StatisticsTest, ImpossibleNullCountIsUnknown) {
   EXPECT_FALSE(Bounds(Column(PhysicalType::kInt32), NewStats(LE<int32_t>(1), LE<int32_t>(2), -1))
                    .null_count.has_value());
