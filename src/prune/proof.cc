@@ -161,7 +161,8 @@ Range ToRange(Outcomes o) {
   return r;
 }
 
-// The literal prefix every match of a LIKE pattern starts with; `whole` when the pattern is
+// The literal prefix every match of a LIKE pattern starts with (LIKE has no escape character,
+// as in DuckDB); `whole` when the pattern is
 // exactly that prefix followed by '%'s (then every string with the prefix matches).
 struct LikePrefix {
   std::string prefix;
@@ -173,12 +174,6 @@ LikePrefix PrefixOfLike(const std::string& pattern) {
   while (i < pattern.size()) {
     char c = pattern[i];
     if (c == '%' || c == '_') break;
-    if (c == '\\') {
-      if (i + 1 == pattern.size()) return out;  // a dangling escape: stop, claim nothing more
-      out.prefix += pattern[i + 1];
-      i += 2;
-      continue;
-    }
     out.prefix += c;
     ++i;
   }
@@ -243,14 +238,19 @@ std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {
   if (IsPlainInteger(from.id) && IsPlainInteger(to.id)) return 1;
   bool from_time = from.id == TypeId::kTime32 || from.id == TypeId::kTime64;
   bool to_time = to.id == TypeId::kTime32 || to.id == TypeId::kTime64;
-  if ((from_time && to_time) || (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp)) {
+  // A change of time zone would shift values, not scale them: only the unit may change.
+  bool same_zone_timestamps =
+      from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp && from.timezone == to.timezone;
+  if ((from_time && to_time) || same_zone_timestamps) {
     int64_t f = TicksPerSecond(from.unit);
     int64_t t = TicksPerSecond(to.unit);
     if (f == 0 || t < f || t % f != 0) return std::nullopt;
     return t / f;
   }
   if (from.id == TypeId::kDate32 && to.id == TypeId::kDate32) return 1;
-  if (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp) {
+  // Midnight of the day, as a local date-time or at UTC (no other zone is implied).
+  if (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp &&
+      (to.timezone.empty() || to.timezone == "UTC")) {
     return static_cast<int128>(86400) * TicksPerSecond(to.unit);
   }
   return std::nullopt;

@@ -199,38 +199,49 @@ ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType
   out.num_rows = num_rows;
   bool is_float = IsFloatType(arrow_type.id);
   out.may_contain_nan = is_float;
+  bool repeated = column.max_repetition_level > 0;
+  // The schema proves what no statistic needs to: a column required all the way down is never
+  // NULL.
+  if (!repeated && column.max_definition_level == 0) out.null_count = 0;
   if (!statistics) return out;
   const Statistics& s = *statistics;
-  bool repeated = column.max_repetition_level > 0;
 
-  if (!repeated && s.null_count && *s.null_count >= 0 && *s.null_count <= num_rows) {
+  bool nullable = column.max_definition_level > 0;
+  if (!repeated && nullable && s.null_count && *s.null_count >= 0 && *s.null_count <= num_rows) {
     out.null_count = s.null_count;
   }
   if (is_float && s.nan_count && *s.nan_count == 0) out.may_contain_nan = false;
 
-  // Each side independently: the new field under a trusted order, else the deprecated one
-  // where signed order is the type's order.
+  // Each side from the new field under a trusted order, else from the deprecated one where
+  // signed order is the type's order. A trusted field that does not decode (wrong length, out
+  // of the type's range) makes the whole statistics suspect: no bounds at all.
   bool new_trusted = TrustMinMaxValue(column, arrow_type);
   bool old_trusted = TrustDeprecatedMinMax(column, arrow_type);
+  bool malformed = false;
   auto pick = [&](const std::optional<std::string_view>& value_field,
                   const std::optional<bool>& exact_field,
                   const std::optional<std::string_view>& deprecated_field,
                   bool& is_exact) -> std::optional<Value> {
+    const std::optional<std::string_view>* field = nullptr;
     if (new_trusted && value_field) {
-      std::optional<Value> v = DecodeStatisticsValue(*value_field, column, arrow_type);
-      if (v) {
-        is_exact = exact_field.value_or(false);
-        return v;
-      }
-    }
-    if (old_trusted && deprecated_field) {
+      field = &value_field;
+      is_exact = exact_field.value_or(false);
+    } else if (old_trusted && deprecated_field) {
+      field = &deprecated_field;
       is_exact = false;  // the deprecated fields say nothing about exactness
-      return DecodeStatisticsValue(*deprecated_field, column, arrow_type);
+    } else {
+      return std::nullopt;
     }
-    return std::nullopt;
+    std::optional<Value> v = DecodeStatisticsValue(**field, column, arrow_type);
+    if (!v) malformed = true;
+    return v;
   };
   out.min = pick(s.min_value, s.is_min_value_exact, s.min, out.min_is_exact);
   out.max = pick(s.max_value, s.is_max_value_exact, s.max, out.max_is_exact);
+  if (malformed) {
+    out.min.reset();
+    out.max.reset();
+  }
 
   if (is_float) {
     AdjustFloatBound(out.min, true);

@@ -41,7 +41,8 @@ struct ColumnBounds {
 // give no bound. Malformed statistics (wrong byte length, min > max) give no bounds, never an
 // error.
 // Null counts count values, so they are used only for non-repeated columns (where values and
-// rows coincide); a repeated column gets an unknown null count.
+// rows coincide); a repeated column gets an unknown null count. A column that is required all
+// the way down (max definition level 0) has a null count of 0 whatever the statistics say.
 ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType& arrow_type,
                                   const std::optional<Statistics>& statistics, int64_t num_rows);
 

@@ -1,0 +1,120 @@
+// RowSelection algebra against a bitmap model: random ranges and masks, every operation
+// checked row by row, plus the normal form (sorted, disjoint, non-adjacent, no empty range).
+#include "prune/row_selection.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace pqsift::prune {
+namespace {
+
+using Bitmap = std::vector<uint8_t>;
+
+Bitmap ToBitmap(const RowSelection& s, int64_t n) {
+  Bitmap b(static_cast<size_t>(n), 0);
+  for (const RowRange& r : s.ranges()) {
+    for (int64_t i = r.begin; i < r.end; ++i) {
+      if (i >= 0 && i < n) b[i] = 1;
+    }
+  }
+  return b;
+}
+
+void ExpectNormalForm(const RowSelection& s) {
+  const std::vector<RowRange>& r = s.ranges();
+  for (size_t i = 0; i < r.size(); ++i) {
+    EXPECT_LT(r[i].begin, r[i].end) << "empty range at " << i;
+    if (i > 0) {
+      EXPECT_LT(r[i - 1].end, r[i].begin) << "ranges " << i - 1 << " and " << i;
+    }
+  }
+}
+
+TEST(RowSelection, BasicForms) {
+  EXPECT_TRUE(RowSelection().empty());
+  EXPECT_EQ(RowSelection().row_count(), 0);
+  EXPECT_TRUE(RowSelection::All(0).empty());
+  RowSelection all = RowSelection::All(10);
+  EXPECT_TRUE(all.SelectsAll(10));
+  EXPECT_FALSE(all.SelectsAll(11));
+  EXPECT_EQ(all.row_count(), 10);
+  EXPECT_TRUE(RowSelection().SelectsAll(0));
+
+  RowSelection merged = RowSelection::FromRanges({{5, 8}, {0, 2}, {2, 3}, {7, 9}, {4, 4}});
+  EXPECT_EQ(merged.ranges(), (std::vector<RowRange>{{0, 3}, {5, 9}}));
+  EXPECT_EQ(merged.row_count(), 7);
+
+  uint8_t mask[] = {0, 1, 1, 0, 0, 7, 0, 1};
+  RowSelection m = RowSelection::FromMask(mask, 100);
+  EXPECT_EQ(m.ranges(), (std::vector<RowRange>{{101, 103}, {105, 106}, {107, 108}}));
+}
+
+TEST(RowSelection, IntersectAndUnion) {
+  RowSelection a = RowSelection::FromRanges({{0, 10}, {20, 30}});
+  RowSelection b = RowSelection::FromRanges({{5, 25}, {30, 40}});
+  EXPECT_EQ(a.Intersect(b).ranges(), (std::vector<RowRange>{{5, 10}, {20, 25}}));
+  EXPECT_EQ(a.Union(b).ranges(), (std::vector<RowRange>{{0, 40}}));
+  EXPECT_TRUE(a.Intersect(RowSelection()).empty());
+  EXPECT_EQ(a.Union(RowSelection()), a);
+}
+
+TEST(RowSelection, AlgebraMatchesBitmapModel) {
+  std::mt19937_64 rng(7);
+  auto random_int = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  for (int iteration = 0; iteration < 3000; ++iteration) {
+    int64_t n = random_int(0, 80);
+    auto random_selection = [&]() {
+      if (random_int(0, 1) == 0) {
+        std::vector<RowRange> ranges;
+        int64_t count = random_int(0, 8);
+        for (int64_t i = 0; i < count; ++i) {
+          int64_t begin = random_int(0, n);
+          ranges.push_back({begin, std::min(n, begin + random_int(-2, 15))});
+        }
+        return RowSelection::FromRanges(ranges);
+      }
+      Bitmap mask(static_cast<size_t>(n));
+      int64_t density = random_int(0, 4);
+      for (uint8_t& bit : mask) bit = random_int(0, 3) < density ? 1 : 0;
+      return RowSelection::FromMask(mask);
+    };
+    RowSelection a = random_selection();
+    RowSelection b = random_selection();
+    Bitmap ba = ToBitmap(a, n);
+    Bitmap bb = ToBitmap(b, n);
+    ExpectNormalForm(a);
+    RowSelection i = a.Intersect(b);
+    RowSelection u = a.Union(b);
+    ExpectNormalForm(i);
+    ExpectNormalForm(u);
+    Bitmap bi = ToBitmap(i, n);
+    Bitmap bu = ToBitmap(u, n);
+    int64_t count_a = 0;
+    int64_t count_i = 0;
+    int64_t count_u = 0;
+    for (int64_t r = 0; r < n; ++r) {
+      ASSERT_EQ(bi[r], ba[r] & bb[r]) << "intersect, row " << r;
+      ASSERT_EQ(bu[r], ba[r] | bb[r]) << "union, row " << r;
+      count_a += ba[r];
+      count_i += bi[r];
+      count_u += bu[r];
+    }
+    EXPECT_EQ(a.row_count(), count_a);
+    EXPECT_EQ(i.row_count(), count_i);
+    EXPECT_EQ(u.row_count(), count_u);
+    EXPECT_EQ(a.SelectsAll(n), count_a == n);  // [0, 0) is the empty selection
+    // Round trip through a mask gives the same normal form.
+    EXPECT_EQ(RowSelection::FromMask(ba), a);
+    // Algebraic laws.
+    EXPECT_EQ(b.Intersect(a), i);
+    EXPECT_EQ(b.Union(a), u);
+    EXPECT_EQ(a.Intersect(a), a);
+    EXPECT_EQ(a.Union(i), a);
+  }
+}
+
+}  // namespace
+}  // namespace pqsift::prune
