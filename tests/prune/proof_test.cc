@@ -233,7 +233,7 @@ TEST(Proof, StartsWithAndLikePrefix) {
   EXPECT_OUTCOMES(prove(Pattern(Op::kLike, s, "abc_"), Strs("b", "c")), F);
   EXPECT_OUTCOMES(prove(Pattern(Op::kLike, s, "%abc"), Strs("b", "c")), T | F);
   EXPECT_OUTCOMES(prove(Pattern(Op::kLike, s, "%"), Strs("b", "c", 2)), T | N);
-  // An escaped wildcard is part of the prefix: 'a\%%' matches strings starting with "a%".
+  // LIKE 'a\%%' (no escape character, as in DuckDB) is a prefix test for "a\".
   EXPECT_OUTCOMES(prove(Pattern(Op::kLike, s, "a\\%%"), Strs("b", "c")), F);
   // No escape character (as in DuckDB): the prefix is "a\\", which "a%" does not start with.
   EXPECT_OUTCOMES(prove(Pattern(Op::kLike, s, "a\\%%"), Strs("a%", "a%z")), F);
