@@ -112,11 +112,14 @@ async function child(argv) {
 
   const baselineKb = procStatusKb('VmHWM');
   const rchar0 = procIo('rchar');
+  const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const rows = await run();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1e3;
   const rchar = procIo('rchar') - rchar0;
-  process.stdout.write(JSON.stringify({ ms, rows, peakKb: procStatusKb('VmHWM'), baselineKb, bytesRead: rchar }) + '\n');
+  process.stdout.write(JSON.stringify({ ms, cpuMs, rows, peakKb: procStatusKb('VmHWM'), baselineKb, bytesRead: rchar }) + '\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,13 +216,14 @@ async function ensureFiles(args) {
 
 // One pqsift process under /usr/bin/time (peak RSS); bytes and rows from its --stats line.
 function runPqsift(args, file, extra) {
-  const argv = ['-f', 'PQSIFT_MAXRSS_KB=%M', args.pqsift, 'scan', file, '--format', 'none', '--stats', ...extra];
+  const argv = ['-f', 'PQSIFT_MAXRSS_KB=%M PQSIFT_CPU_S=%U+%S', args.pqsift, 'scan', file, '--format', 'none', '--stats', ...extra];
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', argv, { encoding: 'utf8', maxBuffer: 1 << 20 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`pqsift ${argv.slice(3).join(' ')} failed: ${r.stderr.trim()}`);
   const num = (re) => { const m = re.exec(r.stderr); return m ? Number(m[1]) : null; };
-  return { ms, rows: num(/rows returned: (\d+)/), bytesRead: num(/bytes read: (\d+)/), peakKb: num(/PQSIFT_MAXRSS_KB=(\d+)/) };
+  const cpu = /PQSIFT_CPU_S=([0-9.]+)\+([0-9.]+)/.exec(r.stderr);
+  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1e3 : null, rows: num(/rows returned: (\d+)/), bytesRead: num(/bytes read: (\d+)/), peakKb: num(/PQSIFT_MAXRSS_KB=(\d+)/) };
 }
 
 function runChild(engine, file, threads, kind, arg, rows) {
@@ -238,6 +242,7 @@ function measure(runs, once) {
   for (let i = 0; i < runs; i++) samples.push(once());
   return {
     ms: median(samples.map((s) => s.ms)), samples: samples.map((s) => s.ms),
+    cpuMs: median(samples.map((s) => s.cpuMs ?? NaN)),
     peakKb: Math.max(...samples.map((s) => s.peakKb ?? 0)) || null,
     baselineKb: samples[0].baselineKb ?? null,
     bytesRead: samples[0].bytesRead ?? null, rows: samples[0].rows,
@@ -315,22 +320,25 @@ async function main() {
 
   const table = (title, rowsOut) => {
     const lines = [`### ${title}`, '',
-      '| codec | query | engine | wall ms (median) | peak RSS MB | bytes read MB | rows | pqsift / fastest peer |',
-      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |'];
-    for (const r of rowsOut) lines.push(`| ${r.codec} | ${r.query} | ${r.engine} | ${fmt(r.ms)} | ${fmt(r.peakKb ? r.peakKb / 1024 : null)} | ${fmt(mb(r.bytesRead))} | ${r.rows ?? 'n/a'} | ${r.ratio ?? ''} |`);
+      '| codec | query | engine | wall ms (median) | CPU ms (median) | peak RSS MB | bytes read MB | rows | pqsift / fastest peer (wall) | pqsift / cheapest peer (CPU) |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+    for (const r of rowsOut) lines.push(`| ${r.codec} | ${r.query} | ${r.engine} | ${fmt(r.ms)} | ${fmt(r.cpuMs)} | ${fmt(r.peakKb ? r.peakKb / 1024 : null)} | ${fmt(mb(r.bytesRead))} | ${r.rows ?? 'n/a'} | ${r.ratio ?? ''} | ${r.cpuRatio ?? ''} |`);
     return lines.join('\n');
   };
 
   const addResults = (codec, query, res, out) => {
     const peerMs = ['duckdb', 'polars'].map((e) => res[e]?.ms).filter((x) => x != null);
     const best = peerMs.length ? Math.min(...peerMs) : null;
+    const peerCpu = ['duckdb', 'polars'].map((e) => res[e]?.cpuMs).filter((x) => Number.isFinite(x));
+    const bestCpu = peerCpu.length ? Math.min(...peerCpu) : null;
     const rowSet = new Set(Object.values(res).filter(Boolean).map((r) => r.rows));
     if (rowSet.size > 1) notes.push(`**row counts differ** for ${codec} ${query}: ${JSON.stringify(Object.fromEntries(Object.entries(res).map(([e, r]) => [e, r?.rows])))}`);
     for (const [engine, r] of Object.entries(res)) {
       if (r?.baselineKb) baselines[engine] = Math.max(baselines[engine] ?? 0, r.baselineKb);
       if (!r) { out.push({ codec, query, engine, ms: null, rows: 'not supported', ratio: '' }); continue; }
       out.push({ codec, query, engine, ...r,
-                 ratio: engine === 'pqsift' && best ? `**${(r.ms / best).toFixed(2)}**` : '' });
+                 ratio: engine === 'pqsift' && best ? `**${(r.ms / best).toFixed(2)}**` : '',
+                 cpuRatio: engine === 'pqsift' && bestCpu && Number.isFinite(r.cpuMs) ? (r.cpuMs / bestCpu).toFixed(2) : '' });
     }
   };
 
@@ -382,8 +390,8 @@ async function main() {
     const lines = [`### Single-thread decode throughput per column`, '',
       'MB/s of uncompressed column data (footer `total_uncompressed_size`, summed over row groups) ' +
       'per second of wall time, one column selected, one thread.', '',
-      '| codec | column | type | uncompressed MB | pqsift ms | pqsift MB/s | DuckDB MB/s | Polars MB/s | pqsift / fastest peer (time) |',
-      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |'];
+      '| codec | column | type | uncompressed MB | pqsift ms | pqsift MB/s | DuckDB MB/s | Polars MB/s | pqsift / fastest peer (wall) | pqsift MB/s per CPU s | DuckDB | Polars |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
     for (const codec of args.codecs) {
       const f = files[codec];
       const { sizes, types } = uncompressedSizes(args, f);
@@ -394,8 +402,9 @@ async function main() {
           polars: () => runChild('polars', f, 1, 'column', col, args.rows),
         });
         const rate = (r) => sizes[col] / 1e6 / (r.ms / 1e3);
+        const cpuRate = (r) => sizes[col] / 1e6 / (r.cpuMs / 1e3);
         const best = Math.min(res.duckdb.ms, res.polars.ms);
-        lines.push(`| ${codec} | ${col} | ${types[col]} | ${fmt(sizes[col] / 1e6)} | ${fmt(res.pqsift.ms)} | ${fmt(rate(res.pqsift))} | ${fmt(rate(res.duckdb))} | ${fmt(rate(res.polars))} | **${(res.pqsift.ms / best).toFixed(2)}** |`);
+        lines.push(`| ${codec} | ${col} | ${types[col]} | ${fmt(sizes[col] / 1e6)} | ${fmt(res.pqsift.ms)} | ${fmt(rate(res.pqsift))} | ${fmt(rate(res.duckdb))} | ${fmt(rate(res.polars))} | **${(res.pqsift.ms / best).toFixed(2)}** | ${fmt(cpuRate(res.pqsift))} | ${fmt(cpuRate(res.duckdb))} | ${fmt(cpuRate(res.polars))} |`);
       }
     }
     sections.push(lines.join('\n'));
