@@ -129,7 +129,10 @@ function describeRun(r) {
   const err = r.stderr.trim().split('\n').slice(0, 3).join(' | ').slice(0, 300);
   return `exit ${r.status}${err ? `: ${err}` : ''}`;
 }
-const isCleanError = (r) => r.status === 1 && !r.signal && !r.timedOut && r.stderr.replace(/\n$/, '').split('\n').length === 1;
+// An error is exit 1 (a file or the system failed) or 2 (a usage error: a bad --where, or an
+// evaluation error such as integer overflow) with one stderr line "pqsift: ..." (README.md).
+const isCleanError = (r) => (r.status === 1 || r.status === 2) && !r.signal && !r.timedOut &&
+  r.stderr.replace(/\n$/, '').split('\n').length === 1 && r.stderr.startsWith('pqsift: ');
 const isOk = (r) => r.status === 0 && !r.signal && !r.timedOut;
 
 const shq = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
@@ -206,6 +209,7 @@ const showRow = (names, row) => `{${row.split(SEP).map((v, c) => `${names[c]}: $
 const totals = {
   cases: 0, compared: 0, failures: 0, duckRejects: 0, pqsiftRejects: 0, rowsCompared: 0, statsCases: 0,
   prunedCases: 0, rgTotal: 0, rgRead: 0, statsInconsistent: 0, emptyResults: 0, files: 0, rowGroups: 0,
+  msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
 };
 const duckRejectSamples = new Map();
 const pqsiftRejectSamples = [];
@@ -255,17 +259,31 @@ async function runCase(c, slot) {
                   '--stats-json', statsPath];
   c.unprunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--no-prune', '--threads', '1'];
   const selSql = c.select ? c.select.map((p) => (p.includes('.') ? `${p} AS "${p}"` : p)).join(', ') : '*';
-  c.sql = `SELECT ${selSql} FROM read_parquet(${sqlPath(c.file)}) WHERE ${c.where}`;
+  c.sql = `SELECT ${selSql} FROM read_parquet(${sqlPath(c.file)}) WHERE ${c.duckWhere ?? c.where}`;
 
-  const pendingPruned = runPqsift(c.prunedArgv);
-  const pendingUnpruned = runPqsift(c.unprunedArgv);
+  const t0 = performance.now();
+  const timed = (p) => p.then((r) => { totals.msPqsift += performance.now() - t0; return r; });
+  const pendingPruned = timed(runPqsift(c.prunedArgv));
+  const pendingUnpruned = timed(runPqsift(c.unprunedArgv));
   let duck;
   try {
-    duck = await duckRows(c.sql);
+    // The same query on the file loaded once into a table: DuckDB's own Parquet reader (and its
+    // filter pushdown) is then out of the oracle, and each query is cheaper.
+    duck = await duckRows(`SELECT ${selSql} FROM oracle WHERE ${c.duckWhere ?? c.where}`);
   } catch (e) {
     duck = { error: e.message.split('\n')[0] };
   }
+  totals.msDuck += performance.now() - t0;
   const [pruned, unpruned] = await Promise.all([pendingPruned, pendingUnpruned]);
+  const t1 = performance.now();
+  try {
+    return await checkCase(c, duck, pruned, unpruned, statsPath);
+  } finally {
+    totals.msCompare += performance.now() - t1;
+  }
+}
+
+async function checkCase(c, duck, pruned, unpruned, statsPath) {
 
   if (duck.error) {
     totals.duckRejects++;
@@ -286,7 +304,9 @@ async function runCase(c, slot) {
       return;
     }
     totals.pqsiftRejects++;
-    if (pqsiftRejectSamples.length < 200) pqsiftRejectSamples.push(`${pruned.stderr.trim().slice(0, 200)}  [WHERE ${c.where.slice(0, 300)}]`);
+    if (pqsiftRejectSamples.length < 200) {
+      pqsiftRejectSamples.push(`exit ${pruned.status}: ${pruned.stderr.trim().slice(0, 200)}  [case ${c.spec.index}.${c.caseIndex}: WHERE ${c.where.slice(0, 300)}]`);
+    }
     if (args.strict) fail(c, 'PQSIFT REJECTS WHAT DUCKDB ACCEPTS (--strict)', [`pqsift: ${describeRun(pruned)}`]);
     return;
   }
@@ -354,6 +374,7 @@ for (let f = 0; f < args.files && !stopped; f++) {
   if (onlyFiles && !onlyFiles.has(f)) continue;
   const spec = gen.generateFileSpec(gen.rngFor('file', args.seed, f), f, args.seed);
   const file = path.join(filesDir, `${spec.name}.parquet`);
+  const tw = performance.now();
   try {
     await gen.writeFile(con, spec, file);
   } catch (e) {
@@ -363,6 +384,8 @@ for (let f = 0; f < args.files && !stopped; f++) {
     continue;
   }
   const profile = await gen.profileFile(con, file);
+  await con.run(`CREATE OR REPLACE TABLE oracle AS SELECT * FROM read_parquet(${sqlPath(file)})`);
+  totals.msWrite += performance.now() - tw;
   spec.rowGroups = profile.rowGroups;
   spec.types = Object.fromEntries(profile.names.map((n, k) => [n, profile.descs[k].kind]));
   fs.writeFileSync(file.replace(/\.parquet$/, '.json'), JSON.stringify(spec, null, 2) + '\n');
@@ -375,7 +398,7 @@ for (let f = 0; f < args.files && !stopped; f++) {
     const rng = gen.rngFor('case', args.seed, f, j);
     const k = gen.generateCase(rng, profile);
     if (!k) continue;
-    const c = { spec, file, caseIndex: j, where: k.where, select: k.select, threads: rng.pick([1, 2]) };
+    const c = { spec, file, caseIndex: j, where: k.where, duckWhere: k.duckWhere, select: k.select, threads: rng.pick([1, 2]) };
     await runCase(c, 0);
     if (totals.failures >= args.maxMismatches) {
       process.stdout.write(`${NAME}: stopping after ${totals.failures} failing cases (--max-mismatches)\n`);
@@ -408,6 +431,9 @@ if (totals.statsCases) {
 } else {
   out.push('  pruning: no --stats-json output: cannot tell whether pruning happened');
 }
+const sec = (ms) => `${(ms / 1000).toFixed(0)} s`;
+out.push(`  time: writing and profiling files ${sec(totals.msWrite)}, DuckDB ${sec(totals.msDuck)}, ` +
+         `pqsift runs ${sec(totals.msPqsift / 2)} each (overlapping DuckDB), comparing ${sec(totals.msCompare)}`);
 if (duckRejectSamples.size) {
   out.push(`  DuckDB rejects (kinds, first ${Math.min(8, duckRejectSamples.size)}):`);
   for (const s of [...duckRejectSamples.values()].slice(0, 8)) out.push(`    ${s}`);

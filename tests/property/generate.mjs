@@ -269,7 +269,7 @@ function columnSpec(rng, name, kind, n, fileSeed) {
 }
 
 export function generateFileSpec(rng, index, seed) {
-  const rows = rng.weighted([[2, 0], [3, rng.int(1, 50)], [12, rng.int(50, 3000)], [6, rng.int(3000, 15000)], [2, rng.int(15000, 50000)]]);
+  const rows = rng.weighted([[2, 0], [3, rng.int(1, 50)], [14, rng.int(50, 3000)], [5, rng.int(3000, 12000)], [1, rng.int(12000, 50000)]]);
   const ncols = rng.int(2, 6);
   const fileSeed = hash32('file', seed, index);
   const columns = [];
@@ -484,7 +484,8 @@ export function literal(leaf, v) {
     case 'bool': return v ? 'TRUE' : 'FALSE';
     case 'date': return `DATE '${dateText(v)}'`;
     case 'ts': return `TIMESTAMP '${tsText(v)}'`;
-    case 'time': return v >= 0n && v < DAY_NS ? `TIME '${clockText(v, 6)}'` : null;
+    // No TIME keyword in the filter language: a string, which both sides read as a time.
+    case 'time': return v >= 0n && v < DAY_NS ? `'${clockText(v, 6)}'` : null;
     default: return null;
   }
 }
@@ -522,7 +523,9 @@ function randomValue(rng, leaf) {
       if (b === null) return BigInt(rng.int(-100, 100)) * unit;
       if (choice === 'near') return b + (rng.chance(0.5) ? unit : -unit) * BigInt(rng.pick([1, 1, 1, 2, 10]));
       if (choice === 'outside') {
-        const far = BigInt(rng.pick([1, 1000, 1000000])) * unit;
+        // dates and timestamps stay within four-digit years (the literal syntax of both dialects)
+        const far = BigInt(rng.pick(leaf.cat === 'date' || leaf.cat === 'ts' ? [1, 1000, 30000] : [1, 1000, 1000000])) *
+                    (leaf.cat === 'ts' && unit === DAY_NS ? 1n : unit) * (leaf.cat === 'ts' ? (unit === DAY_NS ? DAY_NS : 1n) : 1n);
         return rng.chance(0.5) ? (leaf.min ?? b) - far : (leaf.max ?? b) + far;
       }
       if (choice === 'extreme' && leaf.cat === 'int') {
@@ -568,9 +571,34 @@ function decimalLiteralVariant(rng, leaf, v) {
   return decText(v / 10n ** BigInt(s), 0);
 }
 
+// Other spellings of a literal that both dialects read the same way: a double (exponent) against
+// an integer or decimal column (the column is then cast to double), 'nan'/'inf' strings against
+// floats, a timestamp against a date column and a date against a timestamp column, date strings.
+function literalVariant(rng, leaf, v) {
+  switch (leaf.cat) {
+    case 'int': return Number(v).toExponential().replace('e+', 'e');
+    case 'dec': return Number(decText(v, leaf.desc.scale)).toExponential().replace('e+', 'e');
+    case 'float': return rng.pick(["'nan'", "'inf'", "'-inf'"]);
+    case 'date': {
+      if (rng.chance(0.3)) return `'${dateText(v)}'`;
+      const within = rng.pick([0n, 1n, 3600000000000n, DAY_NS - 1000n]);
+      return `TIMESTAMP '${tsText(v * DAY_NS + within)}'`;
+    }
+    case 'ts': {
+      const days = v >= 0n ? v / DAY_NS : -((-v + DAY_NS - 1n) / DAY_NS);
+      return `DATE '${dateText(days + BigInt(rng.int(0, 1)))}'`;
+    }
+    default: return null;
+  }
+}
+
 function literalFor(rng, leaf) {
   for (let tries = 0; tries < 8; tries++) {
     const v = randomValue(rng, leaf);
+    if (rng.chance(0.1) && v !== null && (typeof v !== 'number' || Number.isFinite(v))) {
+      const t = literalVariant(rng, leaf, v);
+      if (t !== null) return t;
+    }
     if (leaf.cat === 'dec' && rng.chance(0.2)) return decimalLiteralVariant(rng, leaf, v);
     if (leaf.cat === 'float' && leaf.desc.kind === 'FLOAT' && rng.chance(0.3) && Number.isFinite(v)) {
       // the shortest text of the float32 value (DuckDB casts it to FLOAT, a binder may not)
@@ -586,7 +614,7 @@ function literalFor(rng, leaf) {
 // Predicates
 // ---------------------------------------------------------------------------------------------
 
-const CMP = ['=', '!=', '<>', '<', '<=', '>', '>='];
+const CMP = ['=', '!=', '<>', '<', '<=', '>', '>=', '=', '<', '>'];
 const ORDERED = new Set(['int', 'dec', 'float', 'str', 'blob', 'date', 'ts', 'time', 'bool']);
 const NUMERIC = new Set(['int', 'dec', 'float']);
 const TEMPORAL = new Set(['date', 'ts']);
@@ -612,12 +640,13 @@ const flipCase = (s) => [...s].map((ch) => (ch === ch.toUpperCase() ? ch.toLower
 function atom(rng, ctx) {
   const { leaves } = ctx;
   const leaf = rng.pick(leaves);
-  const x = leaf.path;
+  const x = !leaf.path.includes('.') && rng.chance(0.05) ? `"${leaf.path}"` : leaf.path;
   const lit = () => literalFor(rng, leaf);
   const forms = [[6, 'cmp'], [2, 'between'], [2, 'in'], [2, 'null'], [1, 'distinct'], [0.3, 'cmpnull'], [0.3, 'const']];
   if (leaf.cat === 'str') forms.push([3, 'like'], [1, 'ilike'], [2, 'starts']);
   if (leaf.cat === 'bool') forms.push([4, 'bool']);
-  if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith']);
+  if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith'], [0.5, 'cast']);
+  if (leaf.cat === 'date') forms.push([0.5, 'cast']);
   if (leaves.some((o) => o !== leaf && compatible(o, leaf))) forms.push([2, 'colcol']);
   const form = rng.weighted(forms);
   switch (form) {
@@ -633,8 +662,9 @@ function atom(rng, ctx) {
       if (rng.chance(0.85) && a !== null && b !== null && less(b, a)) [lo, hi] = [b, a];
       const tl = literal(leaf, lo);
       const th = literal(leaf, hi);
-      if (tl === null || th === null) return `${x} BETWEEN ${lit()} AND ${lit()}`;
-      return `${x} BETWEEN ${tl} AND ${th}`;
+      const between = rng.chance(0.15) ? 'NOT BETWEEN' : 'BETWEEN';
+      if (tl === null || th === null) return `${x} ${between} ${lit()} AND ${lit()}`;
+      return `${x} ${between} ${tl} AND ${th}`;
     }
     case 'in': {
       const items = Array.from({ length: rng.int(1, 5) }, lit);
@@ -648,13 +678,20 @@ function atom(rng, ctx) {
     case 'like': case 'ilike': {
       let pat = likePattern(rng, leaf);
       if (form === 'ilike') pat = flipCase(pat);
-      return `${x} ${rng.chance(0.25) && form === 'like' ? 'NOT LIKE' : form === 'ilike' ? 'ILIKE' : 'LIKE'} ${sqlStr(pat)}`;
+      const op = form === 'ilike' ? 'ILIKE' : 'LIKE';
+      return `${x} ${rng.chance(0.25) ? 'NOT ' : ''}${op} ${sqlStr(pat)}`;
     }
     case 'starts': {
       const s = String(randomValue(rng, leaf) ?? '');
       return `starts_with(${x}, ${sqlStr(s.slice(0, rng.int(0, Math.min(s.length, 6))))})`;
     }
     case 'bool': return rng.pick([x, `NOT ${x}`, `${x} = TRUE`, `${x} = FALSE`, `${x} != TRUE`]);
+    case 'cast': {
+      if (leaf.cat === 'date') return `CAST(${x} AS TIMESTAMP) ${rng.pick(CMP)} ${literalVariant(rng, leaf, randomValue(rng, leaf))}`;
+      const v = randomValue(rng, leaf);
+      const num = leaf.cat === 'dec' ? Number(decText(v, leaf.desc.scale)) : Number(v);
+      return `CAST(${x} AS DOUBLE) ${rng.pick(CMP)} ${Number.isFinite(num) ? num.toExponential().replace('e+', 'e') : "'nan'"}`;
+    }
     case 'arith': {
       const others = leaves.filter((o) => NUMERIC.has(o.cat) && o !== leaf);
       const c = rng.pick(['1', '2', '-3', '0.5', '1000', '0']);
@@ -683,7 +720,14 @@ function predicate(rng, ctx, depth) {
   return `NOT (${predicate(rng, ctx, depth + 1)})`;
 }
 
-// { where, select }: select is null (every column, schema order) or a list of paths.
+// The same predicate as DuckDB SQL. The filter language's LIKE always escapes with '\'
+// (docs/filter-language.md); DuckDB's has no escape character unless told, so DuckDB is told.
+// (No generated string literal holds " LIKE '".)
+export function duckDialect(where) {
+  return where.replace(/( (?:NOT )?I?LIKE )('(?:[^']|'')*')/g, "$1$2 ESCAPE '\\'");
+}
+
+// { where, duckWhere, select }: select is null (every column, schema order) or a list of paths.
 export function generateCase(rng, profile) {
   if (!profile.leaves.length) return null;
   // Most predicates concentrate on one or two columns (so they are selective and prune), some
@@ -691,11 +735,12 @@ export function generateCase(rng, profile) {
   const focus = rng.chance(0.7) ? rng.shuffle([...profile.leaves]).slice(0, rng.int(1, 2)) : profile.leaves;
   const ctx = { leaves: focus, maxDepth: rng.weighted([[3, 0], [3, 1], [2, 2], [2, 3]]) };
   const where = predicate(rng, ctx, 0);
+  const duckWhere = duckDialect(where);
   let select = null;
   if (rng.chance(0.5)) {
     const paths = [...profile.names];
     for (const l of profile.leaves) if (l.path.includes('.')) paths.push(l.path);
     select = rng.shuffle(paths).slice(0, rng.int(1, Math.min(3, paths.length)));
   }
-  return { where, select };
+  return { where, duckWhere, select };
 }

@@ -26,6 +26,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const peers = path.resolve(here, '../../tools/peers');
 const { typeDesc } = await import(pathToFileURL(path.resolve(here, '../interop/compare_scan.mjs')));
 const { renderValue, jsonString } = await import(pathToFileURL(path.resolve(here, '../interop/reference_scan.mjs')));
+const { duckDialect } = await import(pathToFileURL(path.join(here, 'generate.mjs')));
 const { DuckDBInstance } = await import(pathToFileURL(path.join(peers, 'node_modules/@duckdb/node-api/lib/index.js')));
 
 let con = null;
@@ -90,7 +91,7 @@ async function scan(argv) {
   }
   const c = await connection();
   const src = `read_parquet(${sqlPath(file)})`;
-  let where = a.where;
+  let where = duckDialect(a.where);
   if (modes.has('null')) where = twoValuedNot(where);
   if (modes.has('nan')) {
     const head = await c.runAndReadAll(`SELECT * FROM ${src} LIMIT 0`);
@@ -119,7 +120,7 @@ async function scan(argv) {
     lines[middle] = line;
   }
   if (modes.has('extra')) {
-    const other = await c.runAndReadAll(`SELECT ${selSql} FROM ${src} WHERE (${a.where}) IS NOT TRUE LIMIT 1`);
+    const other = await c.runAndReadAll(`SELECT ${selSql} FROM ${src} WHERE (${duckDialect(a.where)}) IS NOT TRUE LIMIT 1`);
     lines.push(...other.getRows().map(render));
   }
   if (a.prune && modes.has('drop-pruned') && lines.length) lines.splice(middle, 1);
@@ -133,7 +134,7 @@ async function scan(argv) {
       let end = 0;
       for (const g of groups) ends.push((end += Number(g[1])));
       const hits = (await c.runAndReadAll(
-        `SELECT file_row_number FROM read_parquet(${sqlPath(file)}, file_row_number = true) WHERE ${a.where}`)).getRows();
+        `SELECT file_row_number FROM read_parquet(${sqlPath(file)}, file_row_number = true) WHERE ${duckDialect(a.where)}`)).getRows();
       const used = new Set(hits.map(([r]) => ends.findIndex((e) => Number(r) < e)));
       read = used.size;
     }
