@@ -330,7 +330,8 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
     if (ours.problem) { problems.push(`${label}: ${ours.problem}`); continue; }
     const d = multisetDiff(ours.rows, duck.rows);
     if (d.onlyA.length || d.onlyB.length) {
-      problems.push(`${label.toUpperCase()} != DUCKDB: pqsift ${ours.rows.length} rows, duckdb ${duck.rows.length}; ` +
+      const who = uRows === pRows ? 'PQSIFT (PRUNED = UNPRUNED)' : label.toUpperCase();
+      problems.push(`${who} != DUCKDB: pqsift ${ours.rows.length} rows, duckdb ${duck.rows.length}; ` +
                     `${d.onlyA.length} only in pqsift, ${d.onlyB.length} only in duckdb`);
       for (const r of d.onlyA.slice(0, args.maxShown)) problems.push(`  only in pqsift ${label}: ${showRow(duck.names, r)}`);
       for (const r of d.onlyB.slice(0, args.maxShown)) problems.push(`  only in duckdb:      ${showRow(duck.names, r)}`);

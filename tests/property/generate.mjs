@@ -524,8 +524,7 @@ function randomValue(rng, leaf) {
       if (choice === 'near') return b + (rng.chance(0.5) ? unit : -unit) * BigInt(rng.pick([1, 1, 1, 2, 10]));
       if (choice === 'outside') {
         // dates and timestamps stay within four-digit years (the literal syntax of both dialects)
-        const far = BigInt(rng.pick(leaf.cat === 'date' || leaf.cat === 'ts' ? [1, 1000, 30000] : [1, 1000, 1000000])) *
-                    (leaf.cat === 'ts' && unit === DAY_NS ? 1n : unit) * (leaf.cat === 'ts' ? (unit === DAY_NS ? DAY_NS : 1n) : 1n);
+        const far = BigInt(rng.pick(leaf.cat === 'date' || leaf.cat === 'ts' ? [1, 1000, 30000] : [1, 1000, 1000000])) * unit;
         return rng.chance(0.5) ? (leaf.min ?? b) - far : (leaf.max ?? b) + far;
       }
       if (choice === 'extreme' && leaf.cat === 'int') {
@@ -600,7 +599,7 @@ function literalFor(rng, leaf) {
       if (t !== null) return t;
     }
     if (leaf.cat === 'dec' && rng.chance(0.2)) return decimalLiteralVariant(rng, leaf, v);
-    if (leaf.cat === 'float' && leaf.desc.kind === 'FLOAT' && rng.chance(0.3) && Number.isFinite(v)) {
+    if (leaf.cat === 'float' && leaf.desc.kind === 'FLOAT' && rng.chance(0.3) && Number.isFinite(Math.fround(v))) {
       // the shortest text of the float32 value (DuckDB casts it to FLOAT, a binder may not)
       for (let p = 1; p <= 9; p++) { const t = v.toPrecision(p); if (Math.fround(Number(t)) === Math.fround(v)) return String(Number(t)).replace('e+', 'e'); }
     }
