@@ -209,7 +209,7 @@ const showRow = (names, row) => `{${row.split(SEP).map((v, c) => `${names[c]}: $
 const totals = {
   cases: 0, compared: 0, failures: 0, duckRejects: 0, pqsiftRejects: 0, rowsCompared: 0, statsCases: 0,
   prunedCases: 0, rgTotal: 0, rgRead: 0, statsInconsistent: 0, emptyResults: 0, files: 0, rowGroups: 0,
-  oneSidedErrors: 0, msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
+  oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
 };
 const duckRejectSamples = new Map();
 const pqsiftRejectSamples = [];
@@ -352,6 +352,10 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
         totals.rgTotal += total;
         totals.rgRead += read;
         if (read < total) totals.prunedCases++;
+        // The mirror proof (rows returned without evaluating the filter) and page pruning, when
+        // the scanner reports them.
+        if (Number(s.row_groups_fully_matched) > 0) totals.fullyMatchedCases++;
+        if (Number(s.pages_read) < Number(s.pages_total)) totals.pagePrunedCases++;
         const returned = s.rows_returned === undefined ? pLines.length : Number(s.rows_returned);
         if (total !== c.spec.rowGroups.length || read > total || returned !== pLines.length) {
           totals.statsInconsistent++;
@@ -430,7 +434,8 @@ out.push(`  compared ${totals.compared} (${totals.rowsCompared} DuckDB rows, ${t
          `failing ${totals.failures}; dropped ${totals.duckRejects} (DuckDB rejects); pqsift rejects ${totals.pqsiftRejects}`);
 if (totals.statsCases) {
   out.push(`  pruning: ${totals.prunedCases} of ${totals.statsCases} compared cases (${pct(totals.prunedCases, totals.statsCases)}) ` +
-           `skipped at least one row group; ${totals.rgTotal - totals.rgRead} of ${totals.rgTotal} row groups skipped (${pct(totals.rgTotal - totals.rgRead, totals.rgTotal)})`);
+           `skipped at least one row group; ${totals.rgTotal - totals.rgRead} of ${totals.rgTotal} row groups skipped (${pct(totals.rgTotal - totals.rgRead, totals.rgTotal)}); ` +
+           `${totals.fullyMatchedCases} cases had a fully matched row group, ${totals.pagePrunedCases} skipped pages`);
 } else {
   out.push('  pruning: no --stats-json output: cannot tell whether pruning happened');
 }
