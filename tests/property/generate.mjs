@@ -643,6 +643,7 @@ function atom(rng, ctx) {
   const lit = () => literalFor(rng, leaf);
   const forms = [[6, 'cmp'], [2, 'between'], [2, 'in'], [2, 'null'], [1, 'distinct'], [0.3, 'cmpnull'], [0.3, 'const']];
   if (leaf.cat === 'str') forms.push([3, 'like'], [1, 'ilike'], [2, 'starts']);
+  if (ORDERED.has(leaf.cat) && leaf.cat !== 'bool') forms.push([2, 'wide']);
   if (leaf.cat === 'bool') forms.push([4, 'bool']);
   if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith'], [0.5, 'cast']);
   if (leaf.cat === 'date') forms.push([0.5, 'cast']);
@@ -671,6 +672,16 @@ function atom(rng, ctx) {
       return `${x} ${rng.chance(0.3) ? 'NOT IN' : 'IN'} (${items.join(', ')})`;
     }
     case 'null': return `${x} IS ${rng.chance(0.5) ? 'NOT ' : ''}NULL`;
+    case 'wide': {
+      // True for whole row groups (the "fully matched" proof, where rows are returned without
+      // evaluating the filter): bounds at or beyond the column's or a row group's min/max.
+      const edges = [leaf.min, leaf.max, ...leaf.rgEdges].map((v) => (v === null || v === undefined ? null : literal(leaf, v)));
+      const [lo, hi] = [edges[0], edges[1]];
+      const edge = rng.pick(edges);
+      if (lo === null || hi === null || edge === null) return `${x} IS NOT NULL`;
+      return rng.pick([`${x} >= ${lo}`, `${x} <= ${hi}`, `${x} BETWEEN ${lo} AND ${hi}`, `${x} >= ${edge}`, `${x} <= ${edge}`,
+                       `${x} > ${edge}`, `${x} < ${edge}`, `NOT (${x} < ${lo})`, `${x} != ${edge}`, `(${x} >= ${lo} OR ${x} IS NULL)`]);
+    }
     case 'distinct': return `${x} IS ${rng.chance(0.5) ? 'NOT ' : ''}DISTINCT FROM ${rng.chance(0.25) ? 'NULL' : lit()}`;
     case 'cmpnull': return `${x} ${rng.pick(CMP)} NULL`;
     case 'const': return rng.pick(['TRUE', 'FALSE', 'NULL', '1 = 1', '1 > 2']);
