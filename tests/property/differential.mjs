@@ -150,16 +150,23 @@ const splitLines = (text) => {
 
 const SEP = '\u0001';
 
-async function duckRows(sql) {
-  const result = await con.run(sql);
-  const names = result.columnNames();
-  const descs = result.columnTypes().map(cmp.typeDesc);
+// DuckDB's rows for which `where` is TRUE. The predicate is evaluated as a projection, row by
+// row, and the rows are kept here: DuckDB's filter rewrites are not part of the oracle (DuckDB
+// 1.5 returns no rows for `WHERE (x = 76 OR x IS DISTINCT FROM -89)` on an all-NULL x, while
+// the same expression projected is TRUE on every row).
+async function duckRows(selSql, where) {
+  const result = await con.run(`SELECT (${where}) AS __keep, ${selSql} FROM oracle`);
+  const names = result.columnNames().slice(1);
+  const descs = result.columnTypes().slice(1).map(cmp.typeDesc);
   const rows = [];
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    const vectors = names.map((_, c) => chunk.getColumnVector(c));
-    for (let r = 0; r < chunk.rowCount; r++) rows.push(vectors.map((v, c) => cmp.canonDuck(descs[c], v.getItem(r))).join(SEP));
+    const keep = chunk.getColumnVector(0);
+    const vectors = names.map((_, c) => chunk.getColumnVector(c + 1));
+    for (let r = 0; r < chunk.rowCount; r++) {
+      if (keep.getItem(r) === true) rows.push(vectors.map((v, c) => cmp.canonDuck(descs[c], v.getItem(r))).join(SEP));
+    }
   }
   return { names, descs, rows };
 }
@@ -259,7 +266,8 @@ async function runCase(c, slot) {
                   '--stats-json', statsPath];
   c.unprunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--no-prune', '--threads', '1'];
   const selSql = c.select ? c.select.map((p) => (p.includes('.') ? `${p} AS "${p}"` : p)).join(', ') : '*';
-  c.sql = `SELECT ${selSql} FROM read_parquet(${sqlPath(c.file)}) WHERE ${c.duckWhere ?? c.where}`;
+  // For the reproducer: the oracle's query (the rows whose keep is true), on the file.
+  c.sql = `SELECT (${c.duckWhere ?? c.where}) AS keep, ${selSql} FROM read_parquet(${sqlPath(c.file)})`;
 
   const t0 = performance.now();
   const timed = (p) => p.then((r) => { totals.msPqsift += performance.now() - t0; return r; });
@@ -269,7 +277,7 @@ async function runCase(c, slot) {
   try {
     // The same query on the file loaded once into a table: DuckDB's own Parquet reader (and its
     // filter pushdown) is then out of the oracle, and each query is cheaper.
-    duck = await duckRows(`SELECT ${selSql} FROM oracle WHERE ${c.duckWhere ?? c.where}`);
+    duck = await duckRows(selSql, c.duckWhere ?? c.where);
   } catch (e) {
     duck = { error: e.message.split('\n')[0] };
   }

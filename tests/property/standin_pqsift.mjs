@@ -102,7 +102,9 @@ async function scan(argv) {
   const selSql = paths ? paths.map((p) => `${p} AS "${p}"`).join(', ') : '*';
   let reader;
   try {
-    reader = await c.runAndReadAll(`SELECT ${selSql} FROM ${src} WHERE ${where}`);
+    // Evaluated as a projection, like differential.mjs's oracle (DuckDB's filter rewrites have
+    // bugs of their own).
+    reader = await c.runAndReadAll(`SELECT ${selSql} FROM (SELECT (${where}) AS __keep, ${selSql} FROM ${src}) WHERE __keep IS TRUE`);
   } catch (e) {
     return { status: 1, stdout: '', stderr: `pqsift: ${e.message.split('\n')[0]}\n` };
   }
