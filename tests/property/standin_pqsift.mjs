@@ -104,7 +104,7 @@ async function scan(argv) {
   try {
     // Evaluated as a projection, like differential.mjs's oracle (DuckDB's filter rewrites have
     // bugs of their own).
-    reader = await c.runAndReadAll(`SELECT ${selSql} FROM (SELECT (${where}) AS __keep, ${selSql} FROM ${src}) WHERE __keep IS TRUE`);
+    reader = await c.runAndReadAll(`SELECT * EXCLUDE (__keep) FROM (SELECT (${where}) AS __keep, ${selSql} FROM ${src}) WHERE __keep IS TRUE`);
   } catch (e) {
     return { status: 1, stdout: '', stderr: `pqsift: ${e.message.split('\n')[0]}\n` };
   }
