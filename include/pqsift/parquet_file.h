@@ -48,6 +48,8 @@ class ParquetMetadata {
   // speculative tail read often holds the last column chunks of a small file); empty
   // otherwise. Valid as long as this object lives.
   std::optional<std::span<const uint8_t>> CachedBytes(ByteRange range) const;
+  // Where the bytes read with the footer lie in the file.
+  ByteRange cached_range() const { return {bytes_offset_, bytes_.size()}; }
 
  private:
   friend class MetadataMaker;

@@ -267,9 +267,9 @@ std::optional<Literal> ParseNumberText(std::string_view text, bool allow_special
 // An exact integer or decimal literal as the nearest double (or float, for float32 columns, as
 // DuckDB converts a literal to the column's type): correctly rounded through strtod/strtof.
 double RationalToFloat(int128 unscaled, int32_t scale, bool single) {
+  if (!single) return DecimalToDouble(unscaled, scale);
   std::string text = Int128Text(unscaled) + "e-" + std::to_string(scale);
-  if (single) return static_cast<double>(std::strtof(text.c_str(), nullptr));
-  return std::strtod(text.c_str(), nullptr);
+  return static_cast<double>(std::strtof(text.c_str(), nullptr));
 }
 
 // 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' (or 32 hex digits) to 16 bytes.

@@ -785,11 +785,14 @@ class Evaluator {
       out.phys = Phys::kF64;
       double* values = Allocate<double>(&out.keep_values, n_);
       out.values = values;
-      double divisor = from.id == TypeId::kDecimal128 ? std::pow(10.0, from.scale) : 1.0;
+      const bool decimal = from.id == TypeId::kDecimal128;
       bool ok = VisitFixedChecked(a.phys, [&](auto tag) {
         using T = decltype(tag);
         for (int64_t i = 0; i < n_; ++i) {
-          values[i] = static_cast<double>(Load<T>(a.values, i)) / divisor;
+          // Correctly rounded, exactly as the binder converts decimal literals.
+          values[i] = decimal
+                          ? DecimalToDouble(static_cast<int128>(Load<T>(a.values, i)), from.scale)
+                          : static_cast<double>(Load<T>(a.values, i));
         }
       });
       if (!ok) return Status::Internal("cast of bytes to float64");

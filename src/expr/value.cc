@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace pqsift::expr {
 namespace {
@@ -34,6 +35,20 @@ std::string Int128ToString(int128 v) {
 }
 
 }  // namespace
+
+double DecimalToDouble(int128 unscaled, int32_t scale) {
+  // Both operands exact in a double (|unscaled| <= 2^53, 10^scale exact up to 10^22): one IEEE
+  // division, which rounds correctly. Anything else goes through strtod, which also does.
+  constexpr int128 kExact = int128{1} << 53;
+  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (unscaled >= -kExact && unscaled <= kExact && scale >= 0 && scale <= 22) {
+    return static_cast<double>(static_cast<int64_t>(unscaled)) / kPowers[scale];
+  }
+  std::string text = Int128ToString(unscaled) + "e" + std::to_string(-scale);
+  return std::strtod(text.c_str(), nullptr);
+}
 
 int Compare(const Value& a, const Value& b) {
   switch (a.kind) {

@@ -39,6 +39,11 @@ struct Value {
 // REQUIRES: a.kind == b.kind, neither is kNull. Returns <0, 0 or >0.
 int Compare(const Value& a, const Value& b);
 
+// The double nearest to unscaled * 10^-scale, correctly rounded (as DuckDB casts a decimal to
+// DOUBLE). Literals and evaluated columns must convert the same way, or `CAST(d AS DOUBLE) = x`
+// would miss the row the literal was written from.
+double DecimalToDouble(int128 unscaled, int32_t scale);
+
 // For explain and error messages: 42, 1.5, 'text', X'00ff', TRUE, NULL (not type-aware: a
 // timestamp prints as its ticks; use FormatValue with a type for the user-facing form).
 std::string DebugString(const Value& v);

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -108,11 +109,30 @@ class RowGroupData {
       c.owner = file_->metadata;
       return Status::OK();
     }
-    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, file_->file->Read(c.range));
+    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadAroundCache(c.range));
     auto buffer = std::make_shared<const Buffer>(std::move(bytes));
     c.bytes = buffer->span();
     c.owner = buffer;
     return Status::OK();
+  }
+
+  // The last chunks of a file often end inside the bytes read with the footer: only the part
+  // before them is read again, so no byte is fetched twice.
+  Result<Buffer> ReadAroundCache(ByteRange range) {
+    const ParquetMetadata& md = *file_->metadata;
+    ByteRange cached = md.cached_range();
+    if (range.offset < cached.offset && range.end() > cached.offset) {
+      uint64_t head = cached.offset - range.offset;
+      auto tail = md.CachedBytes({cached.offset, range.length - head});
+      if (tail) {
+        PQSIFT_ASSIGN_OR_RETURN(Buffer first, file_->file->Read({range.offset, head}));
+        Buffer whole(range.length);
+        std::memcpy(whole.mutable_data(), first.data(), head);
+        std::memcpy(whole.mutable_data() + head, tail->data(), tail->size());
+        return whole;
+      }
+    }
+    return file_->file->Read(range);
   }
 
   std::shared_ptr<const FileEntry> file_;
@@ -660,7 +680,14 @@ ScanEstimate Scanner::Estimate() const {
         const ColumnChunk& chunk = row_groups[g].columns[leaf];
         if (!chunk.meta_data) continue;
         auto range = column::ColumnChunkRange(*chunk.meta_data, file.file->size(), "");
-        if (range.ok() && !file.metadata->CachedBytes(*range)) out.bytes_to_read += range->length;
+        if (!range.ok()) continue;
+        // The bytes read with the footer reach the end of the file: only what lies before them
+        // is still to read.
+        ByteRange cached = file.metadata->cached_range();
+        uint64_t before_cache = range->offset >= cached.offset
+                                    ? 0
+                                    : std::min(range->end(), cached.offset) - range->offset;
+        out.bytes_to_read += before_cache;
       }
     }
   }

@@ -116,6 +116,22 @@ TEST(ScannerFilterTest, LimitWithoutFilterSkipsLaterRowGroups) {
   EXPECT_EQ(r->stats.row_groups_skipped, 3u);
 }
 
+TEST(ScannerFilterTest, NoByteIsReadTwice) {
+  // The last column chunks end inside the footer's tail read: only the part before it is read.
+  ScanOptions options;
+  auto scanner = Scanner::Open({testing::ExamplePath("events.parquet")}, options);
+  ASSERT_TRUE(scanner.ok()) << scanner.status().message();
+  ScanEstimate estimate = (*scanner)->Estimate();
+  for (;;) {
+    auto batch = (*scanner)->Next();
+    ASSERT_TRUE(batch.ok()) << batch.status().message();
+    if (!*batch) break;
+  }
+  ScanStats stats = (*scanner)->stats();
+  EXPECT_LE(stats.bytes_read, stats.file_bytes);
+  EXPECT_EQ(stats.bytes_read, estimate.bytes_to_read + 65536);  // + the tail read
+}
+
 TEST(ScannerFilterTest, LimitZeroReadsNothing) {
   auto r = ScanIds("qty = 7", true, /*limit=*/0);
   ASSERT_TRUE(r.ok()) << r.status().message();
