@@ -897,6 +897,14 @@ class Binder {
       return MakeLogic(Op::kOr, parts);
     }
     ExprPtr column = x.expr;
+    // As in DuckDB, the list and the column meet in one common type: a DOUBLE literal (one
+    // with an exponent) in the list makes a float32 or float16 column compare as a double.
+    bool narrow_float =
+        column->type->id == TypeId::kFloat32 || column->type->id == TypeId::kFloat16;
+    bool double_item = std::any_of(items.begin(), items.end(), [](const Operand& item) {
+      return item.literal.kind == Literal::Kind::kFloat;
+    });
+    if (narrow_float && double_item) column = MakeCast(column, Float64());
     bool has_null = false;
     std::vector<Coerced> coerced;
     for (int attempt = 0; attempt < 2; ++attempt) {

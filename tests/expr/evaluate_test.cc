@@ -134,6 +134,10 @@ TEST_F(ExprEvaluateTest, Float32AndFloat16Columns) {
   EXPECT_EQ(Eval("f32 = 0.1"), (Rows{1, 0, 0, 0}));    // DuckDB: the literal becomes a float
   EXPECT_EQ(Eval("f32 = 0.1e0"), (Rows{0, 0, 0, 0}));  // a double literal: the column widens
   EXPECT_EQ(Eval("f32 > 0.2"), (Rows{0, 1, 1, 0}));
+  // IN meets in one common type, as in DuckDB: a double literal in the list widens the column.
+  EXPECT_EQ(Eval("f32 IN (0.1, 7)"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("f32 IN (0.1, 1e300)"), (Rows{0, 0, 0, 0}));
+  EXPECT_EQ(Eval("f32 IN (0.5, 1e300)"), (Rows{0, 1, 0, 0}));
   // float16: 0x3C00 = 1.0, 0xC000 = -2.0, 0x7E00 = NaN.
   Set("h", MakeFixed<uint16_t>(Float16(), {0x3C00, 0xC000, 0x7E00, kNull}));
   EXPECT_EQ(Eval("h = 1"), (Rows{1, 0, 0, 0}));
