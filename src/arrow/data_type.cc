@@ -53,24 +53,6 @@ bool IsFixedWidth(TypeId id) {
   }
 }
 
-bool IsNumeric(TypeId id) {
-  switch (id) {
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kUInt8:
-    case TypeId::kUInt16:
-    case TypeId::kUInt32:
-    case TypeId::kUInt64:
-    case TypeId::kFloat16:
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-    case TypeId::kDecimal128: return true;
-    default: return false;
-  }
-}
-
 std::string_view UnitSuffix(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kMillis: return "ms";

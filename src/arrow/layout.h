@@ -26,8 +26,17 @@ inline bool IsBinaryLike(TypeId id) {
 inline bool IsNested(TypeId id) {
   return id == TypeId::kLargeList || id == TypeId::kStruct || id == TypeId::kMap;
 }
+// The two range tests below rely on the order of TypeId (array.h).
+static_assert(static_cast<int>(TypeId::kUInt64) - static_cast<int>(TypeId::kInt8) == 7 &&
+              static_cast<int>(TypeId::kFloat64) - static_cast<int>(TypeId::kFloat16) == 2);
+// int8..int64 and uint8..uint64.
+inline bool IsInteger(TypeId id) { return id >= TypeId::kInt8 && id <= TypeId::kUInt64; }
+// float16, float32, float64.
+inline bool IsFloatingPoint(TypeId id) { return id >= TypeId::kFloat16 && id <= TypeId::kFloat64; }
 // Integers, floats, decimals: right-aligned in tables, numbers in JSON.
-bool IsNumeric(TypeId id);
+inline bool IsNumeric(TypeId id) {
+  return IsInteger(id) || IsFloatingPoint(id) || id == TypeId::kDecimal128;
+}
 
 // "ms", "us", "ns".
 std::string_view UnitSuffix(TimeUnit unit);

@@ -7,6 +7,8 @@
 #include <limits>
 #include <optional>
 
+#include "arrow/layout.h"
+
 namespace pqsift::prune {
 namespace {
 
@@ -191,22 +193,6 @@ std::optional<std::string> NextPrefix(std::string prefix) {
   return prefix;
 }
 
-bool IsFloat(TypeId id) {
-  return id == TypeId::kFloat16 || id == TypeId::kFloat32 || id == TypeId::kFloat64;
-}
-bool IsPlainInteger(TypeId id) {
-  switch (id) {
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kUInt8:
-    case TypeId::kUInt16:
-    case TypeId::kUInt32:
-    case TypeId::kUInt64: return true;
-    default: return false;
-  }
-}
 bool IsBytes(TypeId id) {
   return id == TypeId::kLargeString || id == TypeId::kLargeBinary || id == TypeId::kFixedSizeBinary;
 }
@@ -228,14 +214,14 @@ std::optional<int128> PowerOfTen(int k) {
 // The factor an integer-domain cast multiplies by (exact, >= 1), or nullopt when the cast is
 // not a pure widening we know.
 std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {
-  bool from_number = IsPlainInteger(from.id) || from.id == TypeId::kDecimal128;
+  bool from_number = layout::IsInteger(from.id) || from.id == TypeId::kDecimal128;
   if (from_number && to.id == TypeId::kDecimal128) {
     int from_scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
     return PowerOfTen(to.scale - from_scale);
   }
   // Between plain integers the value is unchanged (a narrowing that overflows is an error at
   // evaluation, so every value that survives is its own bound).
-  if (IsPlainInteger(from.id) && IsPlainInteger(to.id)) return 1;
+  if (layout::IsInteger(from.id) && layout::IsInteger(to.id)) return 1;
   bool from_time = from.id == TypeId::kTime32 || from.id == TypeId::kTime64;
   bool to_time = to.id == TypeId::kTime32 || to.id == TypeId::kTime64;
   // A change of time zone would shift values, not scale them: only the unit may change.
@@ -390,7 +376,8 @@ class Prover {
     std::optional<Ranges>& cached = column_cache_[column];
     if (cached) return *cached;
     bool is_float = static_cast<size_t>(column) < filter_.columns.size() &&
-                    filter_.columns[column].type && IsFloat(filter_.columns[column].type->id);
+                    filter_.columns[column].type &&
+                    layout::IsFloatingPoint(filter_.columns[column].type->id);
     Ranges out;
     out.ranges.resize(n_);
     for (size_t c = 0; c < n_; ++c) {
@@ -444,11 +431,11 @@ class Prover {
       return true;
     }
     if (IsBytes(from.id) && IsBytes(to.id)) return true;
-    if (IsFloat(from.id) &&
+    if (layout::IsFloatingPoint(from.id) &&
         (to.id == TypeId::kFloat64 || (to.id == TypeId::kFloat32 && from.id != TypeId::kFloat64))) {
       return true;
     }
-    bool from_int_domain = IsPlainInteger(from.id) || from.id == TypeId::kDecimal128;
+    bool from_int_domain = layout::IsInteger(from.id) || from.id == TypeId::kDecimal128;
     if (from_int_domain && to.id == TypeId::kFloat64) return true;
     return IntCastFactor(from, to).has_value();
   }

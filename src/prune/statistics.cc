@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "arrow/layout.h"
 #include "common/value_format.h"
 
 namespace pqsift::prune {
@@ -64,10 +65,6 @@ std::optional<Value> FromInt64(int64_t v, TypeId id) {
   }
 }
 
-bool IsFloatType(TypeId id) {
-  return id == TypeId::kFloat16 || id == TypeId::kFloat32 || id == TypeId::kFloat64;
-}
-
 // Logical types whose TYPE_DEFINED_ORDER is the order of our Value domain for the Arrow type
 // they decode to (LogicalTypes.md "Sort Order"). INTERVAL has no defined order; the others are
 // either nested, geometric, or unknown to us.
@@ -98,7 +95,7 @@ bool TrustMinMaxValue(const ColumnDescriptor& c, const DataType& t) {
     case ColumnOrder::kTypeDefined: return HasTypeDefinedOrder(c);
     // Numeric order except for -0 < +0 and NaN placement, both of which the float handling
     // below makes harmless.
-    case ColumnOrder::kIeee754TotalOrder: return IsFloatType(t.id);
+    case ColumnOrder::kIeee754TotalOrder: return layout::IsFloatingPoint(t.id);
     default: return false;
   }
 }
@@ -197,7 +194,7 @@ ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType
                                   const std::optional<Statistics>& statistics, int64_t num_rows) {
   ColumnBounds out;
   out.num_rows = num_rows;
-  bool is_float = IsFloatType(arrow_type.id);
+  bool is_float = layout::IsFloatingPoint(arrow_type.id);
   out.may_contain_nan = is_float;
   bool repeated = column.max_repetition_level > 0;
   // The schema proves what no statistic needs to: a column required all the way down is never
