@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "pqsift/status.h"
 
@@ -21,6 +23,9 @@ struct Command {
 Command AddInspectCommand(CLI::App& root);
 Command AddScanCommand(CLI::App& root);
 Command AddExplainCommand(CLI::App& root);
+
+// "a, b.c,d" -> {"a", "b.c", "d"}: the --select lists of scan and explain.
+std::vector<std::string> SplitList(const std::string& list);
 
 // Prints `status` as the one error line and returns the exit code for it.
 int ReportError(const Status& status);

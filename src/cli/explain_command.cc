@@ -22,21 +22,6 @@ struct ExplainArgs {
   bool no_prune = false;
 };
 
-std::vector<std::string> SplitList(const std::string& list) {
-  std::vector<std::string> out;
-  std::string part;
-  for (size_t i = 0; i <= list.size(); ++i) {
-    if (i == list.size() || list[i] == ',') {
-      size_t b = part.find_first_not_of(' '), e = part.find_last_not_of(' ');
-      if (b != std::string::npos) out.push_back(part.substr(b, e - b + 1));
-      part.clear();
-    } else {
-      part += list[i];
-    }
-  }
-  return out;
-}
-
 int RunExplain(const ExplainArgs& args) {
   ScanOptions options;
   options.columns = SplitList(args.select);

@@ -18,6 +18,22 @@
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {
+
+std::vector<std::string> SplitList(const std::string& list) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= list.size() && !list.empty()) {
+    size_t comma = list.find(',', pos);
+    std::string part =
+        list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    size_t b = part.find_first_not_of(' '), e = part.find_last_not_of(' ');
+    if (b != std::string::npos) out.push_back(part.substr(b, e - b + 1));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 namespace {
 
 struct ScanArgs {
@@ -35,21 +51,6 @@ struct ScanArgs {
   bool stats = false;
   std::string binary = "hex";
 };
-
-std::vector<std::string> SplitColumns(const std::string& list) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= list.size() && !list.empty()) {
-    size_t comma = list.find(',', pos);
-    std::string part =
-        list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    size_t b = part.find_first_not_of(' '), e = part.find_last_not_of(' ');
-    if (b != std::string::npos) out.push_back(part.substr(b, e - b + 1));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
 
 // A progress line on stderr, only when stderr is a terminal, at most five times a second.
 class Progress {
@@ -90,7 +91,7 @@ int RunScan(const ScanArgs& args) {
                                                "' (csv, jsonl, table, none)"));
   }
   ScanOptions options;
-  options.columns = SplitColumns(args.select);
+  options.columns = SplitList(args.select);
   options.limit = args.limit;
   options.filter = args.where;
   options.prune = !args.no_prune;

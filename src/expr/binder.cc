@@ -2,6 +2,8 @@
 // column side's comparison domain without ever rounding (docs/filter-language.md).
 #include "expr/binder.h"
 
+#include "arrow/layout.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -49,20 +51,11 @@ enum class Family : uint8_t {
 };
 
 Family FamilyOf(const DataType& t) {
+  if (layout::IsInteger(t.id)) return Family::kInt;
+  if (layout::IsFloatingPoint(t.id)) return Family::kFloat;
   switch (t.id) {
     case TypeId::kBoolean: return Family::kBool;
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kUInt8:
-    case TypeId::kUInt16:
-    case TypeId::kUInt32:
-    case TypeId::kUInt64: return Family::kInt;
     case TypeId::kDecimal128: return Family::kDecimal;
-    case TypeId::kFloat16:
-    case TypeId::kFloat32:
-    case TypeId::kFloat64: return Family::kFloat;
     case TypeId::kLargeString:
     case TypeId::kLargeBinary:
     case TypeId::kFixedSizeBinary: return Family::kBytes;

@@ -1,5 +1,7 @@
 #include "expr/expr.h"
 
+#include "arrow/layout.h"
+
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -72,24 +74,15 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
 }  // namespace
 
 Value::Kind ValueKindOf(const DataType& type) {
+  if (layout::IsInteger(type.id)) return Value::Kind::kInt;
+  if (layout::IsFloatingPoint(type.id)) return Value::Kind::kFloat;
   switch (type.id) {
     case TypeId::kBoolean: return Value::Kind::kBool;
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kUInt8:
-    case TypeId::kUInt16:
-    case TypeId::kUInt32:
-    case TypeId::kUInt64:
     case TypeId::kDate32:
     case TypeId::kTime32:
     case TypeId::kTime64:
     case TypeId::kTimestamp:
     case TypeId::kDecimal128: return Value::Kind::kInt;
-    case TypeId::kFloat16:
-    case TypeId::kFloat32:
-    case TypeId::kFloat64: return Value::Kind::kFloat;
     case TypeId::kLargeString:
     case TypeId::kLargeBinary:
     case TypeId::kFixedSizeBinary: return Value::Kind::kBytes;

@@ -51,6 +51,7 @@ struct FileEntry {
   std::shared_ptr<const ParquetMetadata> metadata;
   std::optional<expr::BoundFilter> filter;    // bound against this file's schema
   std::vector<DecodedColumn> filter_columns;  // filter->columns[k] is filter_columns[k]
+  std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
 };
 
 // The column chunks of one row group, fetched on first use and shared by its slices.
@@ -407,8 +408,8 @@ Status Scanner::State::Plan() {
   // Slices: the selected rows of each row group, cut by rows when a row group is very large.
   constexpr int64_t kMaxSliceBytes = int64_t{128} << 20;
   for (size_t f = 0; f < files.size(); ++f) {
-    const auto& file = files[f];
-    std::vector<int32_t> leaves;
+    auto file = std::const_pointer_cast<FileEntry>(files[f]);
+    std::vector<int32_t>& leaves = file->leaves;
     for (const DecodedColumn& col : columns)
       leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
     for (const DecodedColumn& col : file->filter_columns)
@@ -663,20 +664,13 @@ ScanEstimate Scanner::Estimate() const {
   const State& s = *state_;
   for (size_t f = 0; f < s.files.size(); ++f) {
     const auto& file = *s.files[f];
-    std::vector<int32_t> leaves;
-    for (const DecodedColumn& col : s.columns)
-      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
-    for (const DecodedColumn& col : file.filter_columns)
-      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
-    std::sort(leaves.begin(), leaves.end());
-    leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
     const auto& row_groups = file.metadata->file().row_groups;
     for (size_t g = 0; g < row_groups.size(); ++g) {
       const prune::RowGroupPlan& rg = s.plan.files[f].row_groups[g];
       if (rg.rows.empty()) continue;
       ++out.row_groups_to_read;
       out.rows_to_read += rg.rows.row_count();
-      for (int32_t leaf : leaves) {
+      for (int32_t leaf : file.leaves) {
         const ColumnChunk& chunk = row_groups[g].columns[leaf];
         if (!chunk.meta_data) continue;
         auto range = column::ColumnChunkRange(*chunk.meta_data, file.file->size(), "");
