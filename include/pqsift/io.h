@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pqsift/status.h"
@@ -38,24 +39,37 @@ Status CheckRange(uint64_t offset, uint64_t length, uint64_t file_size, std::str
 
 // An owned, immutable-after-fill block of bytes. Move-only; moving keeps data() stable, so
 // views into a Buffer stay valid for as long as the Buffer (wherever it moved to) lives.
+// Large buffers are backed by huge pages where the system allows (see src/common/memory.h).
 class Buffer {
  public:
   Buffer() = default;
-  // Uninitialised storage of `size` bytes.
-  explicit Buffer(size_t size) : data_(size ? new uint8_t[size] : nullptr), size_(size) {}
+  // Uninitialised storage of `size` bytes. Throws std::bad_alloc when memory runs out.
+  explicit Buffer(size_t size);
   static Buffer CopyOf(std::span<const uint8_t> bytes);
+  ~Buffer();
 
-  Buffer(Buffer&&) noexcept = default;
-  Buffer& operator=(Buffer&&) noexcept = default;
+  Buffer(Buffer&& other) noexcept { Swap(other); }
+  Buffer& operator=(Buffer&& other) noexcept {
+    Buffer old(std::move(*this));
+    Swap(other);
+    return *this;
+  }
 
-  uint8_t* mutable_data() { return data_.get(); }
-  const uint8_t* data() const { return data_.get(); }
+  uint8_t* mutable_data() { return data_; }
+  const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
-  std::span<const uint8_t> span() const { return {data_.get(), size_}; }
+  std::span<const uint8_t> span() const { return {data_, size_}; }
 
  private:
-  std::unique_ptr<uint8_t[]> data_;
+  void Swap(Buffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+
+  uint8_t* data_ = nullptr;
   size_t size_ = 0;
+  size_t capacity_ = 0;  // of the allocated block
 };
 
 // What a file has been asked for so far. Exact: every successful or failed read counts.

@@ -1,24 +1,15 @@
 // ArrowBuffer (64-byte aligned growable bytes) and the bitmap helpers of bit_util.h.
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 
 #include "arrow/bit_util.h"
+#include "common/memory.h"
 #include "pqsift/array.h"
 
 namespace pqsift {
-namespace {
-
-constexpr size_t kAlignment = 64;
-
-size_t RoundUpTo64(size_t n) { return (n + kAlignment - 1) & ~(kAlignment - 1); }
-
-}  // namespace
-
 ArrowBuffer::~ArrowBuffer() {
-  if (owner_ == nullptr) std::free(data_);
+  if (owner_ == nullptr) memory::Free({data_, capacity_});
 }
 
 std::shared_ptr<ArrowBuffer> ArrowBuffer::View(const uint8_t* data, size_t size,
@@ -34,14 +25,12 @@ std::shared_ptr<ArrowBuffer> ArrowBuffer::View(const uint8_t* data, size_t size,
 
 void ArrowBuffer::Reserve(size_t capacity) {
   if (capacity <= capacity_ && owner_ == nullptr) return;
-  size_t new_capacity = RoundUpTo64(std::max({capacity, capacity_ * 2, size_t{64}}));
-  void* p = std::aligned_alloc(kAlignment, new_capacity);
-  if (p == nullptr) throw std::bad_alloc();
-  if (size_ > 0) std::memcpy(p, data_, size_);
-  if (owner_ == nullptr) std::free(data_);
+  memory::Block block = memory::Allocate(std::max({capacity, capacity_ * 2, size_t{64}}));
+  if (size_ > 0) std::memcpy(block.data, data_, size_);
+  if (owner_ == nullptr) memory::Free({data_, capacity_});
   owner_ = nullptr;  // a view becomes an owned copy
-  data_ = static_cast<uint8_t*>(p);
-  capacity_ = new_capacity;
+  data_ = block.data;
+  capacity_ = block.capacity;
 }
 
 void ArrowBuffer::Resize(size_t size) {

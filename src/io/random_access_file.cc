@@ -3,6 +3,8 @@
 
 #include "pqsift/io.h"
 
+#include "common/memory.h"
+
 namespace pqsift {
 
 Status CheckRange(uint64_t offset, uint64_t length, uint64_t file_size, std::string_view what) {
@@ -13,6 +15,15 @@ Status CheckRange(uint64_t offset, uint64_t length, uint64_t file_size, std::str
   }
   return Status::OK();
 }
+
+Buffer::Buffer(size_t size) {
+  memory::Block block = memory::Allocate(size);
+  data_ = block.data;
+  size_ = size;
+  capacity_ = block.capacity;
+}
+
+Buffer::~Buffer() { memory::Free({data_, capacity_}); }
 
 Buffer Buffer::CopyOf(std::span<const uint8_t> bytes) {
   Buffer b(bytes.size());
