@@ -64,7 +64,7 @@ Status LeafReader::DecodeLevels(const Page& page, size_t* values_offset) {
   const int16_t max_rep = column_.max_repetition_level;
   const int16_t max_def = column_.max_definition_level;
   page_rep_.resize(max_rep > 0 ? static_cast<size_t>(n) : 0);
-  page_def_.resize(max_def > 0 ? static_cast<size_t>(n) : 0);
+  page_all_defined_ = false;
   size_t offset = 0;
   auto decode = [&](Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_levels,
                     std::vector<int16_t>& out) -> Status {
@@ -78,6 +78,13 @@ Status LeafReader::DecodeLevels(const Page& page, size_t* values_offset) {
           decoder.InitV1(encoding, max_level, n, page.body.subspan(offset), &consumed));
       offset += consumed;
     }
+    // A flat page without nulls (the common case) needs no levels in memory: every row is a
+    // value. Nested columns keep theirs, as record assembly reads them.
+    if (&out == &page_def_ && max_rep == 0 && decoder.RestAllEqual(max_level)) {
+      page_all_defined_ = true;
+      return Status::OK();
+    }
+    out.resize(static_cast<size_t>(n));
     return decoder.Decode(out.data(), n);
   };
   PQSIFT_RETURN_IF_ERROR(
@@ -128,7 +135,7 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped) {
     page_levels_ = page.num_values;
     level_pos_ = 0;
     int64_t non_null =
-        column_.max_definition_level == 0
+        column_.max_definition_level == 0 || page_all_defined_
             ? page_levels_
             : CountEqual(page_def_.data(), page_levels_, column_.max_definition_level);
     st = values_->StartPage(page.encoding, page.body.subspan(values_offset), non_null);
@@ -159,7 +166,8 @@ Status LeafReader::Advance(int64_t n, bool read) {
       }
       if (level_pos_ == page_levels_) continue;  // only skipped pages so far
     }
-    const int16_t* def = max_def > 0 ? page_def_.data() + level_pos_ : nullptr;
+    const int16_t* def =
+        max_def > 0 && !page_all_defined_ ? page_def_.data() + level_pos_ : nullptr;
     const int16_t* rep = nested ? page_rep_.data() + level_pos_ : nullptr;
     int64_t available = page_levels_ - level_pos_;
     int64_t take = 0;
@@ -185,6 +193,9 @@ Status LeafReader::Advance(int64_t n, bool read) {
     int64_t non_null = def ? CountEqual(def, take, max_def) : take;
     if (read) {
       if (def) pending_.definition_levels.insert(pending_.definition_levels.end(), def, def + take);
+      if (max_def > 0 && !def) {
+        pending_.definition_levels.insert(pending_.definition_levels.end(), take, max_def);
+      }
       if (rep) pending_.repetition_levels.insert(pending_.repetition_levels.end(), rep, rep + take);
       pending_.num_levels += take;
     }

@@ -80,7 +80,8 @@ class LeafReader {
   std::unique_ptr<ValueAccumulator> values_;
 
   // Levels of the current page, decoded when the page is loaded.
-  std::vector<int16_t> page_def_;
+  std::vector<int16_t> page_def_;  // empty when page_all_defined_
+  bool page_all_defined_ = false;  // a flat page whose levels all equal the maximum
   std::vector<int16_t> page_rep_;
   int64_t page_levels_ = 0;
   int64_t level_pos_ = 0;

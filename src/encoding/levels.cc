@@ -122,6 +122,24 @@ Status LevelDecoder::Decode(int16_t* out, int64_t n) {
   return Status::OK();
 }
 
+bool LevelDecoder::RestAllEqual(int16_t level) const {
+  if (bit_width_ == 0) return level == 0;
+  if (encoding_ == Encoding::kBitPacked) return false;
+  RleBitPackedDecoder runs = rle_;  // a copy: the check must not consume
+  bool equal = true;
+  auto on_repeat = [&](uint32_t value, int64_t) { equal = equal && value == uint32_t(level); };
+  auto on_literal = [&](const uint32_t*, int64_t) { equal = false; };
+  // In steps, so that a page with nulls stops at its first bit-packed run.
+  constexpr int64_t kStep = 4096;
+  int64_t seen = 0;
+  while (equal && seen < left_) {
+    int64_t k = runs.Visit(std::min(kStep, left_ - seen), on_repeat, on_literal);
+    if (k == 0) break;
+    seen += k;
+  }
+  return equal && seen == left_ && runs.ok();
+}
+
 Status LevelDecoder::Skip(int64_t n) {
   PQSIFT_RETURN_IF_ERROR(CheckCount(n));
   if (bit_width_ != 0) {

@@ -146,6 +146,10 @@ class LevelDecoder {
   // maximum.
   Status Decode(int16_t* out, int64_t n);
   Status Skip(int64_t n);
+  // True when each of the levels not yet decoded equals `level`, found run by run without
+  // materialising them (a page without nulls is usually one RLE run). Does not consume; false on
+  // the first bit-packed run, on malformed or short data (Decode then reports the problem).
+  bool RestAllEqual(int16_t level) const;
   // Levels not yet decoded or skipped (of the page's num_values).
   int64_t levels_left() const { return left_; }
 

@@ -2,6 +2,7 @@
 // its length prefix, v2 RLE without, max level 0, range checks and malformed sections.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -74,6 +75,36 @@ TEST(LevelDecoderTest, RleV1HasALengthPrefixAndV2DoesNot) {
     EXPECT_EQ(out1, levels);
     EXPECT_EQ(out2, levels);
   }
+}
+
+// RestAllEqual answers from the runs, agrees with decoding, and does not consume.
+TEST(LevelDecoderTest, RestAllEqualMatchesTheDecodedLevels) {
+  auto encode = [](const std::vector<int16_t>& levels) {
+    std::vector<uint8_t> v2;
+    AppendLevelsV2(2, levels.data(), static_cast<int64_t>(levels.size()), v2);
+    return v2;
+  };
+  std::vector<int16_t> all_two(100000, 2);
+  std::vector<int16_t> one_null = all_two;
+  one_null[77777] = 0;
+  std::vector<int16_t> all_zero(300, 0);
+  for (const auto& levels : {all_two, one_null, all_zero}) {
+    std::vector<uint8_t> data = encode(levels);
+    auto n = static_cast<int64_t>(levels.size());
+    LevelDecoder d;
+    ASSERT_TRUE(d.InitV2(2, n, Span(data)).ok());
+    bool expected = std::all_of(levels.begin(), levels.end(), [](int16_t l) { return l == 2; });
+    EXPECT_EQ(d.RestAllEqual(2), expected);
+    EXPECT_EQ(d.RestAllEqual(0), levels == all_zero);
+    std::vector<int16_t> out(levels.size());
+    ASSERT_TRUE(d.Decode(out.data(), n).ok());  // nothing was consumed by the checks
+    EXPECT_EQ(out, levels);
+  }
+  // Data shorter than the page's level count is never "all equal".
+  std::vector<uint8_t> short_data = encode(std::vector<int16_t>(10, 2));
+  LevelDecoder d;
+  ASSERT_TRUE(d.InitV2(2, 20, Span(short_data)).ok());
+  EXPECT_FALSE(d.RestAllEqual(2));
 }
 
 TEST(LevelDecoderTest, SkipAndDecodeInterleaved) {
