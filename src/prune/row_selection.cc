@@ -89,6 +89,18 @@ RowSelection RowSelection::Union(const RowSelection& other) const {
   return s;
 }
 
+RowSelection RowSelection::WithGapsFilled(int64_t max_gap) const {
+  RowSelection s;
+  for (const RowRange& r : ranges_) {
+    if (!s.ranges_.empty() && r.begin - s.ranges_.back().end <= max_gap) {
+      s.ranges_.back().end = r.end;
+    } else {
+      s.ranges_.push_back(r);
+    }
+  }
+  return s;
+}
+
 int64_t RowSelection::row_count() const {
   int64_t n = 0;
   for (const RowRange& r : ranges_) n += r.length();

@@ -29,6 +29,10 @@ class RowSelection {
   RowSelection Intersect(const RowSelection& other) const;
   RowSelection Union(const RowSelection& other) const;
 
+  // This selection with every gap of at most `max_gap` rows between two ranges selected too:
+  // the rows to decode when dropping rows after decoding is cheaper than skipping them.
+  RowSelection WithGapsFilled(int64_t max_gap) const;
+
   const std::vector<RowRange>& ranges() const { return ranges_; }
   int64_t row_count() const;
   bool empty() const { return ranges_.empty(); }

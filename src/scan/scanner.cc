@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 
+#include "arrow/select.h"
 #include "column/leaf_reader.h"
 #include "column/nested.h"
 #include "expr/binder.h"
@@ -250,6 +251,37 @@ Status WalkSelection(const prune::RowSelection& selection, int64_t window_rows,
   return Status::OK();
 }
 
+// Follows the wanted rows along the windows of a superset of them being decoded, and gives the
+// positions of the wanted rows inside each window.
+class WantedRows {
+ public:
+  explicit WantedRows(const std::vector<prune::RowRange>& wanted) : wanted_(wanted) {}
+
+  // `pieces`: the row ranges decoded into the next window, in order.
+  std::vector<ElementRange> Within(const std::vector<prune::RowRange>& pieces) {
+    std::vector<ElementRange> out;
+    int64_t base = 0;  // position of the piece in the window
+    for (const prune::RowRange& piece : pieces) {
+      while (next_ < wanted_.size() && wanted_[next_].end <= piece.begin) ++next_;
+      for (size_t k = next_; k < wanted_.size() && wanted_[k].begin < piece.end; ++k) {
+        int64_t begin = base + std::max(wanted_[k].begin, piece.begin) - piece.begin;
+        int64_t end = base + std::min(wanted_[k].end, piece.end) - piece.begin;
+        if (!out.empty() && out.back().end == begin) {
+          out.back().end = end;
+        } else {
+          out.push_back({begin, end});
+        }
+      }
+      base += piece.length();
+    }
+    return out;
+  }
+
+ private:
+  const std::vector<prune::RowRange>& wanted_;
+  size_t next_ = 0;
+};
+
 // Flushes the readers of `column` (starting at `*next_reader`) and assembles its array.
 Result<std::shared_ptr<Array>> FlushColumn(
     const DecodedColumn& column, const std::vector<std::unique_ptr<column::LeafReader>>& readers,
@@ -453,12 +485,19 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
     const ScanSlice& slice, const prune::RowSelection& rows, const DecodedColumn& column) {
   auto start = Clock::now();
   PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, {&column}, page_options()));
+  // Scattered rows: a skip and a read cost about as much as decoding kDenseGapRows rows, so
+  // shorter gaps are decoded and their rows dropped afterwards.
+  constexpr int64_t kDenseGapRows = 32;
+  prune::RowSelection decode = rows.WithGapsFilled(kDenseGapRows);
+  const bool drop = decode.row_count() != rows.row_count();
+  WantedRows wanted(rows.ranges());
   std::vector<std::shared_ptr<Array>> out;
   Status st =
-      WalkSelection(rows, options.batch_size, readers, *cancelled,
-                    [&](const std::vector<prune::RowRange>&) -> Status {
+      WalkSelection(drop ? decode : rows, options.batch_size, readers, *cancelled,
+                    [&](const std::vector<prune::RowRange>& pieces) -> Status {
                       size_t next = 0;
                       PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(column, readers, &next));
+                      if (drop) array = SelectRanges(*array, wanted.Within(pieces));
                       out.push_back(std::move(array));
                       return Status::OK();
                     });

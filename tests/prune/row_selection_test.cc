@@ -59,6 +59,15 @@ TEST(RowSelection, IntersectAndUnion) {
   EXPECT_EQ(a.Union(RowSelection()), a);
 }
 
+TEST(RowSelection, WithGapsFilledSelectsShortGapsOnly) {
+  RowSelection s = RowSelection::FromRanges({{0, 2}, {4, 5}, {9, 10}, {20, 21}});
+  EXPECT_EQ(s.WithGapsFilled(0), s);
+  EXPECT_EQ(s.WithGapsFilled(2).ranges(), (std::vector<RowRange>{{0, 5}, {9, 10}, {20, 21}}));
+  EXPECT_EQ(s.WithGapsFilled(4).ranges(), (std::vector<RowRange>{{0, 10}, {20, 21}}));
+  EXPECT_EQ(s.WithGapsFilled(10).ranges(), (std::vector<RowRange>{{0, 21}}));
+  EXPECT_TRUE(RowSelection().WithGapsFilled(5).empty());
+}
+
 TEST(RowSelection, AlgebraMatchesBitmapModel) {
   std::mt19937_64 rng(7);
   auto random_int = [&](int64_t lo, int64_t hi) {

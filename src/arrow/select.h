@@ -1,0 +1,25 @@
+// Keeping some elements of an array: the kernel behind "decode a stretch of rows, then keep the
+// rows the filter selected", which beats skipping row by row when the selected rows are many
+// and scattered.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "pqsift/array.h"
+
+namespace pqsift {
+
+// Elements [begin, end) of an array (relative to its offset).
+struct ElementRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+
+// A new array holding, in order, the elements of `array` in `ranges`. REQUIRES: ranges sorted,
+// disjoint, non-empty, inside [0, array.length); the array's layout is valid (as the scan builds
+// it). Every type of array.h, nested ones included; the result has offset 0 and new buffers.
+std::shared_ptr<Array> SelectRanges(const Array& array, std::span<const ElementRange> ranges);
+
+}  // namespace pqsift

@@ -1,0 +1,82 @@
+// SelectRanges: every type, every subset of rows, sliced inputs; the result is a valid array
+// whose element k equals the k-th selected element of the input.
+#include "arrow/select.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "test_arrays.h"
+
+namespace pqsift {
+namespace {
+
+// The subset of [0, n) given by the bits of `mask`, as ranges.
+std::vector<ElementRange> RangesOf(unsigned mask, int64_t n) {
+  std::vector<ElementRange> out;
+  for (int64_t i = 0; i < n; ++i) {
+    if (((mask >> i) & 1) == 0) continue;
+    if (!out.empty() && out.back().end == i) {
+      ++out.back().end;
+    } else {
+      out.push_back({i, i + 1});
+    }
+  }
+  return out;
+}
+
+void ExpectSelected(const Array& input, const std::vector<ElementRange>& ranges,
+                    const std::string& what) {
+  std::shared_ptr<Array> out = SelectRanges(input, ranges);
+  ASSERT_TRUE(ValidateArray(*out).ok()) << what << ": " << ValidateArray(*out).ToString();
+  int64_t k = 0;
+  for (const ElementRange& r : ranges) {
+    for (int64_t i = r.begin; i < r.end; ++i, ++k) {
+      auto got = Slice(*out, k, 1);
+      auto want = Slice(input, i, 1);
+      ASSERT_TRUE(got.ok() && want.ok());
+      EXPECT_TRUE(ArrayEquals(**got, **want)) << what << ", element " << i;
+    }
+  }
+  EXPECT_EQ(out->length, k) << what;
+}
+
+TEST(SelectRangesTest, EveryTypeEverySubset) {
+  for (const auto& column : testing::EveryTypeColumns()) {
+    const Array& full = *column.array;
+    for (unsigned mask = 0; mask < (1u << full.length); ++mask) {
+      ExpectSelected(full, RangesOf(mask, full.length),
+                     column.name + " mask " + std::to_string(mask));
+    }
+  }
+}
+
+TEST(SelectRangesTest, SlicedInputs) {
+  // Offsets in the input (and, for structs, in the children) must be honoured.
+  for (const auto& column : testing::EveryTypeColumns()) {
+    auto sliced = Slice(*column.array, 1, column.array->length - 1);
+    ASSERT_TRUE(sliced.ok());
+    for (unsigned mask = 0; mask < (1u << (*sliced)->length); ++mask) {
+      ExpectSelected(**sliced, RangesOf(mask, (*sliced)->length),
+                     column.name + " sliced, mask " + std::to_string(mask));
+    }
+  }
+}
+
+TEST(SelectRangesTest, LongScatteredSelection) {
+  testing::Opt<int64_t> none;
+  std::vector<testing::Opt<int64_t>> values;
+  std::vector<testing::Opt<std::string>> strings;
+  for (int64_t i = 0; i < 10000; ++i) {
+    values.push_back(i % 7 == 0 ? none : testing::Opt<int64_t>(i));
+    strings.push_back(i % 5 == 0 ? testing::Opt<std::string>() : std::to_string(i * i));
+  }
+  std::vector<ElementRange> ranges;
+  for (int64_t i = 3; i < 10000; i += 3 + i % 11)
+    ranges.push_back({i, std::min<int64_t>(i + 1 + i % 3, 10000)});
+  ExpectSelected(*testing::MakeFixed<int64_t>(Int64(), values), ranges, "int64");
+  ExpectSelected(*testing::MakeStrings(strings), ranges, "strings");
+}
+
+}  // namespace
+}  // namespace pqsift
