@@ -215,8 +215,9 @@ async function ensureFiles(args) {
 }
 
 // One pqsift process under /usr/bin/time (peak RSS); bytes and rows from its --stats line.
-function runPqsift(args, file, extra) {
-  const argv = ['-f', 'PQSIFT_MAXRSS_KB=%M PQSIFT_CPU_S=%U+%S', args.pqsift, 'scan', file, '--format', 'none', '--stats', ...extra];
+function runPqsift(args, file, extra, command = 'scan') {
+  const output = command === 'scan' ? ['--format', 'none'] : [];
+  const argv = ['-f', 'PQSIFT_MAXRSS_KB=%M PQSIFT_CPU_S=%U+%S', args.pqsift, command, file, ...output, '--stats', ...extra];
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', argv, { encoding: 'utf8', maxBuffer: 1 << 20 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -365,9 +366,8 @@ async function main() {
         const statsFile = path.join(os.tmpdir(), `pqsift_bench_stats_${process.pid}.json`);
         const pq = () => {
           const extra = ['--threads', String(T), '--where', q.where];
-          if (q.count) extra.push('--select', 'id');
           if (hasStatsJson) extra.push('--stats-json', statsFile);
-          const r = runPqsift(args, f, extra);
+          const r = runPqsift(args, f, extra, q.count ? 'count' : 'scan');
           if (hasStatsJson && fs.existsSync(statsFile)) {
             const j = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
             if (j.bytes_read != null) r.bytesRead = j.bytes_read;
@@ -435,7 +435,7 @@ async function main() {
     'bytes read = its own `bytes read` counter (footers + column chunks fetched).',
     '- DuckDB: a child `node` process, in-memory database, `SET threads=N`; full: `CREATE TABLE t AS SELECT * FROM read_parquet(FILE)`; ' +
     'selective: `CREATE TABLE t AS SELECT * ... WHERE ...` (materialised in DuckDB, not converted to JS values); ' +
-    'count: `SELECT count(*) ... WHERE id >= 0`; per column: `CREATE TABLE t AS SELECT col ...`. Wall time of the query only.',
+    'count: `SELECT count(*) ... WHERE id >= 0` (pqsift: `pqsift count FILE --where ...`); per column: `CREATE TABLE t AS SELECT col ...`. Wall time of the query only.',
     '- Polars: a child `node` process with `POLARS_MAX_THREADS=N`; full: `readParquet(FILE)`; per column: `readParquet(FILE, {columns: [col]})`; ' +
     'selective: `scanParquet(FILE).filter(<typed literals>).collect()`; count: `.select(pl.len())`. Wall time of the call only.',
     '- Peak RSS of DuckDB/Polars = `VmHWM` of the child at its end; it includes Node.js and the loaded library ' +

@@ -44,6 +44,9 @@ struct ScanOptions {
   // Dotted paths of the columns to return ("id", "s.a" for a struct field, "tags" for a whole
   // list). A group returns all its fields. Empty: every top-level field.
   std::vector<std::string> columns;
+  // True: return batches without columns, only row counts (count(*)): `columns` is ignored and
+  // only the filter's columns are read, and only for row groups not proven fully matched.
+  bool count_only = false;
   int64_t batch_size = 64 * 1024;  // rows per batch at most
   int threads = 0;                 // decoding threads; 0: one per core
   int64_t limit = -1;              // stop after this many rows; -1: no limit

@@ -354,7 +354,9 @@ Status Scanner::State::Project() {
   const ParquetMetadata& first = *files.front()->metadata;
   const Schema& file_schema = first.schema();
   std::vector<std::string> paths = options.columns;
-  if (paths.empty()) {
+  if (options.count_only) {
+    paths.clear();
+  } else if (paths.empty()) {
     for (int32_t child : file_schema.root().children) {
       paths.emplace_back(file_schema.nodes()[child].name);
     }
