@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace pqsift::prune {
@@ -28,6 +29,8 @@ class RowSelection {
 
   RowSelection Intersect(const RowSelection& other) const;
   RowSelection Union(const RowSelection& other) const;
+  // The rows of this selection that `other` does not select.
+  RowSelection Difference(const RowSelection& other) const;
 
   const std::vector<RowRange>& ranges() const { return ranges_; }
   int64_t row_count() const;
@@ -35,6 +38,9 @@ class RowSelection {
   // True when the selection is exactly [0, num_rows).
   bool SelectsAll(int64_t num_rows) const;
   bool operator==(const RowSelection&) const = default;
+  // "rows 0-99, 200-299" (inclusive, as people count), at most `max_ranges` ranges then
+  // "and N more".
+  std::string ToString(size_t max_ranges = 8) const;
 
  private:
   std::vector<RowRange> ranges_;
