@@ -267,9 +267,12 @@ ColumnBounds BoundsFromPageIndex(const ColumnDescriptor& column, const DataType&
   if (index.null_counts) page_statistics.null_count = (*index.null_counts)[page];
   if (index.nan_counts) page_statistics.nan_count = (*index.nan_counts)[page];
   if (index.null_pages[page]) {
-    // Only NULLs: no bounds (the entries are empty by the spec); as many NULLs as rows when
-    // values are rows.
-    if (column.max_repetition_level == 0) page_statistics.null_count = page_rows;
+    // Only NULLs, says the page: no bounds (the entries are empty by the spec). Believed only
+    // when its null count agrees: some writers (Polars) flag pages without bounds, e.g. all
+    // NaN, as null pages although they hold values. Otherwise nothing is known.
+    bool confirmed = column.max_repetition_level == 0 && page_statistics.null_count &&
+                     *page_statistics.null_count == page_rows;
+    if (!confirmed) page_statistics = Statistics{};
   } else {
     page_statistics.min_value = index.min_values[page];
     page_statistics.max_value = index.max_values[page];

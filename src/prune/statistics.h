@@ -51,8 +51,9 @@ ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType
 // the offset index), under the same trust rules as BoundsFromStatistics: the page's min/max bytes
 // are min_value/max_value-style bounds in the column order (no deprecated fields, no exactness
 // flags: exact is never claimed). A null page (null_pages) has no bounds and, for a non-repeated
-// column, every row NULL. REQUIRES: page < index.null_pages.size() (the decoder checked that every
-// list has one entry per page).
+// column whose page null count says so too, every row NULL; a null page without a null count that
+// agrees (Polars flags all-NaN pages as null pages) says nothing at all. REQUIRES: page <
+// index.null_pages.size() (the decoder checked that every list has one entry per page).
 ColumnBounds BoundsFromPageIndex(const ColumnDescriptor& column, const DataType& arrow_type,
                                  const format::ColumnIndex& index, size_t page, int64_t page_rows);
 

@@ -293,7 +293,7 @@ export function generateFileSpec(rng, index, seed) {
       rowGroupSize: rng.pick([100, 256, 1000, 2500, 5000]),
     };
     // Small pages: several per row group, so the page index has something to prune.
-    if (rng.chance(0.6)) options.dataPagesizeLimit = rng.pick([1024, 4096, 8192]);
+    if (rng.chance(0.6)) options.dataPagesizeLimit = rng.pick([256, 1024, 4096]);
   } else {
     options = {
       compression: rng.pick(['SNAPPY', 'ZSTD', 'UNCOMPRESSED', 'LZ4_RAW', 'GZIP']),
@@ -302,7 +302,7 @@ export function generateFileSpec(rng, index, seed) {
       dictionary: rng.chance(0.6),
       maxRowGroupSize: rng.pick([100, 333, 1000, 2048, 5000]),
     };
-    if (rng.chance(0.7)) options.dataPageSizeLimit = rng.pick([512, 2048, 8192]);
+    if (rng.chance(0.7)) options.dataPageSizeLimit = rng.pick([256, 512, 2048]);
   }
   return { index, seed, name: `f${String(index).padStart(4, '0')}`, rows, writer, options, columns, sql };
 }

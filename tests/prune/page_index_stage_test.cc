@@ -185,6 +185,14 @@ TEST_F(PageIndexStageTest, NullPages) {
             Rows({{0, 50}, {75, 100}}));
 }
 
+// Polars flags pages without bounds (all NaN) as null pages; their null count gives it away.
+TEST_F(PageIndexStageTest, NullPageWithValuesIsNotBelieved) {
+  ColumnSpec y = SomeY();
+  y.pages[2].nulls = 3;
+  MakeFile(AscendingX(), y);
+  EXPECT_EQ(Run(Cmp(Op::kGe, Col(1, Int64()), IntLit(0))).row_groups[0].rows, Rows({{0, 100}}));
+}
+
 TEST_F(PageIndexStageTest, MissingIndexMayMatch) {
   ColumnSpec y = SomeY();
   y.column_index = false;
