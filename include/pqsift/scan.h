@@ -70,9 +70,13 @@ struct ScanStats {
   uint64_t row_groups_fully_matched = 0;  // by the plan: read without a per-row filter
   uint64_t row_groups_read = 0;           // whose data the scan started to read
   // Data pages of the column chunks the scan opened: decoded, and passed over undecoded (row
-  // groups the plan skipped are not opened, so their pages are not counted).
+  // groups the plan skipped are not opened, so their pages are not counted). pages_total
+  // includes the pages not fetched at all: the offset index showed they hold no selected row;
+  // bytes_not_fetched are the column chunk bytes that saved.
   uint64_t pages_total = 0;
   uint64_t pages_read = 0;
+  uint64_t pages_not_fetched = 0;
+  uint64_t bytes_not_fetched = 0;
   int64_t rows_total = 0;     // in the files
   int64_t rows_decoded = 0;   // rows decoded in at least one column
   int64_t rows_returned = 0;  // rows handed out by Next()
@@ -83,7 +87,9 @@ struct ScanStats {
 
 // What the plan says a scan will read, before it reads any data page.
 struct ScanEstimate {
-  uint64_t bytes_to_read = 0;  // column chunk bytes of the projected and filter columns
+  // Column chunk bytes of the projected and filter columns (only the pages a selection needs,
+  // where the offset index says where they are).
+  uint64_t bytes_to_read = 0;
   int64_t row_groups_to_read = 0;
   int64_t rows_to_read = 0;
 };

@@ -28,6 +28,18 @@ std::string Percent(uint64_t part, uint64_t whole) {
              : Format("%.2f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
+// "rows 120000-124999, 880000-884999" (inclusive), the first few ranges of a selection.
+std::string SelectionText(const json& ranges) {
+  constexpr size_t kShown = 8;
+  std::string out = "rows ";
+  for (size_t i = 0; i < ranges.size() && i < kShown; ++i) {
+    out += Format("%s%lld-%lld", i > 0 ? ", " : "", ranges[i][0].get<long long>(),
+                  ranges[i][1].get<long long>() - 1);
+  }
+  if (ranges.size() > kShown) out += Format(" and %zu more ranges", ranges.size() - kShown);
+  return out;
+}
+
 }  // namespace
 
 json ExplainJson(const Scanner& scanner, const std::string& filter) {
@@ -49,7 +61,15 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
       r["rows"] = rg.num_rows;
       r["rows_selected"] = rg.rows.row_count();
       r["fully_matched"] = rg.fully_matched;
+      r["rows_matched"] = rg.fully_matched ? rg.rows.row_count() : rg.matched_rows.row_count();
       r["decided_by"] = rg.decided_by;
+      if (rg.decision() == prune::Decision::kSelection) {
+        json ranges = json::array();
+        for (const prune::RowRange& range : rg.rows.ranges()) {
+          ranges.push_back({range.begin, range.end});
+        }
+        r["selection"] = std::move(ranges);
+      }
       groups.push_back(std::move(r));
     }
     f["row_groups"] = std::move(groups);
@@ -63,6 +83,9 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
                       {"row_groups_skipped", s.row_groups_skipped},
                       {"row_groups_fully_matched", s.row_groups_fully_matched},
                       {"rows_pruned", s.rows_pruned},
+                      {"rows_matched", s.rows_matched},
+                      {"pages_total", s.pages_total},
+                      {"pages_pruned", s.pages_pruned},
                       {"bytes_read", s.bytes_read},
                       {"seconds", s.seconds}});
   }
@@ -91,20 +114,31 @@ std::string ExplainText(const json& explain) {
       std::string line = Format("  row group %d: %-9s %lld of %lld rows", r["row_group"].get<int>(),
                                 r["decision"].get<std::string>().c_str(),
                                 r["rows_selected"].get<long long>(), r["rows"].get<long long>());
-      if (r["fully_matched"].get<bool>()) line += ", fully matched";
+      if (r["fully_matched"].get<bool>()) {
+        line += ", fully matched";
+      } else if (r["rows_matched"].get<long long>() > 0) {
+        line += Format(", %lld matched", r["rows_matched"].get<long long>());
+      }
       if (!r["decided_by"].get<std::string>().empty()) {
         line += " (" + r["decided_by"].get<std::string>() + ")";
       }
       out += line + "\n";
+      if (r.contains("selection")) out += "    " + SelectionText(r["selection"]) + "\n";
     }
   }
   for (const json& s : explain["stages"]) {
+    std::string pages;
+    if (s["pages_total"].get<long long>() > 0) {
+      pages = Format("%lld of %lld pages pruned, %lld rows matched, ",
+                     s["pages_pruned"].get<long long>(), s["pages_total"].get<long long>(),
+                     s["rows_matched"].get<long long>());
+    }
     out += Format(
         "stage %s: %lld row groups considered, %lld skipped, %lld fully matched, "
-        "%lld rows pruned, %llu bytes read, %.3f ms\n",
+        "%lld rows pruned, %s%llu bytes read, %.3f ms\n",
         s["stage"].get<std::string>().c_str(), s["row_groups_considered"].get<long long>(),
         s["row_groups_skipped"].get<long long>(), s["row_groups_fully_matched"].get<long long>(),
-        s["rows_pruned"].get<long long>(), s["bytes_read"].get<unsigned long long>(),
+        s["rows_pruned"].get<long long>(), pages.c_str(), s["bytes_read"].get<unsigned long long>(),
         s["seconds"].get<double>() * 1e3);
   }
   uint64_t to_read = sum["bytes_to_read"].get<uint64_t>();
@@ -134,6 +168,8 @@ json StatsJson(const ScanStats& s) {
           {"row_groups_read", s.row_groups_read},
           {"pages_total", s.pages_total},
           {"pages_read", s.pages_read},
+          {"pages_not_fetched", s.pages_not_fetched},
+          {"bytes_not_fetched", s.bytes_not_fetched},
           {"rows_total", s.rows_total},
           {"rows_decoded", s.rows_decoded},
           {"rows_returned", s.rows_returned},
@@ -154,9 +190,12 @@ std::string StatsText(const ScanStats& s) {
                 static_cast<unsigned long long>(s.row_groups_skipped),
                 static_cast<unsigned long long>(s.row_groups_fully_matched),
                 static_cast<unsigned long long>(s.row_groups_read));
-  out += Format("pages: %llu read of %llu in the opened column chunks\n",
-                static_cast<unsigned long long>(s.pages_read),
-                static_cast<unsigned long long>(s.pages_total));
+  out += Format(
+      "pages: %llu read of %llu in the opened column chunks; %llu not fetched (offset index), "
+      "%llu bytes saved\n",
+      static_cast<unsigned long long>(s.pages_read), static_cast<unsigned long long>(s.pages_total),
+      static_cast<unsigned long long>(s.pages_not_fetched),
+      static_cast<unsigned long long>(s.bytes_not_fetched));
   out += Format("rows: %lld in the files, %lld decoded, %lld returned\n",
                 static_cast<long long>(s.rows_total), static_cast<long long>(s.rows_decoded),
                 static_cast<long long>(s.rows_returned));

@@ -48,6 +48,7 @@ struct ScanArgs {
   int threads = 0;
   int64_t batch_size = 64 * 1024;
   bool verify_crc = false;
+  uint64_t footer_read_bytes = OpenOptions{}.tail_bytes;
   bool stats = false;
   std::string binary = "hex";
 };
@@ -98,6 +99,7 @@ int RunScan(const ScanArgs& args) {
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.verify_crc = args.verify_crc;
+  options.open.tail_bytes = args.footer_read_bytes;
   auto scanner = Scanner::Open(args.paths, options);
   if (!scanner.ok()) return ReportError(scanner.status());
 
@@ -165,6 +167,10 @@ Command AddScanCommand(CLI::App& root) {
       ->capture_default_str();
   sub->add_flag("--verify-crc", args->verify_crc,
                 "Check page CRCs where the writer stored them; a mismatch is an error");
+  sub->add_option("--footer-read-bytes", args->footer_read_bytes,
+                  "Bytes read from the end of each file with the footer in one request (column "
+                  "data and page indexes they cover are not read again)")
+      ->capture_default_str();
   sub->add_option("--binary", args->binary, "How binary values are written: hex or base64")
       ->check(CLI::IsMember({"hex", "base64"}))
       ->capture_default_str();

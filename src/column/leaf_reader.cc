@@ -36,14 +36,17 @@ Result<std::unique_ptr<LeafReader>> LeafReader::Make(const ColumnDescriptor& col
                                                      const ColumnMetaData& meta,
                                                      std::span<const uint8_t> chunk,
                                                      uint64_t chunk_offset, int64_t num_rows,
-                                                     std::string where, PageReaderOptions options) {
+                                                     std::string where, PageReaderOptions options,
+                                                     std::vector<PageSpan> present) {
   auto type = ArrowTypeForLeaf(column);
   if (!type.ok()) return type.status();
   auto values = MakeValueAccumulator(column, *type);
   if (!values.ok()) return values.status().WithContext(where);
   PageReader pages(chunk, chunk_offset, meta.codec, where, options);
-  return std::unique_ptr<LeafReader>(new LeafReader(
+  std::unique_ptr<LeafReader> reader(new LeafReader(
       column, std::move(pages), num_rows, std::move(type).value(), std::move(values).value()));
+  reader->present_ = std::move(present);
+  return reader;
 }
 
 LeafReader::LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t num_rows,
@@ -95,11 +98,44 @@ Status LeafReader::DecodeLevels(const Page& page, size_t* values_offset) {
   return Status::OK();
 }
 
-Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped) {
+Result<PageSpan> LeafReader::NextPresentPage(int64_t* skippable, int64_t* skipped, int64_t* row) {
+  if (next_present_ == present_.size()) {
+    return Error("the chunk holds more data pages than the offset index selected");
+  }
+  PageSpan span = present_[next_present_++];
+  int64_t absent = span.first_row - *row;  // rows of pages that were not fetched
+  if (absent < 0)
+    return Error("a page starts at row " + std::to_string(span.first_row) +
+                 ", before the end of the previous one");
+  if (absent > *skippable) {
+    return Status::Internal(pages_.where() + ": rows from " + std::to_string(*row) +
+                            " are needed but their pages were not fetched");
+  }
+  *skippable -= absent;
+  *skipped += absent;
+  *row += absent;
+  if (absent > 0) in_record_ = false;
+  return span;
+}
+
+Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
   const bool nested = column_.max_repetition_level > 0;
+  const bool sparse = !present_.empty();
   for (;;) {
     PQSIFT_ASSIGN_OR_RETURN(bool more, pages_.Next());
     if (!more) {
+      if (sparse) {
+        // Rows after the last page held: passed over, as long as the caller skips them.
+        int64_t absent = num_rows_ - row;
+        if (absent > skippable) {
+          return Status::Internal(pages_.where() + ": rows from " + std::to_string(row) +
+                                  " are needed but their pages were not fetched");
+        }
+        if (absent > 0) *skipped += absent;
+        if (next_present_ != present_.size()) {
+          return Error("the chunk holds fewer data pages than the offset index selected");
+        }
+      }
       at_end_ = true;
       return Status::OK();
     }
@@ -120,9 +156,21 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped) {
     } else if (v2) {
       page_rows = h.data_page_header_v2->num_rows;
     }
-    if (skippable > 0 && page_rows >= 0 && page_rows <= skippable && (!in_record_ || v2)) {
+    if (sparse) {
+      PQSIFT_ASSIGN_OR_RETURN(PageSpan span, NextPresentPage(&skippable, skipped, &row));
+      if (page_rows >= 0 && page_rows != span.num_rows) {
+        return Error("the offset index gives the page at row " + std::to_string(span.first_row) +
+                     " " + std::to_string(span.num_rows) + " rows, its header " +
+                     std::to_string(page_rows));
+      }
+      page_rows = span.num_rows;
+    }
+    // A page starts a record unless a nested v1 page may continue the last one.
+    bool starts_record = !nested || !in_record_ || v2 || sparse;
+    if (skippable > 0 && page_rows >= 0 && page_rows <= skippable && starts_record) {
       skippable -= page_rows;
       *skipped += page_rows;
+      row += page_rows;
       in_record_ = false;
       ++pages_passed_over_;
       continue;  // passed over without decompressing
@@ -134,13 +182,17 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped) {
     if (!st.ok()) return Error(st.message());
     page_levels_ = page.num_values;
     level_pos_ = 0;
+    if (sparse && nested && CountEqual(page_rep_.data(), page_levels_, 0) != page_rows) {
+      return Error("the offset index gives the page at row " + std::to_string(row) + " " +
+                   std::to_string(page_rows) + " rows, its levels start a different number");
+    }
     int64_t non_null =
         column_.max_definition_level == 0 || page_all_defined_
             ? page_levels_
             : CountEqual(page_def_.data(), page_levels_, column_.max_definition_level);
     st = values_->StartPage(page.encoding, page.body.subspan(values_offset), non_null);
     if (!st.ok()) return Error(st.message());
-    if (v2) in_record_ = false;
+    if (v2 || sparse) in_record_ = false;
     if (page_levels_ > 0) return Status::OK();
   }
 }
@@ -155,9 +207,14 @@ Status LeafReader::Advance(int64_t n, bool read) {
   int64_t started = 0;  // records begun by this call
   for (;;) {
     if (level_pos_ == page_levels_) {
-      if (!nested && started == n) break;
+      // A record ends with its page when pages start at row boundaries (flat columns, or the
+      // offset index's pages); otherwise it may go on in the next page.
+      if ((!nested || !present_.empty()) && started == n) {
+        in_record_ = false;
+        break;
+      }
       int64_t skipped = 0;
-      PQSIFT_RETURN_IF_ERROR(LoadPage(read ? 0 : n - started, &skipped));
+      PQSIFT_RETURN_IF_ERROR(LoadPage(read ? 0 : n - started, &skipped, position_ + started));
       started += skipped;
       if (at_end_) {
         if (started == n) break;

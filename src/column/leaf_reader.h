@@ -36,14 +36,29 @@ struct LeafBatch {
   std::shared_ptr<Array> values;
 };
 
+// A data page of a chunk buffer that holds only some of the chunk's pages (the offset index said
+// which the scan needs): the rows it covers. Pages start at row boundaries (the offset index
+// requires it), so every page's row count is known, nested v1 pages too.
+struct PageSpan {
+  int64_t first_row = 0;
+  int64_t num_rows = 0;
+};
+
 class LeafReader {
  public:
   // `chunk` holds the whole column chunk (from ColumnChunkRange); it must outlive the reader.
   // `num_rows` is the row group's row count: reading past it is an error, and a chunk that
   // ends early is Corruption.
-  static Result<std::unique_ptr<LeafReader>> Make(
-      const ColumnDescriptor& column, const ColumnMetaData& meta, std::span<const uint8_t> chunk,
-      uint64_t chunk_offset, int64_t num_rows, std::string where, PageReaderOptions options = {});
+  // `present` (when not empty) says `chunk` holds only these data pages (after the dictionary
+  // page, if any), in row order: the rows between them can be skipped, never read (reading them
+  // is an Internal error: the caller fetched too little); a page whose header disagrees with its
+  // span is Corruption.
+  static Result<std::unique_ptr<LeafReader>> Make(const ColumnDescriptor& column,
+                                                  const ColumnMetaData& meta,
+                                                  std::span<const uint8_t> chunk,
+                                                  uint64_t chunk_offset, int64_t num_rows,
+                                                  std::string where, PageReaderOptions options = {},
+                                                  std::vector<PageSpan> present = {});
 
   // Reads the next `n` records (appending them to the pending batch) / passes over them.
   // OutOfRange past the row group's end; Corruption when the data disagrees with the footer.
@@ -64,9 +79,13 @@ class LeafReader {
              std::shared_ptr<const DataType> type, std::unique_ptr<ValueAccumulator> values);
 
   // Makes a data page with unconsumed levels current, decoding dictionary pages on the way.
-  // When skipping (`skippable` > 0 records), pages that lie wholly inside the skip and whose
-  // row count the header gives are passed over undecoded; their rows are added to `*skipped`.
-  Status LoadPage(int64_t skippable, int64_t* skipped);
+  // `row` is the row the walk is at (a page boundary). When skipping (`skippable` > 0 records),
+  // pages that lie wholly inside the skip and whose row count is known are passed over
+  // undecoded, as are the rows of pages not present; their rows are added to `*skipped`.
+  Status LoadPage(int64_t skippable, int64_t* skipped, int64_t row);
+  // With present pages: the span of the next data page, after passing over the absent rows
+  // before it (at most `*skippable`).
+  Result<PageSpan> NextPresentPage(int64_t* skippable, int64_t* skipped, int64_t* row);
   Status DecodeLevels(const Page& page, size_t* values_offset);
   // Reads or skips `n` records: the shared walk over levels.
   Status Advance(int64_t n, bool read);
@@ -78,6 +97,8 @@ class LeafReader {
   int64_t position_ = 0;  // records consumed (read or skipped)
   std::shared_ptr<const DataType> type_;
   std::unique_ptr<ValueAccumulator> values_;
+  std::vector<PageSpan> present_;  // empty: the chunk holds every page
+  size_t next_present_ = 0;
 
   // Levels of the current page, decoded when the page is loaded.
   std::vector<int16_t> page_def_;  // empty when page_all_defined_

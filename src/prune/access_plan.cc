@@ -36,12 +36,15 @@ void RowGroupPlan::Narrow(const RowSelection& selection, const std::string& stag
   RowSelection narrowed = rows.Intersect(selection);
   if (narrowed == rows) return;
   rows = std::move(narrowed);
+  matched_rows = matched_rows.Intersect(rows);
+  if (rows.empty()) fully_matched = false;  // nothing is read, so nothing is matched
   decided_by = stage;
 }
 
 void RowGroupPlan::Skip(const std::string& stage) {
   if (rows.empty()) return;
   rows = RowSelection();
+  matched_rows = RowSelection();
   fully_matched = false;  // nothing is read, so nothing is matched
   decided_by = stage;
 }
@@ -49,6 +52,18 @@ void RowGroupPlan::Skip(const std::string& stage) {
 void RowGroupPlan::MarkFullyMatched(const std::string& stage) {
   if (fully_matched) return;
   fully_matched = true;
+  decided_by = stage;
+}
+
+void RowGroupPlan::MarkRowsMatched(const RowSelection& matched, const std::string& stage) {
+  RowSelection more = matched_rows.Union(matched.Intersect(rows));
+  if (more == rows && !rows.empty()) {
+    matched_rows = RowSelection();
+    MarkFullyMatched(stage);
+    return;
+  }
+  if (more == matched_rows) return;
+  matched_rows = std::move(more);
   decided_by = stage;
 }
 
@@ -83,8 +98,13 @@ std::string ToString(const AccessPlan& plan) {
       Decision d = g.decision();
       out += "  row group " + std::to_string(i) + ": " + DecisionName(d) + ", " +
              std::to_string(g.rows.row_count()) + " of " + Plural(g.num_rows, "row");
-      if (d == Decision::kSelection) out += " in " + Plural(g.rows.ranges().size(), "range");
+      if (d == Decision::kSelection) {
+        out += " in " + Plural(g.rows.ranges().size(), "range") + ": " + g.rows.ToString();
+      }
       if (g.fully_matched) out += ", fully matched";
+      if (!g.matched_rows.empty()) {
+        out += ", " + std::to_string(g.matched_rows.row_count()) + " matched";
+      }
       if (!g.decided_by.empty()) out += " (" + g.decided_by + ")";
       out += "\n";
     }
@@ -95,8 +115,12 @@ std::string ToString(const AccessPlan& plan) {
     out += "stage " + s.stage + ": " + Plural(s.row_groups_considered, "row group") +
            " considered, " + std::to_string(s.row_groups_skipped) + " skipped, " +
            std::to_string(s.row_groups_fully_matched) + " fully matched, " +
-           Plural(s.rows_pruned, "row") + " pruned, " + std::to_string(s.bytes_read) +
-           " bytes read, " + seconds + "\n";
+           Plural(s.rows_pruned, "row") + " pruned, ";
+    if (s.pages_total > 0) {
+      out += std::to_string(s.pages_pruned) + " of " + Plural(s.pages_total, "page") + " pruned, " +
+             std::to_string(s.rows_matched) + " rows matched, ";
+    }
+    out += std::to_string(s.bytes_read) + " bytes read, " + seconds + "\n";
   }
   return out;
 }

@@ -19,7 +19,10 @@ struct RowGroupPlan {
   int64_t num_rows = 0;
   RowSelection rows;           // All(num_rows) for Scan, empty for Skip
   bool fully_matched = false;  // every selected row satisfies the filter: no residual filter
-  std::string decided_by;      // the stage that last narrowed it or proved it ("" = none)
+  // Selected rows proven to satisfy the filter (a subset of `rows`; the page index proves it for
+  // some pages of a row group that is not fully matched): the residual filter skips them.
+  RowSelection matched_rows;
+  std::string decided_by;  // the stage that last narrowed it or proved it ("" = none)
 
   // A row group read whole, nothing proven yet: where every plan starts.
   static RowGroupPlan ScanAll(int64_t num_rows);
@@ -29,6 +32,8 @@ struct RowGroupPlan {
   void Narrow(const RowSelection& selection, const std::string& stage);
   void Skip(const std::string& stage);
   void MarkFullyMatched(const std::string& stage);
+  // Adds `matched` ∩ rows to matched_rows; all of them matched: fully matched.
+  void MarkRowsMatched(const RowSelection& matched, const std::string& stage);
 };
 
 struct FilePlan {
@@ -46,6 +51,11 @@ struct StageReport {
   int64_t row_groups_skipped = 0;
   int64_t row_groups_fully_matched = 0;
   int64_t rows_pruned = 0;
+  int64_t rows_matched = 0;  // rows proven to match in row groups not fully matched
+  // Page-level stages: data pages of the predicate columns in the row groups they cut into
+  // pages, and those left holding no selected row.
+  int64_t pages_total = 0;
+  int64_t pages_pruned = 0;
   uint64_t bytes_read = 0;  // evidence the stage fetched (page index, dictionaries, bloom)
   double seconds = 0;
 };

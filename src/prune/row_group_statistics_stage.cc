@@ -2,7 +2,6 @@
 // for all undecided row groups of a file at once. No I/O.
 #include <chrono>
 
-#include "column/arrow_type.h"
 #include "prune/proof.h"
 #include "prune/stage.h"
 #include "prune/statistics.h"
@@ -58,28 +57,21 @@ class RowGroupStatisticsStage final : public PruningStage {
   // Arrow type we cannot represent, encrypted column metadata, no statistics) is unknown.
   static StatisticsTable BuildTable(const FileContext& context, const std::vector<size_t>& groups) {
     const FileMetaData& file = context.metadata.file();
-    const std::vector<ColumnDescriptor>& leaves = context.metadata.schema().columns();
     StatisticsTable table;
     table.containers = static_cast<int64_t>(groups.size());
     table.bounds.resize(context.filter.columns.size());
     for (size_t k = 0; k < context.filter.columns.size(); ++k) {
       std::vector<ColumnBounds>& column = table.bounds[k];
       column.resize(groups.size());
-      int32_t leaf = context.filter.columns[k].leaf;
-      const ColumnDescriptor* descriptor =
-          leaf >= 0 && static_cast<size_t>(leaf) < leaves.size() ? &leaves[leaf] : nullptr;
-      std::shared_ptr<const DataType> type;
-      if (descriptor != nullptr) {
-        Result<std::shared_ptr<const DataType>> t = column::ArrowTypeForLeaf(*descriptor);
-        if (t.ok()) type = std::move(t).value();
-      }
+      FilterLeaf leaf = ResolveFilterLeaf(context, k);
       for (size_t i = 0; i < groups.size(); ++i) {
         const RowGroup& rg = file.row_groups[groups[i]];
         column[i].num_rows = rg.num_rows;
-        if (type == nullptr || static_cast<size_t>(leaf) >= rg.columns.size()) continue;
-        const std::optional<ColumnMetaData>& meta = rg.columns[leaf].meta_data;
+        if (!leaf.known() || static_cast<size_t>(leaf.leaf) >= rg.columns.size()) continue;
+        const std::optional<ColumnMetaData>& meta = rg.columns[leaf.leaf].meta_data;
         if (!meta) continue;
-        column[i] = BoundsFromStatistics(*descriptor, *type, meta->statistics, rg.num_rows);
+        column[i] =
+            BoundsFromStatistics(*leaf.descriptor, *leaf.type, meta->statistics, rg.num_rows);
       }
     }
     return table;

@@ -101,6 +101,33 @@ RowSelection RowSelection::WithGapsFilled(int64_t max_gap) const {
   return s;
 }
 
+RowSelection RowSelection::Difference(const RowSelection& other) const {
+  RowSelection s;
+  const std::vector<RowRange>& b = other.ranges_;
+  size_t j = 0;
+  for (RowRange r : ranges_) {
+    while (j < b.size() && b[j].end <= r.begin) ++j;  // ranges of `other` wholly before r
+    for (size_t k = j; k < b.size() && b[k].begin < r.end; ++k) {
+      if (b[k].begin > r.begin) s.ranges_.push_back({r.begin, b[k].begin});
+      r.begin = std::max(r.begin, b[k].end);
+    }
+    if (r.begin < r.end) s.ranges_.push_back(r);
+  }
+  return s;
+}
+
+std::string RowSelection::ToString(size_t max_ranges) const {
+  std::string out = "rows ";
+  for (size_t i = 0; i < ranges_.size() && i < max_ranges; ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(ranges_[i].begin) + "-" + std::to_string(ranges_[i].end - 1);
+  }
+  if (ranges_.size() > max_ranges) {
+    out += " and " + std::to_string(ranges_.size() - max_ranges) + " more";
+  }
+  return out;
+}
+
 int64_t RowSelection::row_count() const {
   int64_t n = 0;
   for (const RowRange& r : ranges_) n += r.length();

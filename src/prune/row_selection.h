@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace pqsift::prune {
@@ -28,6 +29,8 @@ class RowSelection {
 
   RowSelection Intersect(const RowSelection& other) const;
   RowSelection Union(const RowSelection& other) const;
+  // The rows of this selection that `other` does not select.
+  RowSelection Difference(const RowSelection& other) const;
 
   // This selection with every gap of at most `max_gap` rows between two ranges selected too:
   // the rows to decode when dropping rows after decoding is cheaper than skipping them.
@@ -39,6 +42,9 @@ class RowSelection {
   // True when the selection is exactly [0, num_rows).
   bool SelectsAll(int64_t num_rows) const;
   bool operator==(const RowSelection&) const = default;
+  // "rows 0-99, 200-299" (inclusive, as people count), at most `max_ranges` ranges then
+  // "and N more".
+  std::string ToString(size_t max_ranges = 8) const;
 
  private:
   std::vector<RowRange> ranges_;

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "expr/expr.h"
+#include "format/page_index_store.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 #include "prune/access_plan.h"
@@ -17,7 +19,23 @@ struct FileContext {
   const ParquetMetadata& metadata;
   RandomAccessFile& file;           // reads go through the counted I/O
   const expr::BoundFilter& filter;  // bound against this file's schema
+  // Where stages keep the page indexes they load, for the scan to use afterwards (its offset
+  // indexes say which pages a selection needs); null: a stage loads into its own.
+  format::PageIndexStore* page_indexes = nullptr;
+  // Every leaf the scan will read (output and filter columns): their offset indexes are loaded
+  // with the predicate columns' page indexes, in the same reads.
+  std::span<const int32_t> read_leaves;
 };
+
+// A filter column's leaf in the file and the Arrow type it decodes to; null when the leaf is not
+// in the file or has no Arrow type (then nothing is known about its values).
+struct FilterLeaf {
+  const ColumnDescriptor* descriptor = nullptr;
+  std::shared_ptr<const DataType> type;
+  int32_t leaf = -1;
+  bool known() const { return descriptor != nullptr && type != nullptr; }
+};
+FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column);
 
 class PruningStage {
  public:
@@ -29,5 +47,7 @@ class PruningStage {
 
 // Row-group min/max/null-count statistics from the footer (no I/O).
 std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage();
+// Page min/max/null counts from the column index, cut at the offset index's page boundaries.
+std::unique_ptr<PruningStage> MakePageIndexStage();
 
 }  // namespace pqsift::prune

@@ -261,4 +261,35 @@ ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType
   return out;
 }
 
+ColumnBounds BoundsFromPageIndex(const ColumnDescriptor& column, const DataType& arrow_type,
+                                 const format::ColumnIndex& index, size_t page, int64_t page_rows) {
+  Statistics page_statistics;
+  if (index.null_counts) page_statistics.null_count = (*index.null_counts)[page];
+  if (index.nan_counts) page_statistics.nan_count = (*index.nan_counts)[page];
+  if (index.null_pages[page]) {
+    // Only NULLs, says the page: no bounds (the entries are empty by the spec). Believed only
+    // when its null count agrees: some writers (Polars) flag pages without bounds, e.g. all
+    // NaN, as null pages although they hold values. Otherwise nothing is known.
+    bool confirmed = column.max_repetition_level == 0 && page_statistics.null_count &&
+                     *page_statistics.null_count == page_rows;
+    if (!confirmed) page_statistics = Statistics{};
+  } else {
+    page_statistics.min_value = index.min_values[page];
+    page_statistics.max_value = index.max_values[page];
+  }
+  return BoundsFromStatistics(column, arrow_type, page_statistics, page_rows);
+}
+
+ColumnBounds RestrictToRows(const ColumnBounds& container, int64_t rows) {
+  ColumnBounds out = container;
+  out.num_rows = rows;
+  out.min_is_exact = false;
+  out.max_is_exact = false;
+  if (container.null_count && *container.null_count != 0) {
+    bool all_null = *container.null_count == container.num_rows;
+    out.null_count = all_null ? std::optional<int64_t>(rows) : std::nullopt;
+  }
+  return out;
+}
+
 }  // namespace pqsift::prune

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "expr/value.h"
+#include "format/page_index.h"
 #include "pqsift/array.h"
 #include "pqsift/metadata.h"
 #include "pqsift/schema.h"
@@ -45,6 +46,21 @@ struct ColumnBounds {
 // the way down (max definition level 0) has a null count of 0 whatever the statistics say.
 ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType& arrow_type,
                                   const std::optional<Statistics>& statistics, int64_t num_rows);
+
+// The bounds of `column` in page `page` of a column chunk's column index (`page_rows` rows, from
+// the offset index), under the same trust rules as BoundsFromStatistics: the page's min/max bytes
+// are min_value/max_value-style bounds in the column order (no deprecated fields, no exactness
+// flags: exact is never claimed). A null page (null_pages) has no bounds and, for a non-repeated
+// column whose page null count says so too, every row NULL; a null page without a null count that
+// agrees (Polars flags all-NaN pages as null pages) says nothing at all. REQUIRES: page <
+// index.null_pages.size() (the decoder checked that every list has one entry per page).
+ColumnBounds BoundsFromPageIndex(const ColumnDescriptor& column, const DataType& arrow_type,
+                                 const format::ColumnIndex& index, size_t page, int64_t page_rows);
+
+// The bounds of a part of `rows` rows of a container, from the container's bounds: min and max
+// still bound (but are no longer known to occur), NaN may still be there; the null count is
+// known only when the container had no NULL (then none) or only NULLs (then all).
+ColumnBounds RestrictToRows(const ColumnBounds& container, int64_t rows);
 
 // One PLAIN-encoded statistics value (no length prefix) as a Value in the domain of
 // `arrow_type`, or nullopt when the bytes do not fit the type (wrong length, out of the Arrow

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "expr/expr.h"
+#include "format/page_index_store.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 #include "prune/access_plan.h"
@@ -17,6 +18,10 @@ struct PlanInput {
   RandomAccessFile* file = nullptr;
   const ParquetMetadata* metadata = nullptr;
   const expr::BoundFilter* filter = nullptr;  // bound to this file; null: no filter
+  // Where the stages keep the page indexes they load (null: nowhere, the scan does not use them)
+  // and the leaves the scan reads (their offset indexes are loaded with the filter's).
+  format::PageIndexStore* page_indexes = nullptr;
+  std::span<const int32_t> read_leaves;
 };
 
 struct PlanOptions {

@@ -25,8 +25,10 @@
 #include "column/nested.h"
 #include "expr/binder.h"
 #include "expr/evaluate.h"
+#include "format/page_index_store.h"
 #include "pqsift/scan.h"
 #include "prune/access_plan.h"
+#include "scan/page_fetch.h"
 #include "scan/planner.h"
 #include "scan/thread_pool.h"
 
@@ -53,14 +55,24 @@ struct FileEntry {
   std::optional<expr::BoundFilter> filter;    // bound against this file's schema
   std::vector<DecodedColumn> filter_columns;  // filter->columns[k] is filter_columns[k]
   std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
+  // The page indexes the planning loaded (its offset indexes say which pages a selection needs).
+  std::unique_ptr<format::PageIndexStore> page_indexes;
+};
+
+// Pages and bytes of the opened column chunks that their offset index let the scan leave out.
+struct FetchCounters {
+  std::atomic<int64_t> pages_not_fetched{0};
+  std::atomic<uint64_t> bytes_not_fetched{0};
 };
 
 // The column chunks of one row group, fetched on first use and shared by its slices.
 class RowGroupData {
  public:
+  // `rows`: the row group's selected rows (every read is inside them).
   RowGroupData(std::shared_ptr<const FileEntry> file, size_t row_group,
-               const std::vector<int32_t>& leaves)
-      : file_(std::move(file)), row_group_(row_group) {
+               const std::vector<int32_t>& leaves, prune::RowSelection rows,
+               FetchCounters* counters)
+      : file_(std::move(file)), row_group_(row_group), rows_(std::move(rows)), counters_(counters) {
     for (int32_t leaf : leaves) chunks_.emplace(leaf, std::make_unique<Chunk>());
   }
 
@@ -76,6 +88,7 @@ class RowGroupData {
     std::span<const uint8_t> bytes;  // valid while `owner` lives
     std::shared_ptr<const void> owner;
     ByteRange range;
+    std::vector<column::PageSpan> pages;  // empty: `bytes` is the whole chunk
   };
 
   Result<Fetched> Get(int32_t leaf) {
@@ -84,7 +97,7 @@ class RowGroupData {
     if (!c.status.ok()) return c.status;
     if (!c.owner) c.status = Fetch(leaf, c);
     if (!c.status.ok()) return c.status;
-    return Fetched{c.bytes, c.owner, c.range};
+    return Fetched{c.bytes, c.owner, c.range, c.pages};
   }
 
  private:
@@ -93,6 +106,7 @@ class RowGroupData {
     std::span<const uint8_t> bytes;
     std::shared_ptr<const void> owner;
     ByteRange range;
+    std::vector<column::PageSpan> pages;
     Status status;
   };
 
@@ -111,11 +125,52 @@ class RowGroupData {
       c.owner = file_->metadata;
       return Status::OK();
     }
-    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadAroundCache(c.range));
+    std::optional<scan::PageFetch> pages = PlanFetch(leaf, c.range);
+    Buffer bytes;
+    if (pages) {
+      PQSIFT_ASSIGN_OR_RETURN(bytes, ReadPages(*pages));
+      c.pages = std::move(pages->pages);
+      counters_->pages_not_fetched += pages->pages_not_fetched;
+      counters_->bytes_not_fetched += pages->bytes_not_fetched;
+    } else {
+      PQSIFT_ASSIGN_OR_RETURN(bytes, ReadAroundCache(c.range));
+    }
     auto buffer = std::make_shared<const Buffer>(std::move(bytes));
     c.bytes = buffer->span();
     c.owner = buffer;
     return Status::OK();
+  }
+
+ public:
+  // Only the pages holding a selected row, when the chunk's offset index says where they are.
+  std::optional<scan::PageFetch> PlanFetch(int32_t leaf, ByteRange range) const {
+    const RowGroup& rg = row_group();
+    if (rows_.SelectsAll(rg.num_rows) || !file_->page_indexes) return std::nullopt;
+    const format::OffsetIndex* index = file_->page_indexes->offset_index(row_group_, leaf);
+    if (index == nullptr) return std::nullopt;
+    return scan::PlanPageFetch(range, *index, rg.num_rows, rows_);
+  }
+
+ private:
+  // The pieces of `fetch` one after the other, read in its coalesced reads.
+  Result<Buffer> ReadPages(const scan::PageFetch& fetch) {
+    uint64_t total = 0;
+    for (const ByteRange& p : fetch.pieces) total += p.length;
+    Buffer out(total);
+    uint64_t written = 0;
+    size_t piece = 0;
+    for (const ByteRange& read : fetch.reads) {
+      PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadAroundCache(read));
+      // The reads are the pieces coalesced, in order: each piece lies in the first read that
+      // reaches past its start.
+      for (; piece < fetch.pieces.size() && fetch.pieces[piece].end() <= read.end(); ++piece) {
+        const ByteRange& p = fetch.pieces[piece];
+        std::memcpy(out.mutable_data() + written, bytes.data() + (p.offset - read.offset),
+                    p.length);
+        written += p.length;
+      }
+    }
+    return out;
   }
 
   // The last chunks of a file often end inside the bytes read with the footer: only the part
@@ -139,13 +194,16 @@ class RowGroupData {
 
   std::shared_ptr<const FileEntry> file_;
   size_t row_group_;
+  prune::RowSelection rows_;
+  FetchCounters* counters_;
   std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
 };
 
 struct ScanSlice {
   std::shared_ptr<RowGroupData> row_group;
-  prune::RowSelection rows;   // row numbers within the row group
-  bool needs_filter = false;  // evaluate the residual filter (the row group is not fully matched)
+  prune::RowSelection rows;     // row numbers within the row group
+  bool needs_filter = false;    // evaluate the residual filter (the row group is not fully matched)
+  prune::RowSelection matched;  // rows of `rows` proven to match: no residual filter for them
   bool first_of_row_group = false;
 };
 
@@ -204,9 +262,10 @@ Result<std::vector<std::unique_ptr<column::LeafReader>>> OpenReaders(
     for (int32_t leaf : column->leaves) {
       PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, row_group.Get(leaf));
       PQSIFT_ASSIGN_OR_RETURN(
-          auto reader, column::LeafReader::Make(
-                           md.schema().columns()[leaf], *rg.columns[leaf].meta_data, chunk.bytes,
-                           chunk.range.offset, rg.num_rows, row_group.Where(leaf), page_options));
+          auto reader,
+          column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
+                                   chunk.bytes, chunk.range.offset, rg.num_rows,
+                                   row_group.Where(leaf), page_options, std::move(chunk.pages)));
       readers.push_back(std::move(reader));
     }
   }
@@ -327,6 +386,7 @@ struct Scanner::State {
   uint64_t row_groups_read = 0;
   double plan_seconds = 0;
   PageCounters pages;
+  FetchCounters fetches;
   std::atomic<int64_t> rows_decoded{0};
   std::atomic<int64_t> filter_nanos{0};
   std::atomic<int64_t> decode_nanos{0};
@@ -335,6 +395,7 @@ struct Scanner::State {
   Status Project();
   Status BindFilter();
   Status Plan();
+  Status LoadOffsetIndexes();
   void Launch(const ScanSlice& slice);
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
                            const std::shared_ptr<SliceResult>& result);
@@ -429,20 +490,8 @@ Status Scanner::State::Plan() {
 
   auto start = Clock::now();
   std::vector<scan::PlanInput> inputs;
-  for (const auto& file : files) {
-    inputs.push_back(
-        {file->file.get(), file->metadata.get(), file->filter ? &*file->filter : nullptr});
-  }
-  scan::PlanOptions plan_options;
-  plan_options.prune = options.prune;
-  plan_options.limit = options.limit;
-  PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
-  plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
-
-  // Slices: the selected rows of each row group, cut by rows when a row group is very large.
-  constexpr int64_t kMaxSliceBytes = int64_t{128} << 20;
-  for (size_t f = 0; f < files.size(); ++f) {
-    auto file = std::const_pointer_cast<FileEntry>(files[f]);
+  for (const auto& entry : files) {
+    auto file = std::const_pointer_cast<FileEntry>(entry);
     std::vector<int32_t>& leaves = file->leaves;
     for (const DecodedColumn& col : columns)
       leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
@@ -450,12 +499,29 @@ Status Scanner::State::Plan() {
       leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
     std::sort(leaves.begin(), leaves.end());
     leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+    file->page_indexes = std::make_unique<format::PageIndexStore>(*file->file, *file->metadata);
+    inputs.push_back({file->file.get(), file->metadata.get(),
+                      file->filter ? &*file->filter : nullptr, file->page_indexes.get(),
+                      file->leaves});
+  }
+  scan::PlanOptions plan_options;
+  plan_options.prune = options.prune;
+  plan_options.limit = options.limit;
+  PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
+  PQSIFT_RETURN_IF_ERROR(LoadOffsetIndexes());
+  plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
+
+  // Slices: the selected rows of each row group, cut by rows when a row group is very large.
+  constexpr int64_t kMaxSliceBytes = int64_t{128} << 20;
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto file = std::const_pointer_cast<FileEntry>(files[f]);
+    const std::vector<int32_t>& leaves = file->leaves;
     const FileMetaData& meta = file->metadata->file();
     for (size_t g = 0; g < meta.row_groups.size(); ++g) {
       const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
       if (rg_plan.rows.empty()) continue;
       const RowGroup& rg = meta.row_groups[g];
-      auto data = std::make_shared<RowGroupData>(file, g, leaves);
+      auto data = std::make_shared<RowGroupData>(file, g, leaves, rg_plan.rows, &fetches);
       bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
       int64_t slice_rows = rg.num_rows;
       if (rg.total_byte_size > kMaxSliceBytes) {
@@ -469,10 +535,28 @@ Status Scanner::State::Plan() {
         auto part = rg_plan.rows.Intersect(
             prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
         if (part.empty()) continue;
-        slices.push_back({data, std::move(part), needs_filter, first});
+        prune::RowSelection matched = rg_plan.matched_rows.Intersect(part);
+        slices.push_back({data, std::move(part), needs_filter, std::move(matched), first});
         first = false;
       }
     }
+  }
+  return Status::OK();
+}
+
+// The offset indexes of the leaves read in row groups the plan reads only in part, for the
+// fetches to take only the pages they need (the page-index stage loaded most already, in the
+// same reads as the column indexes).
+Status Scanner::State::LoadOffsetIndexes() {
+  for (size_t f = 0; f < files.size(); ++f) {
+    const FileEntry& file = *files[f];
+    std::vector<format::PageIndexStore::Request> requests;
+    for (size_t g = 0; g < plan.files[f].row_groups.size(); ++g) {
+      if (plan.files[f].row_groups[g].decision() != prune::Decision::kSelection) continue;
+      for (int32_t leaf : file.leaves) requests.push_back({g, leaf, false});
+    }
+    uint64_t bytes_read = 0;
+    PQSIFT_RETURN_IF_ERROR(file.page_indexes->Load(requests, &bytes_read));
   }
   return Status::OK();
 }
@@ -488,9 +572,10 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
   auto start = Clock::now();
   PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, {&column}, page_options()));
   // Scattered rows: a skip and a read cost about as much as decoding kDenseGapRows rows, so
-  // shorter gaps are decoded and their rows dropped afterwards.
+  // shorter gaps are decoded and their rows dropped afterwards. Only gaps inside the slice's
+  // rows: pages outside them may not have been fetched.
   constexpr int64_t kDenseGapRows = 32;
-  prune::RowSelection decode = rows.WithGapsFilled(kDenseGapRows);
+  prune::RowSelection decode = rows.WithGapsFilled(kDenseGapRows).Intersect(slice.rows);
   const bool drop = decode.row_count() != rows.row_count();
   WantedRows wanted(rows.ranges());
   std::vector<std::shared_ptr<Array>> out;
@@ -519,8 +604,9 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   PQSIFT_ASSIGN_OR_RETURN(auto readers,
                           OpenReaders(*slice.row_group, filter_columns, page_options()));
   std::vector<prune::RowRange> matches;
+  prune::RowSelection unproven = slice.rows.Difference(slice.matched);
   Status st =
-      WalkSelection(slice.rows, options.batch_size, readers, *cancelled,
+      WalkSelection(unproven, options.batch_size, readers, *cancelled,
                     [&](const std::vector<prune::RowRange>& pieces) -> Status {
                       std::vector<std::shared_ptr<Array>> arrays;
                       std::vector<const Array*> inputs;
@@ -538,10 +624,10 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                       return Status::OK();
                     });
   pages.Add(readers);
-  rows_decoded += slice.rows.row_count();
+  rows_decoded += unproven.row_count();
   filter_nanos += NanosSince(start);
   PQSIFT_RETURN_IF_ERROR(st);
-  return prune::RowSelection::FromRanges(std::move(matches));
+  return prune::RowSelection::FromRanges(std::move(matches)).Union(slice.matched);
 }
 
 // Phase two: one task per output column over `rows`. Called with result->pending counting the
@@ -553,8 +639,11 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
     result->rows = rows.row_count();
     result->pending += static_cast<int>(columns.size());
   }
-  // A filtered slice counted its rows when it decoded the filter columns.
-  if (!slice.needs_filter && !columns.empty()) rows_decoded += rows.row_count();
+  // A filtered slice counted the rows whose filter columns it decoded; proven rows are decoded
+  // here first.
+  if (!columns.empty()) {
+    rows_decoded += slice.needs_filter ? slice.matched.row_count() : rows.row_count();
+  }
   auto shared_rows = std::make_shared<const prune::RowSelection>(std::move(rows));
   for (size_t c = 0; c < columns.size(); ++c) {
     pool->Submit([this, slice, shared_rows, c, result, cancelled = cancelled] {
@@ -719,10 +808,22 @@ ScanEstimate Scanner::Estimate() const {
         // The bytes read with the footer reach the end of the file: only what lies before them
         // is still to read.
         ByteRange cached = file.metadata->cached_range();
-        uint64_t before_cache = range->offset >= cached.offset
-                                    ? 0
-                                    : std::min(range->end(), cached.offset) - range->offset;
-        out.bytes_to_read += before_cache;
+        auto before_cache = [&](const ByteRange& r) {
+          return r.offset >= cached.offset ? 0 : std::min(r.end(), cached.offset) - r.offset;
+        };
+        const format::OffsetIndex* index =
+            rg.decision() == prune::Decision::kSelection && file.page_indexes
+                ? file.page_indexes->offset_index(g, leaf)
+                : nullptr;
+        std::optional<scan::PageFetch> pages;
+        if (index != nullptr && before_cache(*range) == range->length) {
+          pages = scan::PlanPageFetch(*range, *index, row_groups[g].num_rows, rg.rows);
+        }
+        if (!pages) {
+          out.bytes_to_read += before_cache(*range);
+          continue;
+        }
+        for (const ByteRange& r : pages->reads) out.bytes_to_read += before_cache(r);
       }
     }
   }
@@ -749,7 +850,10 @@ ScanStats Scanner::stats() const {
   }
   out.row_groups_read = s.row_groups_read;
   out.pages_read = static_cast<uint64_t>(s.pages.decoded.load());
-  out.pages_total = out.pages_read + static_cast<uint64_t>(s.pages.passed_over.load());
+  out.pages_not_fetched = static_cast<uint64_t>(s.fetches.pages_not_fetched.load());
+  out.bytes_not_fetched = s.fetches.bytes_not_fetched.load();
+  out.pages_total =
+      out.pages_read + static_cast<uint64_t>(s.pages.passed_over.load()) + out.pages_not_fetched;
   out.rows_decoded = s.rows_decoded.load();
   out.rows_returned = s.rows_returned;
   out.plan_seconds = s.plan_seconds;

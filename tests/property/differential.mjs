@@ -8,7 +8,7 @@
 //
 //   node tests/property/differential.mjs --pqsift PATH [--cases N] [--files F] [--seed S]
 //        [--workdir D] [--keep] [--strict] [--only K[.J],...] [--max-mismatches M]
-//        [--min-pruned-share X] [--in-process]
+//        [--min-pruned-share X] [--min-page-pruned-share X] [--in-process]
 //
 // --cases N cases over --files F random files (ceil(N/F) predicates per file); everything is a
 // function of --seed. --only K re-runs file K (K.J: its case J) of the same seed/files/cases.
@@ -18,7 +18,8 @@
 // reproducer (the file is kept, with its description, under D/files/; all reproducers go to
 // D/reproducers.txt). The run stops after M mismatching cases (default 10).
 // --min-pruned-share X fails the run when fewer than X (0..1) of the compared cases skipped a row
-// group (read from --stats-json), so a pqsift that silently stopped pruning is noticed.
+// group (read from --stats-json), so a pqsift that silently stopped pruning is noticed;
+// --min-page-pruned-share X the same for cases that left pages unfetched by the page index.
 // --in-process: PATH is a .mjs module exporting run(argv) (the stand-in of selftest.mjs), called
 // in this process instead of spawned (thousands of node start-ups are too slow for a self-test).
 // The last line is `property_differential: PASS|FAIL ...`; exit 1 on FAIL.
@@ -35,7 +36,7 @@ const NAME = 'property_differential';
 
 function parseArgs(argv) {
   const a = { cases: 3000, files: 60, seed: 1, keep: false, strict: false, only: null, maxMismatches: 10,
-              minPrunedShare: 0, inProcess: false, maxShown: 5 };
+              minPrunedShare: 0, minPagePrunedShare: 0, inProcess: false, maxShown: 5 };
   for (let i = 2; i < argv.length; i++) {
     const x = argv[i];
     const val = () => { if (i + 1 >= argv.length) usage(`${x} needs a value`); return argv[++i]; };
@@ -49,6 +50,7 @@ function parseArgs(argv) {
     else if (x === '--only') a.only = val().split(',').map((s) => s.split('.').map(Number));
     else if (x === '--max-mismatches') a.maxMismatches = Number(val());
     else if (x === '--min-pruned-share') a.minPrunedShare = Number(val());
+    else if (x === '--min-page-pruned-share') a.minPagePrunedShare = Number(val());
     else if (x === '--in-process') a.inProcess = true;
     else if (x === '--max-shown') a.maxShown = Number(val());
     else usage(`unknown argument ${x}`);
@@ -62,7 +64,7 @@ function parseArgs(argv) {
 function usage(why) {
   process.stderr.write(`${NAME}: ${why}\nusage: node tests/property/differential.mjs --pqsift PATH [--cases N] [--files F] ` +
                        '[--seed S] [--workdir D] [--keep] [--strict] [--only K[.J],...] [--max-mismatches M] ' +
-                       '[--min-pruned-share X] [--in-process]\n');
+                       '[--min-pruned-share X] [--min-page-pruned-share X] [--in-process]\n');
   process.exit(2);
 }
 
@@ -216,7 +218,7 @@ const showRow = (names, row) => `{${row.split(SEP).map((v, c) => `${names[c]}: $
 const totals = {
   cases: 0, compared: 0, failures: 0, duckRejects: 0, pqsiftRejects: 0, rowsCompared: 0, statsCases: 0,
   prunedCases: 0, rgTotal: 0, rgRead: 0, statsInconsistent: 0, emptyResults: 0, files: 0, rowGroups: 0,
-  oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
+  oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, pagesNotFetchedCases: 0, msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
 };
 const duckRejectSamples = new Map();
 const pqsiftRejectSamples = [];
@@ -262,8 +264,11 @@ async function runCase(c, slot) {
   const statsPath = path.join(outDir, `stats${slot}.json`);
   fs.rmSync(statsPath, { force: true });
   const sel = c.select ? ['--select', c.select.join(',')] : [];
+  // The two-thread pruned runs read only the footer at open, so column chunks are fetched (and
+  // the pages the offset index rules out left unfetched) even in files the tail read would hold.
+  const tail = c.threads === 2 ? ['--footer-read-bytes', '8'] : [];
   c.prunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--threads', String(c.threads),
-                  '--stats-json', statsPath];
+                  ...tail, '--stats-json', statsPath];
   c.unprunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--no-prune', '--threads', '1'];
   const selSql = c.select ? c.select.map((p) => (p.includes('.') ? `${p} AS "${p}"` : p)).join(', ') : '*';
   // For the reproducer: the oracle's query (the rows whose keep is true), on the file.
@@ -364,6 +369,7 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
         // the scanner reports them.
         if (Number(s.row_groups_fully_matched) > 0) totals.fullyMatchedCases++;
         if (Number(s.pages_read) < Number(s.pages_total)) totals.pagePrunedCases++;
+        if (Number(s.pages_not_fetched) > 0) totals.pagesNotFetchedCases++;
         const returned = s.rows_returned === undefined ? pLines.length : Number(s.rows_returned);
         if (total !== c.spec.rowGroups.length || read > total || returned !== pLines.length) {
           totals.statsInconsistent++;
@@ -443,7 +449,8 @@ out.push(`  compared ${totals.compared} (${totals.rowsCompared} DuckDB rows, ${t
 if (totals.statsCases) {
   out.push(`  pruning: ${totals.prunedCases} of ${totals.statsCases} compared cases (${pct(totals.prunedCases, totals.statsCases)}) ` +
            `skipped at least one row group; ${totals.rgTotal - totals.rgRead} of ${totals.rgTotal} row groups skipped (${pct(totals.rgTotal - totals.rgRead, totals.rgTotal)}); ` +
-           `${totals.fullyMatchedCases} cases had a fully matched row group, ${totals.pagePrunedCases} skipped pages`);
+           `${totals.fullyMatchedCases} cases had a fully matched row group, ${totals.pagePrunedCases} skipped pages, ` +
+           `${totals.pagesNotFetchedCases} left pages unfetched (page index)`);
 } else {
   out.push('  pruning: no --stats-json output: cannot tell whether pruning happened');
 }
@@ -471,6 +478,10 @@ if (args.strict && totals.pqsiftRejects) reasons.push(`${totals.pqsiftRejects} p
 if (args.strict && totals.statsInconsistent) reasons.push(`${totals.statsInconsistent} inconsistent --stats-json (--strict)`);
 if (args.minPrunedShare > 0 && share < args.minPrunedShare) {
   reasons.push(`only ${pct(totals.prunedCases, totals.statsCases)} of the cases pruned a row group (--min-pruned-share ${args.minPrunedShare})`);
+}
+const pageShare = totals.statsCases ? totals.pagesNotFetchedCases / totals.statsCases : 0;
+if (args.minPagePrunedShare > 0 && pageShare < args.minPagePrunedShare) {
+  reasons.push(`only ${pct(totals.pagesNotFetchedCases, totals.statsCases)} of the cases left pages unfetched (--min-page-pruned-share ${args.minPagePrunedShare})`);
 }
 out.push(reasons.length ? `${NAME}: FAIL: ${reasons.join('; ')}` : `${NAME}: PASS`);
 process.stdout.write(out.join('\n') + '\n');

@@ -81,6 +81,7 @@ async function scan(argv) {
     else if (x === '--threads') a.threads = Number(argv[++i]);
     else if (x === '--format') a.format = argv[++i];
     else if (x === '--stats-json') a.stats = argv[++i];
+    else if (x === '--footer-read-bytes') ++i;  // I/O only: the rows are the same
     else a.files.push(x);
   }
   if (a.format !== 'jsonl' || a.files.length !== 1) return { status: 2, stdout: '', stderr: 'pqsift: the stand-in writes --format jsonl of one file\n' };

@@ -60,7 +60,7 @@ TEST(AccessPlan, ExplainText) {
   EXPECT_EQ(ToString(plan),
             "file a.parquet: 3 row groups (1 scan, 1 selection, 1 skip), 13 of 30 rows selected\n"
             "  row group 0: skip, 0 of 10 rows (row-group statistics)\n"
-            "  row group 1: selection, 3 of 10 rows in 2 ranges (page index)\n"
+            "  row group 1: selection, 3 of 10 rows in 2 ranges: rows 0-1, 5-5 (page index)\n"
             "  row group 2: scan, 10 of 10 rows, fully matched (row-group statistics)\n"
             "stage row-group statistics: 3 row groups considered, 1 skipped, 0 fully matched, "
             "10 rows pruned, 0 bytes read, 1.500 ms\n");
@@ -122,7 +122,7 @@ class RowGroupStatisticsStageTest : public ::testing::Test {
     expr::BoundFilter filter;
     filter.root = root;
     filter.columns = {{"x", 0, Int64()}, {"s", 1, LargeUtf8()}};
-    FileContext context{*metadata_, *file_, filter};
+    FileContext context{*metadata_, *file_, filter, nullptr, {}};
     return MakeRowGroupStatisticsStage()->Apply(context, plan, report);
   }
 
@@ -202,7 +202,7 @@ TEST(RowGroupStatisticsStageFile, DeprecatedStatsPruneIntegersNotStrings) {
     filter.columns = {{"a", a, LargeUtf8()}, {"b", b, Int32()}};
     FilePlan plan = ScanAllPlan(path, f.metadata->file());
     StageReport report;
-    FileContext context{*f.metadata, *f.file, filter};
+    FileContext context{*f.metadata, *f.file, filter, nullptr, {}};
     EXPECT_TRUE(MakeRowGroupStatisticsStage()->Apply(context, plan, report).ok());
     return plan.row_groups.at(0);
   };

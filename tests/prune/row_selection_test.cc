@@ -127,3 +127,28 @@ TEST(RowSelection, AlgebraMatchesBitmapModel) {
 
 }  // namespace
 }  // namespace pqsift::prune
+
+namespace pqsift::prune {
+namespace {
+
+TEST(RowSelectionDifference, RemovesTheOtherRows) {
+  RowSelection a = RowSelection::FromRanges({{0, 10}, {20, 30}, {40, 50}});
+  RowSelection b = RowSelection::FromRanges({{5, 25}, {40, 50}, {60, 70}});
+  EXPECT_EQ(a.Difference(b), RowSelection::FromRanges({{0, 5}, {25, 30}}));
+  EXPECT_EQ(b.Difference(a), RowSelection::FromRanges({{10, 20}, {60, 70}}));
+  EXPECT_EQ(a.Difference(RowSelection()), a);
+  EXPECT_TRUE(a.Difference(a).empty());
+  // A range cut in three by two holes.
+  EXPECT_EQ(RowSelection::All(10).Difference(RowSelection::FromRanges({{2, 3}, {5, 7}})),
+            RowSelection::FromRanges({{0, 2}, {3, 5}, {7, 10}}));
+}
+
+TEST(RowSelectionText, InclusiveRangesCut) {
+  EXPECT_EQ(RowSelection::FromRanges({{120000, 125000}, {880000, 885000}}).ToString(),
+            "rows 120000-124999, 880000-884999");
+  EXPECT_EQ(RowSelection::FromRanges({{0, 1}, {2, 3}, {4, 5}}).ToString(2),
+            "rows 0-0, 2-2 and 1 more");
+}
+
+}  // namespace
+}  // namespace pqsift::prune

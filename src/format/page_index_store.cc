@@ -1,0 +1,116 @@
+#include "format/page_index_store.h"
+
+#include <algorithm>
+
+#include "io/coalesce.h"
+
+namespace pqsift::format {
+namespace {
+
+// Indexes closer than this are read together: the bytes between them (other columns' indexes,
+// usually) cost less than another request.
+constexpr uint64_t kMaxGap = 64 * 1024;
+
+// Where an index lies, when the footer gives a place inside the file.
+std::optional<ByteRange> IndexRange(const std::optional<int64_t>& offset,
+                                    const std::optional<int32_t>& length, uint64_t file_size) {
+  if (!offset || !length || *offset < 0 || *length <= 0) return std::nullopt;
+  ByteRange range{static_cast<uint64_t>(*offset), static_cast<uint64_t>(*length)};
+  if (!CheckRange(range.offset, range.length, file_size, "page index").ok()) return std::nullopt;
+  return range;
+}
+
+// An offset index describes the row group's rows when its pages start at row 0 and each holds
+// at least one row (first_row_index increases: checked by the decoder).
+bool CoversRows(const OffsetIndex& index, int64_t num_rows) {
+  const std::vector<PageLocation>& pages = index.page_locations;
+  return !pages.empty() && pages.front().first_row_index == 0 &&
+         pages.back().first_row_index < num_rows;
+}
+
+}  // namespace
+
+Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_read) {
+  const FileMetaData& meta = metadata_.file();
+  struct Wanted {
+    Key key;
+    bool column_index;
+    ByteRange range;
+  };
+  std::vector<Wanted> wanted;
+  for (const Request& r : requests) {
+    if (r.row_group >= meta.row_groups.size()) continue;
+    const RowGroup& rg = meta.row_groups[r.row_group];
+    if (r.leaf < 0 || static_cast<size_t>(r.leaf) >= rg.columns.size()) continue;
+    const ColumnChunk& chunk = rg.columns[r.leaf];
+    Key key{r.row_group, r.leaf};
+    Entry& e = entries_[key];
+    if (!e.offset_tried) {
+      e.offset_tried = true;
+      auto range = IndexRange(chunk.offset_index_offset, chunk.offset_index_length, file_.size());
+      if (range) wanted.push_back({key, false, *range});
+    }
+    if (r.column_index && !e.column_tried) {
+      e.column_tried = true;
+      auto range = IndexRange(chunk.column_index_offset, chunk.column_index_length, file_.size());
+      if (range) wanted.push_back({key, true, *range});
+    }
+  }
+  if (wanted.empty()) return Status::OK();
+
+  std::vector<ByteRange> ranges;
+  for (const Wanted& w : wanted) ranges.push_back(w.range);
+  std::vector<ByteRange> blocks = io::CoalesceRanges(std::move(ranges), kMaxGap);
+  size_t first_block = bytes_.size();
+  for (const ByteRange& block : blocks) {
+    if (auto cached = metadata_.CachedBytes(block)) {
+      bytes_.push_back(Buffer::CopyOf(*cached));  // read with the footer already
+      continue;
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Buffer read, file_.Read(block));
+    *bytes_read += block.length;
+    bytes_.push_back(std::move(read));
+  }
+  auto bytes_of = [&](const ByteRange& range) {
+    auto it = std::upper_bound(
+        blocks.begin(), blocks.end(), range.offset,
+        [](uint64_t offset, const ByteRange& block) { return offset < block.offset; });
+    size_t b = static_cast<size_t>(it - blocks.begin()) - 1;  // the block holding `range`
+    return bytes_[first_block + b].span().subspan(range.offset - blocks[b].offset, range.length);
+  };
+
+  // Offset indexes first: a column index is usable only with one of the same page count.
+  std::stable_sort(wanted.begin(), wanted.end(), [](const Wanted& a, const Wanted& b) {
+    return a.column_index < b.column_index;
+  });
+  for (const Wanted& w : wanted) {
+    Entry& e = entries_[w.key];
+    if (!w.column_index) {
+      auto index = std::make_unique<OffsetIndex>();
+      int64_t rows = meta.row_groups[w.key.first].num_rows;
+      if (DecodeOffsetIndex(bytes_of(w.range), *index).ok() && CoversRows(*index, rows)) {
+        e.offset = std::move(index);
+      }
+      continue;
+    }
+    auto index = std::make_unique<ColumnIndex>();
+    if (DecodeColumnIndex(bytes_of(w.range), *index).ok() && e.offset &&
+        index->null_pages.size() == e.offset->page_locations.size()) {
+      e.column = std::move(index);
+    }
+  }
+  return Status::OK();
+}
+
+const OffsetIndex* PageIndexStore::offset_index(size_t row_group, int32_t leaf) const {
+  auto it = entries_.find({row_group, leaf});
+  return it == entries_.end() ? nullptr : it->second.offset.get();
+}
+
+const ColumnIndex* PageIndexStore::column_index(size_t row_group, int32_t leaf) const {
+  auto it = entries_.find({row_group, leaf});
+  if (it == entries_.end() || !it->second.offset) return nullptr;
+  return it->second.column.get();
+}
+
+}  // namespace pqsift::format

@@ -1,0 +1,59 @@
+#include "scan/page_fetch.h"
+
+#include "io/coalesce.h"
+
+namespace pqsift::scan {
+namespace {
+
+// A gap this small between two needed pages is read rather than paying for another request.
+constexpr uint64_t kMaxGap = 16 * 1024;
+
+// Every page inside the chunk, in file order, none overlapping the next.
+bool LocationsInside(ByteRange chunk, const std::vector<format::PageLocation>& pages) {
+  uint64_t next_free = chunk.offset;
+  for (const format::PageLocation& p : pages) {
+    auto offset = static_cast<uint64_t>(p.offset);
+    auto size = static_cast<uint64_t>(p.compressed_page_size);
+    if (size == 0 || offset < next_free || offset > chunk.end() || size > chunk.end() - offset) {
+      return false;
+    }
+    next_free = offset + size;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetIndex& index,
+                                       int64_t num_rows, const prune::RowSelection& rows) {
+  const std::vector<format::PageLocation>& pages = index.page_locations;
+  if (pages.empty() || !LocationsInside(chunk, pages)) return std::nullopt;
+  PageFetch out;
+  uint64_t dictionary_end = static_cast<uint64_t>(pages.front().offset);
+  if (dictionary_end > chunk.offset) {
+    out.pieces.push_back({chunk.offset, dictionary_end - chunk.offset});
+  }
+  const std::vector<prune::RowRange>& ranges = rows.ranges();
+  auto range = ranges.begin();
+  for (size_t i = 0; i < pages.size(); ++i) {
+    int64_t first = pages[i].first_row_index;
+    int64_t end = i + 1 < pages.size() ? pages[i + 1].first_row_index : num_rows;
+    while (range != ranges.end() && range->end <= first) ++range;
+    bool needed = range != ranges.end() && range->begin < end;
+    if (!needed) {
+      ++out.pages_not_fetched;
+      continue;
+    }
+    out.pieces.push_back({static_cast<uint64_t>(pages[i].offset),
+                          static_cast<uint64_t>(pages[i].compressed_page_size)});
+    out.pages.push_back({first, end - first});
+  }
+  if (out.pages_not_fetched == 0) return std::nullopt;
+  out.reads = io::CoalesceRanges(out.pieces, kMaxGap);
+  uint64_t read = 0;
+  for (const ByteRange& r : out.reads) read += r.length;
+  out.bytes_not_fetched = chunk.length - read;
+  return out;
+}
+
+}  // namespace pqsift::scan

@@ -1,0 +1,34 @@
+// Which bytes of a column chunk a row selection needs, from the chunk's offset index: the
+// dictionary page (everything before the first data page) and the data pages holding a selected
+// row. Pages without one are neither fetched nor decompressed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "column/leaf_reader.h"
+#include "format/page_index.h"
+#include "pqsift/io.h"
+#include "prune/row_selection.h"
+
+namespace pqsift::scan {
+
+struct PageFetch {
+  // The bytes to hold, in file order: the dictionary region (when not empty), then the needed
+  // pages; concatenated they are a chunk buffer of `pages` for the LeafReader.
+  std::vector<ByteRange> pieces;
+  std::vector<column::PageSpan> pages;
+  // The reads that fetch the pieces (neighbours closer than a small gap read together).
+  std::vector<ByteRange> reads;
+  int64_t pages_not_fetched = 0;
+  uint64_t bytes_not_fetched = 0;  // of the chunk, outside `reads`
+};
+
+// The fetch of the pages of `chunk` (its byte range in the file) that hold a row of `rows`, or
+// nullopt when every page is needed or the offset index does not describe the chunk (a location
+// outside it, pages out of order or overlapping): then the chunk is read whole.
+std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetIndex& index,
+                                       int64_t num_rows, const prune::RowSelection& rows);
+
+}  // namespace pqsift::scan
