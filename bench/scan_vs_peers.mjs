@@ -72,6 +72,25 @@ function selectiveQueries(rows) {
   ];
 }
 
+// Queries on the one-row-group file with a page index (--only pageindex). ts rises one second
+// per row at 20M rows, so the ts range below holds about a minute of rows near row 5,000,000.
+function pageIndexQueries(rows) {
+  const lo = Math.floor((12345678 * rows) / FULL_ROWS);
+  const hi = lo + 100;
+  const tsLo = Date.UTC(2026, 2, 1) * 1000;
+  const tsHi = tsLo + 60 * 1e6;
+  const idRange = (pl) => pl.col('id').gtEq(pl.lit(lo).cast(pl.Int64)).and(pl.col('id').ltEq(pl.lit(hi).cast(pl.Int64)));
+  return [
+    { name: `id BETWEEN ${lo} AND ${hi} (page index)`, where: `id BETWEEN ${lo} AND ${hi}`, count: false, polars: idRange },
+    { name: 'id BETWEEN .. OR ts BETWEEN .. (page index)',
+      where: `id BETWEEN ${lo} AND ${hi} OR ts BETWEEN TIMESTAMP '2026-03-01 00:00:00' AND TIMESTAMP '2026-03-01 00:01:00'`,
+      count: false,
+      polars: (pl) => idRange(pl).or(pl.col('ts').gtEq(pl.lit(tsLo).cast(pl.Datetime('us'))).and(pl.col('ts').ltEq(pl.lit(tsHi).cast(pl.Datetime('us'))))) },
+    { name: 'qty < 50 (prunes nothing)', where: 'qty < 50', count: false, pruneNothing: true,
+      polars: (pl) => pl.col('qty').lt(pl.lit(50).cast(pl.Int32)) },
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Child mode: one engine, one query, one run. Prints one JSON line on stdout.
 //   --child duckdb|polars --file F --threads N --kind full|selective|column --arg X --rows N
@@ -81,7 +100,8 @@ async function child(argv) {
   for (let i = 0; i < argv.length; i += 2) o[argv[i].replace(/^--/, '')] = argv[i + 1];
   const threads = Number(o.threads);
   const file = o.file;
-  const query = o.kind === 'selective' ? selectiveQueries(Number(o.rows)).find((q) => q.name === o.arg) : null;
+  const queries = [...selectiveQueries(Number(o.rows)), ...pageIndexQueries(Number(o.rows))];
+  const query = o.kind === 'selective' ? queries.find((q) => q.name === o.arg) : null;
   if (o.kind === 'selective' && !query) throw new Error(`unknown query ${o.arg}`);
   let run;
   if (o.child === 'duckdb') {
@@ -128,7 +148,7 @@ async function child(argv) {
 function usage(msg) {
   if (msg) process.stderr.write(`scan_vs_peers: ${msg}\n`);
   process.stderr.write('usage: bench/run [--pqsift PATH] [--rows N] [--runs K] [--threads N] ' +
-                       '[--only full|selective|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR] [--max-load L]\n');
+                       '[--only full|selective|pageindex|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR] [--max-load L]\n');
   process.exit(2);
 }
 
@@ -156,7 +176,7 @@ function parseArgs(argv) {
   if (!Number.isInteger(a.rows) || a.rows < 1000) usage('--rows must be an integer >= 1000');
   if (!Number.isInteger(a.runs) || a.runs < 1) usage('--runs must be a positive integer');
   if (!Number.isInteger(a.threads) || a.threads < 1) usage('--threads must be a positive integer');
-  if (a.only && !['full', 'selective', 'types', 'data'].includes(a.only)) usage('--only is full, selective, types or data');
+  if (a.only && !['full', 'selective', 'pageindex', 'types', 'data'].includes(a.only)) usage('--only is full, selective, pageindex, types or data');
   if (!a.codecs.every((c) => ['snappy', 'zstd'].includes(c))) usage('--codec is snappy or zstd');
   return a;
 }
@@ -384,6 +404,35 @@ async function main() {
       }
     }
     sections.push(table(`Selective queries (${T} threads)`, out));
+  }
+
+  if (!args.only || args.only === 'pageindex') {
+    // One row group of all the rows with pages of 10,000 rows and a page index, written by
+    // pqsift convert from the snappy file (DuckDB writes no page index).
+    const out = [];
+    const source = files.snappy ?? Object.values(files)[0];
+    const f = path.join(args.dataDir, `pageindex_${args.rows}_snappy.parquet`);
+    if (!fs.existsSync(f)) {
+      log(`writing ${f} (pqsift convert)`);
+      const r = spawnSync(args.pqsift, ['convert', source, f, '--row-group-rows', String(args.rows), '--page-rows', '10000'], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`pqsift convert failed: ${r.stderr}`);
+    }
+    const statsFile = path.join(os.tmpdir(), `pqsift_bench_stats_${process.pid}.json`);
+    const pq = (where, extra = []) => () => {
+      const r = runPqsift(args, f, ['--threads', String(T), '--where', where, '--stats-json', statsFile, ...extra]);
+      const j = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
+      return { ...r, bytesRead: j.bytes_read, rows: j.rows_returned };
+    };
+    for (const q of pageIndexQueries(args.rows)) {
+      const res = engineRows(q.name, f, {
+        pqsift: pq(q.where),
+        ...(q.pruneNothing ? { 'pqsift --no-prune': pq(q.where, ['--no-prune']) } : {}),
+        duckdb: () => runChild('duckdb', f, T, 'selective', q.name, args.rows),
+        polars: () => runChild('polars', f, T, 'selective', q.name, args.rows),
+      });
+      addResults('snappy', q.name, res, out);
+    }
+    sections.push(table(`One row group with a page index, pages of 10,000 rows (${T} threads; file: ${path.basename(f)}, ${(fs.statSync(f).size / 1e6).toFixed(0)} MB)`, out));
   }
 
   if (!args.only || args.only === 'types') {

@@ -15,6 +15,19 @@ int64_t CountElements(std::span<const ElementRange> ranges) {
   return n;
 }
 
+// The bits of the selected elements of a bitmap whose element 0 is bit `offset`.
+std::shared_ptr<ArrowBuffer> SelectBits(const uint8_t* bits, int64_t offset,
+                                        std::span<const ElementRange> ranges, int64_t length) {
+  auto out = std::make_shared<ArrowBuffer>();
+  out->Resize(static_cast<size_t>(bit_util::BytesForBits(length)));
+  int64_t at = 0;
+  for (const ElementRange& r : ranges) {
+    bit_util::CopyBits(bits, offset + r.begin, r.end - r.begin, out->data(), at);
+    at += r.end - r.begin;
+  }
+  return out;
+}
+
 // The validity bitmap of the selected elements (null when the input has no nulls), and their
 // null count.
 std::shared_ptr<ArrowBuffer> SelectValidity(const Array& array,
@@ -24,14 +37,7 @@ std::shared_ptr<ArrowBuffer> SelectValidity(const Array& array,
   if (array.null_count == 0 || array.buffers.empty() || array.buffers[0] == nullptr) {
     return nullptr;
   }
-  auto bits = std::make_shared<ArrowBuffer>();
-  bits->Resize(static_cast<size_t>(bit_util::BytesForBits(length)));
-  int64_t at = 0;
-  for (const ElementRange& r : ranges) {
-    bit_util::CopyBits(array.buffers[0]->data(), array.offset + r.begin, r.end - r.begin,
-                       bits->data(), at);
-    at += r.end - r.begin;
-  }
+  auto bits = SelectBits(array.buffers[0]->data(), array.offset, ranges, length);
   *null_count = length - bit_util::CountSetBits(bits->data(), 0, length);
   return bits;
 }
@@ -55,19 +61,6 @@ std::shared_ptr<ArrowBuffer> SelectFixedWidth(const Array& array,
     out += bytes;
   }
   return values;
-}
-
-std::shared_ptr<ArrowBuffer> SelectBits(const Array& array, std::span<const ElementRange> ranges,
-                                        int64_t length) {
-  auto bits = std::make_shared<ArrowBuffer>();
-  bits->Resize(static_cast<size_t>(bit_util::BytesForBits(length)));
-  int64_t at = 0;
-  for (const ElementRange& r : ranges) {
-    bit_util::CopyBits(array.buffers[1]->data(), array.offset + r.begin, r.end - r.begin,
-                       bits->data(), at);
-    at += r.end - r.begin;
-  }
-  return bits;
 }
 
 // Offsets of the selected elements (starting at 0) and, for each range, the span of the
@@ -125,7 +118,7 @@ std::shared_ptr<Array> SelectRanges(const Array& array, std::span<const ElementR
   out->buffers.resize(array.buffers.size());
   out->buffers[0] = SelectValidity(array, ranges, length, &out->null_count);
   if (id == TypeId::kBoolean) {
-    out->buffers[1] = SelectBits(array, ranges, length);
+    out->buffers[1] = SelectBits(array.buffers[1]->data(), array.offset, ranges, length);
   } else if (layout::IsFixedWidth(id)) {
     out->buffers[1] = SelectFixedWidth(array, ranges, layout::FixedByteWidth(*array.type), length);
   } else if (layout::IsBinaryLike(id)) {

@@ -1,6 +1,8 @@
 #include "cli/plan_report.h"
 
 #include <cstdio>
+#include <fstream>
+#include <iostream>
 
 #include "prune/access_plan.h"
 
@@ -204,6 +206,15 @@ std::string StatsText(const ScanStats& s) {
       "over threads)\n",
       s.plan_seconds * 1e3, s.filter_seconds * 1e3, s.decode_seconds * 1e3);
   return out;
+}
+
+Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path) {
+  if (text) std::cerr << StatsText(stats);
+  if (json_path.empty()) return Status::OK();
+  std::ofstream file(json_path, std::ios::trunc);
+  file << StatsJson(stats).dump(2) << '\n';
+  if (!file) return Status::IOError(json_path + ": write failed");
+  return Status::OK();
 }
 
 }  // namespace pqsift::cli

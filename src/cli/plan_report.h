@@ -19,5 +19,8 @@ std::string ExplainText(const json& explain);
 // The counters of a finished scan (keys documented in docs/cli.md).
 json StatsJson(const ScanStats& stats);
 std::string StatsText(const ScanStats& stats);
+// --stats and --stats-json: the text on stderr when `text`, the JSON written to `json_path` when
+// not empty. IOError when the file cannot be written.
+Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path);
 
 }  // namespace pqsift::cli

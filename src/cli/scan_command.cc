@@ -131,12 +131,8 @@ int RunScan(const ScanArgs& args) {
     return ReportError(
         Status::IOError((args.output.empty() ? "stdout" : args.output) + ": write failed"));
   ScanStats stats = (*scanner)->stats();
-  if (args.stats) std::cerr << StatsText(stats);
-  if (!args.stats_json.empty()) {
-    std::ofstream json_file(args.stats_json, std::ios::trunc);
-    json_file << StatsJson(stats).dump(2) << '\n';
-    if (!json_file) return ReportError(Status::IOError(args.stats_json + ": write failed"));
-  }
+  Status reported = ReportStats(stats, args.stats, args.stats_json);
+  if (!reported.ok()) return ReportError(reported);
   return 0;
 }
 

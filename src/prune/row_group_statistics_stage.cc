@@ -16,12 +16,7 @@ class RowGroupStatisticsStage final : public PruningStage {
   Status Apply(const FileContext& context, FilePlan& plan, StageReport& report) override {
     auto start = std::chrono::steady_clock::now();
     if (report.stage.empty()) report.stage = std::string(name());
-    const FileMetaData& file = context.metadata.file();
-    if (plan.row_groups.size() != file.row_groups.size()) {
-      return Status::Internal("access plan of '" + plan.path + "' has " +
-                              std::to_string(plan.row_groups.size()) + " row groups, the file " +
-                              std::to_string(file.row_groups.size()));
-    }
+    PQSIFT_RETURN_IF_ERROR(CheckPlanMatchesFile(context, plan));
     if (!context.filter.root) return Status::OK();
 
     // Undecided: still read, and not yet known to match whole.

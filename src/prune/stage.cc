@@ -17,4 +17,12 @@ FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column) {
   return out;
 }
 
+Status CheckPlanMatchesFile(const FileContext& context, const FilePlan& plan) {
+  const FileMetaData& file = context.metadata.file();
+  if (plan.row_groups.size() == file.row_groups.size()) return Status::OK();
+  return Status::Internal("access plan of '" + plan.path + "' has " +
+                          std::to_string(plan.row_groups.size()) + " row groups, the file " +
+                          std::to_string(file.row_groups.size()));
+}
+
 }  // namespace pqsift::prune

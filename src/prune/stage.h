@@ -37,6 +37,10 @@ struct FilterLeaf {
 };
 FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column);
 
+// Internal error unless `plan` has one entry per row group of the file: every stage checks it
+// before indexing one by the other.
+Status CheckPlanMatchesFile(const FileContext& context, const FilePlan& plan);
+
 class PruningStage {
  public:
   virtual ~PruningStage() = default;
