@@ -19,8 +19,9 @@
 //  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page), falling back to
 //    PLAIN for the rest of the chunk once the dictionary page would exceed
 //    `dictionary_page_bytes`. Booleans are PLAIN.
-// Data pages are v1 with RLE definition levels; see leaf_spec.h for how each Arrow type is
-// stored. Flat columns only for now (struct, list and map columns: NotSupported).
+// Data pages are v1 (or v2 with `data_page_v2`) with RLE definition levels; see leaf_spec.h
+// for how each Arrow type is stored. Flat columns only for now (struct, list and map columns:
+// NotSupported).
 //
 // Streaming, bounded memory: Write encodes and compresses the batch's values at once, so the
 // batch need only live during the call. The writer holds at most one row group's encoded pages
@@ -62,6 +63,10 @@ struct WriterOptions {
   int64_t dictionary_page_bytes = int64_t{1} << 20;  // past this, PLAIN for the rest of the chunk
   bool page_index = true;                  // column index and offset index for every chunk
   int32_t statistics_truncate_bytes = 64;  // byte-array bounds longer than this are cut; 0: never
+  // Data pages v2 (levels uncompressed before the values, row and null counts in the header,
+  // so readers can skip a page without decompressing it); off by default, as some older
+  // readers accept only v1.
+  bool data_page_v2 = false;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
 };

@@ -28,6 +28,7 @@ struct ConvertArgs {
   std::string compression = "snappy";
   std::string dictionary = "on";
   bool no_page_index = false;
+  bool data_page_v2 = false;
   int64_t row_group_rows = WriterOptions{}.row_group_rows;
   int64_t page_rows = WriterOptions{}.page_rows;
   int64_t page_bytes = WriterOptions{}.page_bytes;
@@ -75,6 +76,7 @@ int RunConvert(const ConvertArgs& args) {
   if (!st.ok()) return ReportError(st);
   options.dictionary = args.dictionary == "on";
   options.page_index = !args.no_page_index;
+  options.data_page_v2 = args.data_page_v2;
   options.row_group_rows = args.row_group_rows;
   options.page_rows = args.page_rows;
   options.page_bytes = args.page_bytes;
@@ -160,6 +162,8 @@ Command AddConvertCommand(CLI::App& root) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   sub->add_flag("--no-page-index", args->no_page_index, "Write no column index and offset index");
+  sub->add_flag("--data-page-v2", args->data_page_v2,
+                "Write data pages v2 (levels uncompressed, row counts in the page headers)");
   sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

@@ -294,29 +294,47 @@ void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_
 template <typename DType>
 Status TypedChunkWriter<DType>::EndPage() {
   if (page_rows_ == 0) return Status::OK();
+  // v1: levels (with their length prefix) and values, compressed together. v2: the levels
+  // stay uncompressed in front of the compressed values, their length in the header.
+  const bool v2 = options_.data_page_v2;
   body_.clear();
-  if (nullable_) {
+  if (nullable_ && v2) {
+    encoding::AppendLevelsV2(1, page_levels_.data(), page_rows_, body_);
+  } else if (nullable_) {
     encoding::AppendLevelsV1(Encoding::kRle, 1, page_levels_.data(), page_rows_, body_);
   }
+  const size_t levels_size = v2 ? body_.size() : 0;
   const Encoding page_encoding = current_->encoding();
   current_->FinishInto(body_);
   if (body_.size() > static_cast<size_t>(INT32_MAX)) {
     return Status::InvalidArgument("a data page of " + std::to_string(body_.size()) +
                                    " bytes exceeds Parquet's 2 GiB page limit");
   }
-  compressed_.clear();
-  PQSIFT_RETURN_IF_ERROR(compression::Compress(options_.codec, options_.level, body_, compressed_));
+  compressed_.assign(body_.begin(), body_.begin() + static_cast<ptrdiff_t>(levels_size));
+  PQSIFT_RETURN_IF_ERROR(compression::Compress(options_.codec, options_.level,
+                                               std::span(body_).subspan(levels_size), compressed_));
 
   format::PageHeader header;
-  header.type = PageType::kDataPage;
-  format::DataPageHeader& data = header.data_page_header.emplace();
-  data.num_values = static_cast<int32_t>(page_rows_);
-  data.encoding = page_encoding;
+  header.type = v2 ? PageType::kDataPageV2 : PageType::kDataPage;
+  if (v2) {
+    format::DataPageHeaderV2& data = header.data_page_header_v2.emplace();
+    data.num_values = static_cast<int32_t>(page_rows_);
+    data.num_nulls = static_cast<int32_t>(page_nulls_);
+    data.num_rows = static_cast<int32_t>(page_rows_);
+    data.encoding = page_encoding;
+    data.definition_levels_byte_length = static_cast<int32_t>(levels_size);
+    data.is_compressed = options_.codec != CompressionCodec::kUncompressed;
+  } else {
+    format::DataPageHeader& data = header.data_page_header.emplace();
+    data.num_values = static_cast<int32_t>(page_rows_);
+    data.encoding = page_encoding;
+  }
+  const PageType header_type = header.type;
   const size_t page_start = data_pages_.size();
   AppendPage(std::move(header), body_.size(), data_pages_);
   pages_.push_back({static_cast<int64_t>(page_start),
                     static_cast<int32_t>(data_pages_.size() - page_start), rows_});
-  CountPage(PageType::kDataPage, page_encoding);
+  CountPage(header_type, page_encoding);
   dictionary_pages_ |= page_encoding == Encoding::kRleDictionary;
 
   // The page's column index entry. A page of only NaNs has no bounds to give, and TYPE_ORDER

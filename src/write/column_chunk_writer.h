@@ -5,6 +5,7 @@
 //
 //   chunk = [dictionary page] data page*      page = PageHeader (Thrift compact) + body
 //   v1 data page body (compressed whole) = [definition levels: RLE, 4-byte length] values
+//   v2 data page body = [definition levels: RLE] compressed values (the header has the sizes)
 //
 // Thread safety: one thread at a time.
 #pragma once
@@ -33,6 +34,7 @@ struct ChunkOptions {
   int64_t dictionary_page_bytes = int64_t{1} << 20;
   bool page_index = true;
   int32_t truncate_bytes = 64;  // 0: never
+  bool data_page_v2 = false;
 };
 
 // A finished chunk: its bytes (to be written in this order) and metadata whose offsets count

@@ -194,6 +194,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   c.dictionary_page_bytes = options.dictionary_page_bytes;
   c.page_index = options.page_index;
   c.truncate_bytes = options.statistics_truncate_bytes;
+  c.data_page_v2 = options.data_page_v2;
   PQSIFT_RETURN_IF_ERROR(state->Append(kMagic));
   state->StartRowGroup();
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(state)));

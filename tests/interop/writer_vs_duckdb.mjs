@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Files pqsift writes, read by other engines: `pqsift convert` turns a DuckDB-written file of
 // every flat type (and the same data as CSV) into Parquet under several option sets (codecs,
-// dictionary off, small pages and row groups, short statistics truncation); then, in this one
+// dictionary off, small pages and row groups, data pages v2, short statistics truncation); then, in this one
 // Node process:
 //   - DuckDB reads every output with the same column types and the same rows as the source
 //     (EXCEPT ALL both ways, so duplicates and NULLs count);
@@ -123,7 +123,7 @@ const variants = [
   { name: 'default', argv: [] },
   { name: 'zstd_nodict_small_pages', argv: ['--compression', 'zstd:7', '--dictionary', 'off', '--page-rows', '997'] },
   { name: 'gzip_row_groups', argv: ['--compression', 'gzip', '--row-group-rows', '7000', '--page-rows', '3000'] },
-  { name: 'lz4_raw_page_bytes', argv: ['--compression', 'lz4_raw', '--page-bytes', '20000'] },
+  { name: 'lz4_raw_page_bytes_v2', argv: ['--compression', 'lz4_raw', '--page-bytes', '20000', '--data-page-v2'] },
   { name: 'brotli_truncate8', argv: ['--compression', 'brotli', '--stats-truncate', '8'] },
   { name: 'none_no_page_index', argv: ['--compression', 'none', '--no-page-index'] },
 ];

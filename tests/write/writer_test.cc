@@ -332,12 +332,13 @@ struct RoundTripCase {
   bool dictionary;
   Nulls nulls;
   int64_t distinct;
+  bool v2 = false;
 };
 
 std::string CaseName(const ::testing::TestParamInfo<RoundTripCase>& info) {
   const RoundTripCase& c = info.param;
   return CodecName(c.codec) + (c.dictionary ? "_dict_" : "_plain_") + NullsName(c.nulls) + "_" +
-         std::to_string(c.distinct);
+         std::to_string(c.distinct) + (c.v2 ? "_v2" : "");
 }
 
 class WriterRoundTrip : public ::testing::TestWithParam<RoundTripCase> {};
@@ -352,6 +353,7 @@ TEST_P(WriterRoundTrip, ReadsBackEqualWithSoundPageIndex) {
   options.row_group_rows = 3000;         // two row groups, the second partial
   options.page_rows = 700;               // several pages per chunk, not aligned with the batches
   options.dictionary_page_bytes = 2000;  // large dictionaries fall back to PLAIN mid-chunk
+  options.data_page_v2 = c.v2;
   Written w = Write(*batch, options, 1100);
   ASSERT_NE(w.metadata, nullptr);
   EXPECT_EQ(w.metadata->num_rows(), 5000);
@@ -370,7 +372,10 @@ INSTANTIATE_TEST_SUITE_P(
                       RoundTripCase{CompressionCodec::kZstd, true, Nulls::kAll, 10},
                       RoundTripCase{CompressionCodec::kZstd, false, Nulls::kRuns, 1000},
                       RoundTripCase{CompressionCodec::kLz4Raw, true, Nulls::kSome, 100000},
-                      RoundTripCase{CompressionCodec::kBrotli, false, Nulls::kSome, 40}),
+                      RoundTripCase{CompressionCodec::kBrotli, false, Nulls::kSome, 40},
+                      RoundTripCase{CompressionCodec::kZstd, true, Nulls::kSome, 100000, true},
+                      RoundTripCase{CompressionCodec::kUncompressed, false, Nulls::kRuns, 30, true},
+                      RoundTripCase{CompressionCodec::kSnappy, true, Nulls::kNone, 500, true}),
     CaseName);
 
 TEST(Writer, FileCarriesStatisticsOrdersAndEncodingStats) {
