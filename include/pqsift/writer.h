@@ -41,6 +41,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -67,6 +68,11 @@ struct WriterOptions {
   // so readers can skip a page without decompressing it); off by default, as some older
   // readers accept only v1.
   bool data_page_v2 = false;
+  // Per column (by name): every data page in this encoding (PLAIN, RLE for booleans,
+  // DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) instead
+  // of dictionary / PLAIN. Open fails with NotSupported for an encoding the column's physical
+  // type does not have, InvalidArgument for a column the schema does not have.
+  std::map<std::string, Encoding> column_encodings;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
 };

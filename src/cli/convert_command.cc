@@ -14,6 +14,7 @@
 #include "cli/input/csv_reader.h"
 #include "pqsift/scan.h"
 #include "pqsift/writer.h"
+#include "write/leaf_spec.h"
 
 namespace pqsift::cli {
 namespace {
@@ -29,6 +30,7 @@ struct ConvertArgs {
   std::string dictionary = "on";
   bool no_page_index = false;
   bool data_page_v2 = false;
+  std::string encodings;
   int64_t row_group_rows = WriterOptions{}.row_group_rows;
   int64_t page_rows = WriterOptions{}.page_rows;
   int64_t page_bytes = WriterOptions{}.page_bytes;
@@ -59,6 +61,51 @@ Status ParseCompression(const std::string& text, WriterOptions& options) {
     } catch (const std::exception&) {
       return Status::InvalidArgument("--compression level in '" + text + "' is not a number");
     }
+  }
+  return Status::OK();
+}
+
+// "a:delta,b:byte_stream_split" -> per-column encodings. "delta" is DELTA_BINARY_PACKED for
+// integer columns and DELTA_BYTE_ARRAY for byte-array columns (resolved against `schema`).
+Status ParseEncodings(const std::string& text, const BatchSchema& schema, WriterOptions& options) {
+  static const std::map<std::string, Encoding> kEncodings = {
+      {"plain", Encoding::kPlain},
+      {"rle", Encoding::kRle},
+      {"delta_binary_packed", Encoding::kDeltaBinaryPacked},
+      {"delta_length_byte_array", Encoding::kDeltaLengthByteArray},
+      {"delta_byte_array", Encoding::kDeltaByteArray},
+      {"byte_stream_split", Encoding::kByteStreamSplit}};
+  for (const std::string& item : SplitList(text)) {
+    size_t colon = item.rfind(':');
+    if (colon == std::string::npos) {
+      return Status::InvalidArgument("--encoding item '" + item + "' is not column:encoding");
+    }
+    const std::string column = item.substr(0, colon), name = item.substr(colon + 1);
+    const Field* field = nullptr;
+    for (const Field& f : schema.fields) {
+      if (f.name == column) field = &f;
+    }
+    if (field == nullptr) {
+      return Status::InvalidArgument("--encoding names column '" + column +
+                                     "', which the input does not have");
+    }
+    if (name == "delta") {
+      auto leaf = write::LeafSpecFor(*field->type);
+      if (!leaf.ok()) return leaf.status();
+      bool bytes = leaf->physical == PhysicalType::kByteArray ||
+                   leaf->physical == PhysicalType::kFixedLenByteArray;
+      options.column_encodings[column] =
+          bytes ? Encoding::kDeltaByteArray : Encoding::kDeltaBinaryPacked;
+      continue;
+    }
+    auto e = kEncodings.find(name);
+    if (e == kEncodings.end()) {
+      return Status::InvalidArgument("unknown --encoding '" + name +
+                                     "' (plain, rle, delta, delta_binary_packed, "
+                                     "delta_length_byte_array, delta_byte_array, "
+                                     "byte_stream_split)");
+    }
+    options.column_encodings[column] = e->second;
   }
   return Status::OK();
 }
@@ -108,6 +155,8 @@ int RunConvert(const ConvertArgs& args) {
     reader = std::move(*csv_reader);
   }
 
+  st = ParseEncodings(args.encodings, *reader->schema(), options);
+  if (!st.ok()) return ReportError(st);
   auto file = OpenLocalWritableFile(args.output);
   if (!file.ok()) return ReportError(file.status());
   auto writer = ParquetWriter::Open(std::move(*file), reader->schema(), options);
@@ -164,6 +213,10 @@ Command AddConvertCommand(CLI::App& root) {
   sub->add_flag("--no-page-index", args->no_page_index, "Write no column index and offset index");
   sub->add_flag("--data-page-v2", args->data_page_v2,
                 "Write data pages v2 (levels uncompressed, row counts in the page headers)");
+  sub->add_option("--encoding", args->encodings,
+                  "Per-column encodings instead of dictionary/PLAIN, e.g. 'id:delta,price:"
+                  "byte_stream_split' (plain, rle, delta, delta_binary_packed, "
+                  "delta_length_byte_array, delta_byte_array, byte_stream_split)");
   sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

@@ -158,19 +158,21 @@ class TypedChunkWriter final : public ColumnChunkWriter {
  public:
   using Value = typename DType::Value;
 
-  TypedChunkWriter(const LeafSpec& spec, bool nullable, const ChunkOptions& options)
-      : spec_(spec),
-        nullable_(nullable),
-        options_(options),
-        page_bounds_(spec.order),
-        chunk_bounds_(spec.order) {
-    // PLAIN encoders exist for every type, so neither call can fail.
-    plain_ = std::move(*encoding::MakeValueEncoder<DType>(Encoding::kPlain, spec.type_length));
-    current_ = plain_.get();
-    if (options.dictionary && !encoding::kIsBoolean<DType>) {
-      dictionary_ = std::make_unique<encoding::DictionaryEncoder<DType>>(spec.type_length);
-      current_ = dictionary_.get();
+  // The chunk's encoders: `options.encoding` for every page when given (NotSupported when it is
+  // not defined for the type), else dictionary with PLAIN as the fallback (booleans: PLAIN).
+  static Result<std::unique_ptr<ColumnChunkWriter>> Create(const LeafSpec& spec, bool nullable,
+                                                           const ChunkOptions& options) {
+    auto plain = encoding::MakeValueEncoder<DType>(options.encoding.value_or(Encoding::kPlain),
+                                                   spec.type_length);
+    if (!plain.ok()) return plain.status();
+    std::unique_ptr<TypedChunkWriter> w(new TypedChunkWriter(spec, nullable, options));
+    w->plain_ = std::move(*plain);
+    w->current_ = w->plain_.get();
+    if (options.dictionary && !options.encoding && !encoding::kIsBoolean<DType>) {
+      w->dictionary_ = std::make_unique<encoding::DictionaryEncoder<DType>>(spec.type_length);
+      w->current_ = w->dictionary_.get();
     }
+    return std::unique_ptr<ColumnChunkWriter>(std::move(w));
   }
 
   Status Write(const Array& array, int64_t offset, int64_t length) override;
@@ -181,6 +183,13 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   }
 
  private:
+  TypedChunkWriter(const LeafSpec& spec, bool nullable, const ChunkOptions& options)
+      : spec_(spec),
+        nullable_(nullable),
+        options_(options),
+        page_bounds_(spec.order),
+        chunk_bounds_(spec.order) {}
+
   // Rows of [slot, slot + max_rows) that fit in about `budget` bytes (at least one).
   int64_t RowsWithinBytes(const Array& a, int64_t slot, int64_t max_rows, int64_t budget) const;
   size_t PageSize() const {
@@ -197,9 +206,9 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   const bool nullable_;
   const ChunkOptions options_;
 
-  std::unique_ptr<encoding::ValueEncoder<DType>> plain_;
+  std::unique_ptr<encoding::ValueEncoder<DType>> plain_;            // PLAIN, or options_.encoding
   std::unique_ptr<encoding::DictionaryEncoder<DType>> dictionary_;  // null: not used
-  encoding::ValueEncoder<DType>* current_;
+  encoding::ValueEncoder<DType>* current_ = nullptr;
   bool dictionary_pages_ = false;  // some data page was dictionary-encoded
 
   // The page being filled.
@@ -484,24 +493,24 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
 
 }  // namespace
 
-std::unique_ptr<ColumnChunkWriter> ColumnChunkWriter::Make(const LeafSpec& spec, bool nullable,
-                                                           const ChunkOptions& options) {
+Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(const LeafSpec& spec,
+                                                                   bool nullable,
+                                                                   const ChunkOptions& options) {
   switch (spec.physical) {
     case PhysicalType::kBoolean:
-      return std::make_unique<TypedChunkWriter<encoding::BooleanType>>(spec, nullable, options);
+      return TypedChunkWriter<encoding::BooleanType>::Create(spec, nullable, options);
     case PhysicalType::kInt32:
-      return std::make_unique<TypedChunkWriter<encoding::Int32Type>>(spec, nullable, options);
+      return TypedChunkWriter<encoding::Int32Type>::Create(spec, nullable, options);
     case PhysicalType::kInt64:
-      return std::make_unique<TypedChunkWriter<encoding::Int64Type>>(spec, nullable, options);
+      return TypedChunkWriter<encoding::Int64Type>::Create(spec, nullable, options);
     case PhysicalType::kFloat:
-      return std::make_unique<TypedChunkWriter<encoding::FloatType>>(spec, nullable, options);
+      return TypedChunkWriter<encoding::FloatType>::Create(spec, nullable, options);
     case PhysicalType::kDouble:
-      return std::make_unique<TypedChunkWriter<encoding::DoubleType>>(spec, nullable, options);
+      return TypedChunkWriter<encoding::DoubleType>::Create(spec, nullable, options);
     case PhysicalType::kByteArray:
-      return std::make_unique<TypedChunkWriter<encoding::ByteArrayType>>(spec, nullable, options);
+      return TypedChunkWriter<encoding::ByteArrayType>::Create(spec, nullable, options);
     default:
-      return std::make_unique<TypedChunkWriter<encoding::FixedLenByteArrayType>>(spec, nullable,
-                                                                                 options);
+      return TypedChunkWriter<encoding::FixedLenByteArrayType>::Create(spec, nullable, options);
   }
 }
 

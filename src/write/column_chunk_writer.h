@@ -35,6 +35,8 @@ struct ChunkOptions {
   bool page_index = true;
   int32_t truncate_bytes = 64;  // 0: never
   bool data_page_v2 = false;
+  // Every data page in this encoding instead of dictionary / PLAIN.
+  std::optional<Encoding> encoding;
 };
 
 // A finished chunk: its bytes (to be written in this order) and metadata whose offsets count
@@ -51,9 +53,10 @@ class ColumnChunkWriter {
  public:
   virtual ~ColumnChunkWriter() = default;
 
-  // REQUIRES: options are valid (page_rows, page_bytes >= 1).
-  static std::unique_ptr<ColumnChunkWriter> Make(const LeafSpec& spec, bool nullable,
-                                                 const ChunkOptions& options);
+  // REQUIRES: options are valid (page_rows, page_bytes >= 1). NotSupported when
+  // options.encoding is not defined for the leaf's physical type.
+  static Result<std::unique_ptr<ColumnChunkWriter>> Make(const LeafSpec& spec, bool nullable,
+                                                         const ChunkOptions& options);
 
   // Appends rows [offset, offset + length) of `array` (relative to its own offset).
   // REQUIRES: array has the type the spec was made for and passes ValidateArrayLayout.

@@ -67,13 +67,20 @@ struct ParquetWriter::State {
   Status error;                     // sticky: the first failure
   bool closed = false;
 
-  void StartRowGroup() {
+  Status StartRowGroup() {
     chunks.clear();
     for (size_t i = 0; i < leaves.size(); ++i) {
-      chunks.push_back(
-          write::ColumnChunkWriter::Make(leaves[i], schema->fields[i].nullable, chunk_options));
+      const Field& field = schema->fields[i];
+      write::ChunkOptions column = chunk_options;
+      if (auto e = options.column_encodings.find(field.name); e != options.column_encodings.end()) {
+        column.encoding = e->second;
+      }
+      auto chunk = write::ColumnChunkWriter::Make(leaves[i], field.nullable, column);
+      if (!chunk.ok()) return chunk.status().WithContext("column '" + field.name + "'");
+      chunks.push_back(std::move(*chunk));
     }
     row_group_rows = 0;
+    return Status::OK();
   }
 
   Status Append(std::span<const uint8_t> bytes) { return file->Append(bytes); }
@@ -196,7 +203,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   c.truncate_bytes = options.statistics_truncate_bytes;
   c.data_page_v2 = options.data_page_v2;
   PQSIFT_RETURN_IF_ERROR(state->Append(kMagic));
-  state->StartRowGroup();
+  for (const auto& [name, encoding] : options.column_encodings) {
+    bool known = false;
+    for (const Field& f : state->schema->fields) known |= f.name == name;
+    if (!known)
+      return Status::InvalidArgument("an encoding is given for column '" + name +
+                                     "', which the schema does not have");
+  }
+  PQSIFT_RETURN_IF_ERROR(state->StartRowGroup());
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(state)));
 }
 
@@ -239,8 +253,8 @@ Status ParquetWriter::Write(const RecordBatch& batch) {
     s.rows += take;
     if (s.row_group_rows == s.options.row_group_rows) {
       Status st = s.FlushRowGroup();
+      if (st.ok()) st = s.StartRowGroup();
       if (!st.ok()) return s.error = st;
-      s.StartRowGroup();
     }
   }
   return Status::OK();

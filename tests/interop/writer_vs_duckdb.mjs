@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Files pqsift writes, read by other engines: `pqsift convert` turns a DuckDB-written file of
 // every flat type (and the same data as CSV) into Parquet under several option sets (codecs,
-// dictionary off, small pages and row groups, data pages v2, short statistics truncation); then, in this one
+// dictionary off, per-column encodings (delta, byte stream split, RLE booleans), small pages and row groups, data pages v2, short statistics truncation); then, in this one
 // Node process:
 //   - DuckDB reads every output with the same column types and the same rows as the source
 //     (EXCEPT ALL both ways, so duplicates and NULLs count);
@@ -121,7 +121,8 @@ await db.run(`COPY (SELECT ${csvColumns.join(', ')} FROM src) TO ${q(csvSource)}
 
 const variants = [
   { name: 'default', argv: [] },
-  { name: 'zstd_nodict_small_pages', argv: ['--compression', 'zstd:7', '--dictionary', 'off', '--page-rows', '997'] },
+  { name: 'zstd_nodict_small_pages_encodings', argv: ['--compression', 'zstd:7', '--dictionary', 'off', '--page-rows', '997',
+    '--encoding', 'i32:delta,u64:delta,b:rle,s_long:delta_length_byte_array,s_dict:delta,f64:byte_stream_split,d38:delta_byte_array,bin:delta_byte_array'] },
   { name: 'gzip_row_groups', argv: ['--compression', 'gzip', '--row-group-rows', '7000', '--page-rows', '3000'] },
   { name: 'lz4_raw_page_bytes_v2', argv: ['--compression', 'lz4_raw', '--page-bytes', '20000', '--data-page-v2'] },
   { name: 'brotli_truncate8', argv: ['--compression', 'brotli', '--stats-truncate', '8'] },

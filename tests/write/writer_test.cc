@@ -18,6 +18,7 @@
 #include "pqsift/parquet_file.h"
 #include "pqsift/scan.h"
 #include "prune/statistics.h"
+#include "write/leaf_spec.h"
 #include "write/random_columns.h"
 
 namespace pqsift {
@@ -378,6 +379,46 @@ INSTANTIATE_TEST_SUITE_P(
                       RoundTripCase{CompressionCodec::kSnappy, true, Nulls::kNone, 500, true}),
     CaseName);
 
+// Every column in a non-default encoding chosen per physical type (two choices each), on v1
+// and v2 pages.
+TEST(Writer, ColumnEncodingsRoundTrip) {
+  for (int variant = 0; variant < 2; ++variant) {
+    RandomColumns gen(static_cast<uint32_t>(variant + 100), variant == 0 ? 1000000 : 20);
+    auto batch = MakeFlatBatch(gen, 4000, Nulls::kSome);
+    WriterOptions options;
+    options.page_rows = 900;
+    options.data_page_v2 = variant == 1;
+    for (const Field& f : batch->schema->fields) {
+      auto leaf = write::LeafSpecFor(*f.type);
+      ASSERT_TRUE(leaf.ok());
+      Encoding e = Encoding::kPlain;
+      switch (leaf->physical) {
+        case PhysicalType::kBoolean: e = Encoding::kRle; break;
+        case PhysicalType::kInt32:
+        case PhysicalType::kInt64: e = Encoding::kDeltaBinaryPacked; break;
+        case PhysicalType::kFloat:
+        case PhysicalType::kDouble: e = Encoding::kByteStreamSplit; break;
+        case PhysicalType::kByteArray:
+          e = variant == 0 ? Encoding::kDeltaLengthByteArray : Encoding::kDeltaByteArray;
+          break;
+        default: e = variant == 0 ? Encoding::kByteStreamSplit : Encoding::kDeltaByteArray; break;
+      }
+      options.column_encodings[f.name] = e;
+    }
+    Written w = Write(*batch, options, 1500);
+    ASSERT_NE(w.metadata, nullptr);
+    for (const ColumnChunk& chunk : w.metadata->file().row_groups[0].columns) {
+      const ColumnMetaData& m = *chunk.meta_data;
+      EXPECT_FALSE(m.dictionary_page_offset.has_value());
+      for (const PageEncodingStats& s : *m.encoding_stats) {
+        EXPECT_EQ(s.encoding, options.column_encodings[std::string(m.path_in_schema[0])]);
+      }
+    }
+    ExpectReadsBack(w, *batch);
+    ExpectPageIndexMatchesPages(w);
+  }
+}
+
 TEST(Writer, FileCarriesStatisticsOrdersAndEncodingStats) {
   RandomColumns gen(7, 50);
   auto batch = MakeFlatBatch(gen, 2000, Nulls::kSome);
@@ -487,6 +528,18 @@ TEST(Writer, RejectsWhatItCannotWrite) {
   bad.compression_level = 99;
   EXPECT_EQ(ParquetWriter::Open(MakeMemoryWritableFile("x", &out), flat, bad).status().code(),
             StatusCode::kInvalidArgument);
+
+  WriterOptions delta_on_strings;
+  delta_on_strings.column_encodings["a"] = Encoding::kDeltaLengthByteArray;  // "a" is int32
+  EXPECT_EQ(ParquetWriter::Open(MakeMemoryWritableFile("x", &out), flat, delta_on_strings)
+                .status()
+                .code(),
+            StatusCode::kNotSupported);
+  WriterOptions unknown_column;
+  unknown_column.column_encodings["zz"] = Encoding::kPlain;
+  EXPECT_EQ(
+      ParquetWriter::Open(MakeMemoryWritableFile("x", &out), flat, unknown_column).status().code(),
+      StatusCode::kInvalidArgument);
 
   auto writer = ParquetWriter::Open(MakeMemoryWritableFile("x", &out), flat);
   ASSERT_TRUE(writer.ok());
