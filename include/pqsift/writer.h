@@ -16,6 +16,9 @@
 //    a one-million-row group has about 50 pages per column: a selective predicate on a sorted or
 //    clustered column reads a fiftieth of the chunk, and the per-page overhead (a header of
 //    ~30 bytes, one column index entry, one offset index entry) stays negligible;
+//  - sorting_columns on every row group: the columns whose values the writer saw never decrease
+//    (or never increase) from row to row in that row group, with their nulls all first or all
+//    last (NaN makes a float column unsorted); a claim checked on every value, never assumed;
 //  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page), falling back to
 //    PLAIN for the rest of the chunk once the dictionary page would exceed
 //    `dictionary_page_bytes`. Booleans are PLAIN.

@@ -108,12 +108,14 @@ int CompareEncodedBounds(SortOrder order, PhysicalType physical, std::string_vie
   }
 }
 
+// The column's order and NaN test on physical values, shared by the trackers.
 template <typename DType>
-bool BoundsTracker<DType>::Less(const Value& a, const Value& b) const {
+bool ValueLess(SortOrder order, const typename DType::Value& a, const typename DType::Value& b) {
+  using Value = typename DType::Value;
   if constexpr (encoding::kIsByteArrayLike<DType>) {
-    return CompareByteValues(order_, a.str(), b.str()) < 0;
+    return CompareByteValues(order, a.str(), b.str()) < 0;
   } else if constexpr (std::is_integral_v<Value>) {
-    if (order_ == SortOrder::kUnsigned) {
+    if (order == SortOrder::kUnsigned) {
       return static_cast<std::make_unsigned_t<Value>>(a) <
              static_cast<std::make_unsigned_t<Value>>(b);
     }
@@ -124,14 +126,24 @@ bool BoundsTracker<DType>::Less(const Value& a, const Value& b) const {
 }
 
 template <typename DType>
-bool BoundsTracker<DType>::IsNaN(const Value& v) const {
-  if constexpr (std::is_floating_point_v<Value>) {
+bool ValueIsNaN(SortOrder order, const typename DType::Value& v) {
+  if constexpr (std::is_floating_point_v<typename DType::Value>) {
     return std::isnan(v);
   } else if constexpr (encoding::kIsByteArrayLike<DType>) {
-    return order_ == SortOrder::kFloat16 && HalfIsNaN(HalfBits(v.str()));
+    return order == SortOrder::kFloat16 && HalfIsNaN(HalfBits(v.str()));
   } else {
     return false;
   }
+}
+
+template <typename DType>
+bool BoundsTracker<DType>::Less(const Value& a, const Value& b) const {
+  return ValueLess<DType>(order_, a, b);
+}
+
+template <typename DType>
+bool BoundsTracker<DType>::IsNaN(const Value& v) const {
+  return ValueIsNaN<DType>(order_, v);
 }
 
 template <typename DType>
@@ -208,6 +220,66 @@ std::string BoundsTracker<DType>::Encode(const Value& v, bool is_max) const {
     return out;
   }
 }
+
+template <typename DType>
+void OrderTracker<DType>::Update(const Value* values, int64_t n) {
+  if (n == 0 || (!ascending_ && !descending_)) return;
+  const Value* previous = has_last_ ? &last_ : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    const Value& v = values[i];
+    if (ValueIsNaN<DType>(order_, v)) {  // NaN has no place in the order: not sorted
+      ascending_ = descending_ = false;
+      return;
+    }
+    if (previous != nullptr) {
+      if (ValueLess<DType>(order_, v, *previous)) ascending_ = false;
+      if (ValueLess<DType>(order_, *previous, v)) descending_ = false;
+      if (!ascending_ && !descending_) return;
+    }
+    previous = &v;
+  }
+  has_last_ = true;
+  if constexpr (encoding::kIsByteArrayLike<DType>) {
+    last_bytes_.assign(previous->str());
+    last_ =
+        encoding::ByteView{reinterpret_cast<const uint8_t*>(last_bytes_.data()), previous->size};
+  } else {
+    last_ = *previous;
+  }
+}
+
+template <typename DType>
+void OrderTracker<DType>::UpdateNulls(const int16_t* levels, int64_t rows) {
+  for (int64_t i = 0; i < rows; ++i) {
+    const bool is_null = levels[i] == 0;
+    if (is_null) {
+      any_null_ = true;
+      null_after_value_ |= has_value_;
+    } else {
+      value_after_null_ |= any_null_;
+      has_value_ = true;
+    }
+  }
+}
+
+template <typename DType>
+std::optional<SortingColumn> OrderTracker<DType>::Sorting() const {
+  if (!has_last_ || (!ascending_ && !descending_)) return std::nullopt;
+  // Nulls first: none after a value; nulls last: none before one; both in the middle: unsorted.
+  if (null_after_value_ && value_after_null_) return std::nullopt;
+  SortingColumn s;
+  s.descending = !ascending_;
+  s.nulls_first = any_null_ && !null_after_value_;
+  return s;
+}
+
+template class OrderTracker<encoding::BooleanType>;
+template class OrderTracker<encoding::Int32Type>;
+template class OrderTracker<encoding::Int64Type>;
+template class OrderTracker<encoding::FloatType>;
+template class OrderTracker<encoding::DoubleType>;
+template class OrderTracker<encoding::ByteArrayType>;
+template class OrderTracker<encoding::FixedLenByteArrayType>;
 
 template class BoundsTracker<encoding::BooleanType>;
 template class BoundsTracker<encoding::Int32Type>;

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "encoding/types.h"
+#include "pqsift/metadata.h"
 #include "write/leaf_spec.h"
 
 namespace pqsift::write {
@@ -67,6 +68,37 @@ class BoundsTracker {
   Value max_{};
   std::string min_bytes_;  // ByteView bounds: the bytes min_ and max_ point to
   std::string max_bytes_;
+};
+
+// Whether the values of a chunk, in row order, never decrease (or never increase) in the
+// column's order, and whether its nulls all come first or all last: the evidence for
+// RowGroup.sorting_columns, which the writer declares only when it saw it hold.
+template <typename DType>
+class OrderTracker {
+ public:
+  using Value = typename DType::Value;
+  explicit OrderTracker(SortOrder order) : order_(order) {}
+
+  // The next non-null values, in row order. ByteView values need only live during the call.
+  void Update(const Value* values, int64_t n);
+  // The definition levels (0: null, 1: value) of the next `rows` rows.
+  void UpdateNulls(const int16_t* levels, int64_t rows);
+
+  // How the chunk is sorted (column_idx left 0), or nullopt: not sorted, no value at all, or a
+  // NaN (which has no place in the order).
+  std::optional<SortingColumn> Sorting() const;
+
+ private:
+  SortOrder order_;
+  bool ascending_ = true;
+  bool descending_ = true;
+  bool has_last_ = false;
+  Value last_{};
+  std::string last_bytes_;  // ByteView: the bytes last_ points to
+  bool has_value_ = false;
+  bool any_null_ = false;
+  bool null_after_value_ = false;
+  bool value_after_null_ = false;
 };
 
 }  // namespace pqsift::write

@@ -188,7 +188,8 @@ class TypedChunkWriter final : public ColumnChunkWriter {
         nullable_(nullable),
         options_(options),
         page_bounds_(spec.order),
-        chunk_bounds_(spec.order) {}
+        chunk_bounds_(spec.order),
+        order_(spec.order) {}
 
   // Rows of [slot, slot + max_rows) that fit in about `budget` bytes (at least one).
   int64_t RowsWithinBytes(const Array& a, int64_t slot, int64_t max_rows, int64_t budget) const;
@@ -221,6 +222,7 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   int64_t rows_ = 0;
   int64_t nulls_ = 0;
   BoundsTracker<DType> chunk_bounds_;
+  OrderTracker<DType> order_;
   std::vector<uint8_t> data_pages_;
   int64_t uncompressed_bytes_ = 0;  // headers + uncompressed bodies
   std::vector<format::PageLocation> pages_;
@@ -272,6 +274,8 @@ Status TypedChunkWriter<DType>::Write(const Array& array, int64_t offset, int64_
     page_nulls_ += step - valid;
     page_rows_ += step;
     page_bounds_.Update(values_.data(), valid);
+    order_.Update(values_.data(), valid);
+    if (nullable_) order_.UpdateNulls(page_levels_.data() + page_rows_ - step, step);
     current_->Put(values_.data(), valid);
     slot += step;
 
@@ -487,6 +491,7 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
   out.pages = std::move(pages_);
   for (format::PageLocation& p : out.pages) p.offset += dictionary_size;
   out.column_index = ColumnIndexBytes();
+  out.sorted = order_.Sorting();
   out.data_pages = std::move(data_pages_);
   return Status::OK();
 }

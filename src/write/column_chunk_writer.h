@@ -47,6 +47,7 @@ struct FinishedChunk {
   ColumnMetaData metadata;  // path_in_schema left empty; views into the strings given to Finish
   std::vector<format::PageLocation> pages;  // one per data page
   std::optional<std::string> column_index;  // the encoded ColumnIndex; none when not written
+  std::optional<SortingColumn> sorted;      // how the chunk's rows are sorted (column_idx 0)
 };
 
 class ColumnChunkWriter {

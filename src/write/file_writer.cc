@@ -104,6 +104,14 @@ Status ParquetWriter::State::FlushRowGroup() {
     PQSIFT_RETURN_IF_ERROR(Append(done.dictionary_page));
     PQSIFT_RETURN_IF_ERROR(Append(done.data_pages));
 
+    if (done.sorted) {
+      // Each listed column never decreases (or increases) from row to row, so the rows are
+      // sorted by all of them together, in any order of listing.
+      SortingColumn sorted = *done.sorted;
+      sorted.column_idx = static_cast<int32_t>(c);
+      if (!rg.sorting_columns) rg.sorting_columns.emplace();
+      rg.sorting_columns->push_back(sorted);
+    }
     ColumnChunk& chunk = rg.columns.emplace_back();
     chunk.meta_data = std::move(done.metadata);
     ColumnMetaData& m = *chunk.meta_data;

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "arrow/bit_util.h"
+#include "arrow/builder.h"
 #include "column/arrow_type.h"
 #include "column/leaf_reader.h"
 #include "format/page_index.h"
@@ -417,6 +418,58 @@ TEST(Writer, ColumnEncodingsRoundTrip) {
     ExpectReadsBack(w, *batch);
     ExpectPageIndexMatchesPages(w);
   }
+}
+
+// sorting_columns lists exactly the columns seen sorted in each row group, with their direction
+// and null placement.
+TEST(Writer, DeclaresTheColumnsItSawSorted) {
+  const int64_t n = 3000;
+  FixedWidthArrayBuilder<int64_t> up(Int64()), down(Int64()), nulls_last(Int64());
+  FixedWidthArrayBuilder<int32_t> shuffled(Int32());
+  BinaryArrayBuilder words(LargeUtf8());
+  FixedWidthArrayBuilder<double> with_nan(Float64());
+  for (int64_t i = 0; i < n; ++i) {
+    if (i < 100) {
+      up.AppendNull();  // nulls first
+    } else {
+      up.Append(i / 3);  // ties allowed
+    }
+    down.Append(-i);
+    if (i >= n - 7) {
+      nulls_last.AppendNull();
+    } else {
+      nulls_last.Append(i);
+    }
+    shuffled.Append(static_cast<int32_t>((i * 7919) % 1000));
+    words.Append("w" + std::to_string(100000 + i));  // same length: byte order is numeric order
+    with_nan.Append(i == 1500 ? NAN : static_cast<double>(i));
+  }
+  auto batch = std::make_shared<RecordBatch>();
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"up", Int64(), true},         {"down", Int64(), false},
+                    {"nulls_last", Int64(), true}, {"shuffled", Int32(), false},
+                    {"words", LargeUtf8(), false}, {"with_nan", Float64(), false}};
+  batch->schema = schema;
+  batch->num_rows = n;
+  batch->columns = {up.Finish(),       down.Finish(),  nulls_last.Finish(),
+                    shuffled.Finish(), words.Finish(), with_nan.Finish()};
+  WriterOptions options;
+  options.row_group_rows = 2000;
+  Written w = Write(*batch, options, 700);
+  ASSERT_NE(w.metadata, nullptr);
+  ExpectReadsBack(w, *batch);
+  // Row group 0 (rows 0..1999) and 1 (2000..2999): `nulls_last` has its nulls in group 1 only,
+  // `with_nan` its NaN in group 0 only.
+  auto describe = [](const std::optional<std::vector<SortingColumn>>& s) {
+    std::string out;
+    for (const SortingColumn& c : s.value_or(std::vector<SortingColumn>{})) {
+      out += std::to_string(c.column_idx) + (c.descending ? "d" : "a") +
+             (c.nulls_first ? "f" : "l") + " ";
+    }
+    return out;
+  };
+  EXPECT_EQ(describe(w.metadata->file().row_groups[0].sorting_columns), "0af 1dl 2al 4al ");
+  EXPECT_EQ(describe(w.metadata->file().row_groups[1].sorting_columns), "0al 1dl 2al 4al 5al ");
 }
 
 TEST(Writer, FileCarriesStatisticsOrdersAndEncodingStats) {
