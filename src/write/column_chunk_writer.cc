@@ -23,6 +23,11 @@ using encoding::ByteView;
 // Rows taken from the input at a time between checks of the page's size.
 constexpr int64_t kStepRows = 4096;
 
+Status DecimalTooWide(const DataType& type) {
+  return Status::InvalidArgument("a value has more digits than its type " + type.ToString() +
+                                 " allows, so it cannot be stored in the type's Parquet width");
+}
+
 // Appends fn(slot) for every valid slot in [begin, begin + n) (slots count from the buffers'
 // start, i.e. include the array's offset).
 template <typename Value, typename Fn>
@@ -68,9 +73,17 @@ struct Gatherer<encoding::Int32Type> {
       case TypeId::kUInt8: GatherCast<int32_t, uint8_t>(a, begin, n, out); break;
       case TypeId::kUInt16: GatherCast<int32_t, uint16_t>(a, begin, n, out); break;
       case TypeId::kDecimal128: {
-        // The low 32 bits of the 128-bit value: the whole value, as precision <= 9.
+        // The low 32 bits of the 128-bit value: the whole value when it has at most the
+        // type's 9 digits, as it should (checked: the high bits must only extend the sign).
         const int32_t* words = a.buffers[1]->as<int32_t>();
-        GatherValid(a, begin, n, out, [words](int64_t i) { return words[i * 4]; });
+        bool too_wide = false;
+        GatherValid(a, begin, n, out, [&](int64_t i) {
+          const int32_t sign = words[i * 4] >> 31;
+          too_wide |=
+              words[i * 4 + 1] != sign || words[i * 4 + 2] != sign || words[i * 4 + 3] != sign;
+          return words[i * 4];
+        });
+        if (too_wide) return DecimalTooWide(*a.type);
         break;
       }
       default: GatherCast<int32_t, int32_t>(a, begin, n, out); break;  // int32, uint32, date, time
@@ -85,7 +98,12 @@ struct Gatherer<encoding::Int64Type> {
                     std::vector<uint8_t>&) {
     if (a.type->id == TypeId::kDecimal128) {
       const int64_t* words = a.buffers[1]->as<int64_t>();  // low 64 bits: precision <= 18
-      GatherValid(a, begin, n, out, [words](int64_t i) { return words[i * 2]; });
+      bool too_wide = false;
+      GatherValid(a, begin, n, out, [&](int64_t i) {
+        too_wide |= words[i * 2 + 1] != (words[i * 2] >> 63);
+        return words[i * 2];
+      });
+      if (too_wide) return DecimalTooWide(*a.type);
     } else {
       GatherCast<int64_t, int64_t>(a, begin, n, out);  // int64, uint64, time64, timestamp
     }
@@ -112,12 +130,14 @@ struct Gatherer<encoding::ByteArrayType> {
                     std::vector<uint8_t>&) {
     const int64_t* offsets = a.buffers[1]->as<int64_t>();
     const uint8_t* data = a.buffers[2] ? a.buffers[2]->data() : nullptr;
-    bool too_long = false;
+    bool too_long = false, decreasing = false;
     GatherValid(a, begin, n, out, [&](int64_t i) {
       int64_t size = offsets[i + 1] - offsets[i];
       too_long |= size > int64_t{UINT32_MAX};
+      decreasing |= size < 0;  // ValidateArrayLayout checks the first and last offsets only
       return ByteView{data + offsets[i], static_cast<uint32_t>(size)};
     });
+    if (decreasing) return Status::InvalidArgument("the array's offsets decrease");
     if (too_long) {
       return Status::InvalidArgument("a binary value of 4 GiB or more cannot be stored in Parquet");
     }
@@ -136,14 +156,18 @@ struct Gatherer<encoding::FixedLenByteArrayType> {
       const int32_t width = DecimalByteWidth(a.type->precision);
       scratch.resize(static_cast<size_t>(n) * width);  // stable: one resize per call
       uint8_t* to = scratch.data();
+      bool too_wide = false;
       GatherValid(a, begin, n, out, [&](int64_t i) {
         const uint8_t* from = data + i * 16;
+        // The bytes left out must only extend the sign of the ones kept.
+        const uint8_t sign = (from[width - 1] & 0x80) ? 0xFF : 0x00;
+        for (int32_t b = width; b < 16; ++b) too_wide |= from[b] != sign;
         for (int32_t b = 0; b < width; ++b) to[b] = from[width - 1 - b];
         ByteView v{to, static_cast<uint32_t>(width)};
         to += width;
         return v;
       });
-      return Status::OK();
+      return too_wide ? DecimalTooWide(*a.type) : Status::OK();
     }
     // fixed_size_binary, and float16 (two little-endian bytes in both formats).
     const auto width =

@@ -602,6 +602,25 @@ TEST(Writer, RejectsWhatItCannotWrite) {
   wrong.num_rows = 3;
   wrong.columns.push_back(gen.Make(*Int64(), 3, Nulls::kNone));
   EXPECT_EQ((*writer)->Write(wrong).code(), StatusCode::kInvalidArgument);
+  // A decimal(9,2) value of 12 digits does not fit the INT32 the type is stored as: an error,
+  // never a cut value. Likewise for INT64 (precision 18) and the 9 bytes of precision 20.
+  for (auto type : {Decimal128(9, 2), Decimal128(18, 0), Decimal128(20, 0)}) {
+    auto schema = std::make_shared<BatchSchema>();
+    schema->fields.push_back(Field{"d", type, false});
+    std::vector<uint8_t> bytes;
+    auto w = ParquetWriter::Open(MakeMemoryWritableFile("x", &bytes), schema);
+    ASSERT_TRUE(w.ok());
+    FixedWidthArrayBuilder<std::array<uint8_t, 16>> b(type);
+    std::array<uint8_t, 16> wide{};
+    wide[12] = 1;  // 2^96
+    b.Append(wide);
+    RecordBatch decimals;
+    decimals.schema = schema;
+    decimals.num_rows = 1;
+    decimals.columns.push_back(b.Finish());
+    EXPECT_EQ((*w)->Write(decimals).code(), StatusCode::kInvalidArgument) << type->ToString();
+  }
+
   RecordBatch with_nulls = wrong;
   with_nulls.columns[0] = gen.Make(*Int32(), 3, Nulls::kAll);
   EXPECT_EQ((*writer)->Write(with_nulls).code(), StatusCode::kInvalidArgument);
