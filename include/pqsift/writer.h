@@ -18,7 +18,8 @@
 //    ~30 bytes, one column index entry, one offset index entry) stays negligible;
 //  - sorting_columns on every row group: the columns whose values the writer saw never decrease
 //    (or never increase) from row to row in that row group, with their nulls all first or all
-//    last (NaN makes a float column unsorted); a claim checked on every value, never assumed;
+//    last (NaN makes a float column unsorted); a claim checked on every value, never assumed
+//    (with `sort_by`: the sort keys instead);
 //  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page), falling back to
 //    PLAIN for the rest of the chunk once the dictionary page would exceed
 //    `dictionary_page_bytes`. Booleans are PLAIN.
@@ -76,6 +77,16 @@ struct WriterOptions {
   // of dictionary / PLAIN. Open fails with NotSupported for an encoding the column's physical
   // type does not have, InvalidArgument for a column the schema does not have.
   std::map<std::string, Encoding> column_encodings;
+  // Rows sorted within each row group by these columns (first key first; stable), declared as
+  // the row group's sorting_columns. Floats sort with NaN above every number. The writer then
+  // holds one row group of input rows (the batches' arrays, shared, not copied) until it is
+  // complete: memory grows by about one row group of Arrow data.
+  struct SortBy {
+    std::string column;
+    bool descending = false;
+    bool nulls_first = false;
+  };
+  std::vector<SortBy> sort_by;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
 };

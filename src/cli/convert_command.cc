@@ -31,6 +31,7 @@ struct ConvertArgs {
   bool no_page_index = false;
   bool data_page_v2 = false;
   std::string encodings;
+  std::string sort_by;
   int64_t row_group_rows = WriterOptions{}.row_group_rows;
   int64_t page_rows = WriterOptions{}.page_rows;
   int64_t page_bytes = WriterOptions{}.page_bytes;
@@ -155,6 +156,16 @@ int RunConvert(const ConvertArgs& args) {
     reader = std::move(*csv_reader);
   }
 
+  for (const std::string& item : SplitList(args.sort_by)) {
+    // "col" or "col:desc" (or ":asc"); nulls last, as DuckDB orders by default.
+    size_t colon = item.rfind(':');
+    std::string direction = colon == std::string::npos ? "asc" : item.substr(colon + 1);
+    if (direction != "asc" && direction != "desc") {
+      return ReportError(
+          Status::InvalidArgument("--sort-by item '" + item + "' is not column[:asc|:desc]"));
+    }
+    options.sort_by.push_back({item.substr(0, colon), direction == "desc", false});
+  }
   st = ParseEncodings(args.encodings, *reader->schema(), options);
   if (!st.ok()) return ReportError(st);
   auto file = OpenLocalWritableFile(args.output);
@@ -217,6 +228,9 @@ Command AddConvertCommand(CLI::App& root) {
                   "Per-column encodings instead of dictionary/PLAIN, e.g. 'id:delta,price:"
                   "byte_stream_split' (plain, rle, delta, delta_binary_packed, "
                   "delta_length_byte_array, delta_byte_array, byte_stream_split)");
+  sub->add_option("--sort-by", args->sort_by,
+                  "Sort the rows of each row group by these columns: 'a,b:desc' (nulls last); "
+                  "declared as the row groups' sorting_columns");
   sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

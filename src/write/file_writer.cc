@@ -8,6 +8,7 @@
 #include <deque>
 #include <string>
 
+#include "arrow/sort.h"
 #include "compression/codec.h"
 #include "format/metadata_encoder.h"
 #include "pqsift/writer.h"
@@ -61,6 +62,7 @@ struct ParquetWriter::State {
   std::vector<std::unique_ptr<write::ColumnChunkWriter>> chunks;  // the open row group
   int64_t row_group_rows = 0;
   int64_t rows = 0;
+  std::vector<RecordBatch> pending;  // with sort_by: the open row group's rows, unsorted
   std::vector<RowGroup> row_groups;
   std::vector<PendingIndex> indexes;
   std::deque<std::string> strings;  // bytes the footer's views point to
@@ -86,6 +88,7 @@ struct ParquetWriter::State {
   Status Append(std::span<const uint8_t> bytes) { return file->Append(bytes); }
 
   Status FlushRowGroup();
+  Status SortAndFlush();
   Status WritePageIndexes();
   Status WriteFooter();
 };
@@ -132,6 +135,45 @@ Status ParquetWriter::State::FlushRowGroup() {
     }
   }
   rg.total_compressed_size = compressed;
+  return Status::OK();
+}
+
+Status ParquetWriter::State::SortAndFlush() {
+  std::vector<SortKey> keys;
+  std::vector<SortingColumn> declared;
+  for (const WriterOptions::SortBy& by : options.sort_by) {
+    size_t c = 0;
+    while (schema->fields[c].name != by.column) ++c;  // Open checked that it exists
+    SortKey& key = keys.emplace_back();
+    for (const RecordBatch& part : pending) key.chunks.push_back(part.columns[c]);
+    key.descending = by.descending;
+    key.nulls_first = by.nulls_first;
+    declared.push_back({static_cast<int32_t>(c), by.descending, by.nulls_first});
+  }
+  std::vector<RowRef> rows;
+  rows.reserve(static_cast<size_t>(row_group_rows));
+  for (size_t p = 0; p < pending.size(); ++p) {
+    for (int64_t r = 0; r < pending[p].num_rows; ++r) rows.push_back({static_cast<uint32_t>(p), r});
+  }
+  PQSIFT_RETURN_IF_ERROR(SortRows(keys, rows));
+  // Column by column, in slices, so that only one slice of sorted values exists at a time.
+  constexpr size_t kSlice = 64 * 1024;
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    std::vector<std::shared_ptr<Array>> parts;
+    for (const RecordBatch& part : pending) parts.push_back(part.columns[c]);
+    for (size_t at = 0; at < rows.size(); at += kSlice) {
+      std::vector<RowRef> slice(
+          rows.begin() + static_cast<ptrdiff_t>(at),
+          rows.begin() + static_cast<ptrdiff_t>(std::min(rows.size(), at + kSlice)));
+      PQSIFT_ASSIGN_OR_RETURN(auto sorted, TakeRows(parts, slice));
+      Status st = chunks[c]->Write(*sorted, 0, sorted->length);
+      if (!st.ok()) return st.WithContext("column '" + schema->fields[c].name + "'");
+    }
+  }
+  pending.clear();
+  PQSIFT_RETURN_IF_ERROR(FlushRowGroup());
+  // The rows are in the order of the sort keys: that, not what was seen per column, is declared.
+  row_groups.back().sorting_columns = std::move(declared);
   return Status::OK();
 }
 
@@ -211,6 +253,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   c.truncate_bytes = options.statistics_truncate_bytes;
   c.data_page_v2 = options.data_page_v2;
   PQSIFT_RETURN_IF_ERROR(state->Append(kMagic));
+  for (const WriterOptions::SortBy& by : options.sort_by) {
+    bool known = false;
+    for (const Field& f : state->schema->fields) known |= f.name == by.column;
+    if (!known) {
+      return Status::InvalidArgument("cannot sort by column '" + by.column +
+                                     "', which the schema does not have");
+    }
+  }
   for (const auto& [name, encoding] : options.column_encodings) {
     bool known = false;
     for (const Field& f : state->schema->fields) known |= f.name == name;
@@ -252,15 +302,25 @@ Status ParquetWriter::Write(const RecordBatch& batch) {
   while (done < batch.num_rows) {
     const int64_t take =
         std::min(batch.num_rows - done, s.options.row_group_rows - s.row_group_rows);
-    for (size_t c = 0; c < batch.columns.size(); ++c) {
-      Status st = s.chunks[c]->Write(*batch.columns[c], done, take);
-      if (!st.ok()) return s.error = st.WithContext("column '" + s.schema->fields[c].name + "'");
+    if (!s.options.sort_by.empty()) {
+      // Held until the row group is complete, then sorted (SortAndFlush).
+      RecordBatch& part = s.pending.emplace_back();
+      part.num_rows = take;
+      for (const auto& column : batch.columns) {
+        PQSIFT_ASSIGN_OR_RETURN(auto slice, Slice(*column, done, take));
+        part.columns.push_back(std::move(slice));
+      }
+    } else {
+      for (size_t c = 0; c < batch.columns.size(); ++c) {
+        Status st = s.chunks[c]->Write(*batch.columns[c], done, take);
+        if (!st.ok()) return s.error = st.WithContext("column '" + s.schema->fields[c].name + "'");
+      }
     }
     done += take;
     s.row_group_rows += take;
     s.rows += take;
     if (s.row_group_rows == s.options.row_group_rows) {
-      Status st = s.FlushRowGroup();
+      Status st = s.pending.empty() ? s.FlushRowGroup() : s.SortAndFlush();
       if (st.ok()) st = s.StartRowGroup();
       if (!st.ok()) return s.error = st;
     }
@@ -272,7 +332,9 @@ Status ParquetWriter::Close() {
   State& s = *state_;
   PQSIFT_RETURN_IF_ERROR(s.error);
   s.closed = true;
-  if (s.row_group_rows > 0) PQSIFT_RETURN_IF_ERROR(s.error = s.FlushRowGroup());
+  if (s.row_group_rows > 0) {
+    PQSIFT_RETURN_IF_ERROR(s.error = s.pending.empty() ? s.FlushRowGroup() : s.SortAndFlush());
+  }
   PQSIFT_RETURN_IF_ERROR(s.error = s.WritePageIndexes());
   PQSIFT_RETURN_IF_ERROR(s.error = s.WriteFooter());
   return s.error = s.file->Close();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Files pqsift writes, read by other engines: `pqsift convert` turns a DuckDB-written file of
 // every flat type (and the same data as CSV) into Parquet under several option sets (codecs,
-// dictionary off, per-column encodings (delta, byte stream split, RLE booleans), small pages and row groups, data pages v2, short statistics truncation); then, in this one
+// dictionary off, per-column encodings (delta, byte stream split, RLE booleans), small pages and row groups sorted by two keys, data pages v2, short statistics truncation); then, in this one
 // Node process:
 //   - DuckDB reads every output with the same column types and the same rows as the source
 //     (EXCEPT ALL both ways, so duplicates and NULLs count);
@@ -123,7 +123,7 @@ const variants = [
   { name: 'default', argv: [] },
   { name: 'zstd_nodict_small_pages_encodings', argv: ['--compression', 'zstd:7', '--dictionary', 'off', '--page-rows', '997',
     '--encoding', 'i32:delta,u64:delta,b:rle,s_long:delta_length_byte_array,s_dict:delta,f64:byte_stream_split,d38:delta_byte_array,bin:delta_byte_array'] },
-  { name: 'gzip_row_groups', argv: ['--compression', 'gzip', '--row-group-rows', '7000', '--page-rows', '3000'] },
+  { name: 'gzip_row_groups_sorted', argv: ['--compression', 'gzip', '--row-group-rows', '7000', '--page-rows', '3000', '--sort-by', 's_dict,i16:desc'] },
   { name: 'lz4_raw_page_bytes_v2', argv: ['--compression', 'lz4_raw', '--page-bytes', '20000', '--data-page-v2'] },
   { name: 'brotli_truncate8', argv: ['--compression', 'brotli', '--stats-truncate', '8'] },
   { name: 'none_no_page_index', argv: ['--compression', 'none', '--no-page-index'] },
@@ -204,6 +204,21 @@ for (const o of outputs) {
   const indexed = chunks.filter((c) => c.column_index_offset !== undefined && c.offset_index_offset !== undefined).length;
   const wantIndexed = o.name === 'none_no_page_index' ? 0 : chunks.length;
   check(indexed === wantIndexed, `${o.name}: hyparquet sees a page index on ${wantIndexed} of ${chunks.length} chunks`, `${indexed} have one`);
+}
+
+// --sort-by: within each row group of 7000 rows, s_dict ascending then i16 descending, nulls
+// last, as DuckDB sees the rows in file order.
+{
+  const o = outputs.find((x) => x.name === 'gzip_row_groups_sorted');
+  if (o) {
+    const bad = (await rows(`SELECT count(*)::INTEGER AS n FROM (
+        SELECT s_dict, i16, file_row_number // 7000 AS g,
+               lag(s_dict) OVER w AS ps, lag(i16) OVER w AS pi, lag(file_row_number // 7000) OVER w AS pg
+        FROM read_parquet(${q(o.file)}, file_row_number = true) WINDOW w AS (ORDER BY file_row_number))
+      WHERE g = pg AND (ps > s_dict OR (ps IS NULL AND s_dict IS NOT NULL) OR
+        (ps IS NOT DISTINCT FROM s_dict AND (pi < i16 OR (pi IS NULL AND i16 IS NOT NULL))))`))[0].n;
+    check(bad === 0, 'gzip_row_groups_sorted: every row group is sorted by s_dict, i16 desc', `${bad} rows out of order`);
+  }
 }
 
 // Polars reads the default output: rows and NULLs per column.

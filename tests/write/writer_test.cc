@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <set>
 
 #include "arrow/bit_util.h"
 #include "arrow/builder.h"
@@ -470,6 +471,77 @@ TEST(Writer, DeclaresTheColumnsItSawSorted) {
   };
   EXPECT_EQ(describe(w.metadata->file().row_groups[0].sorting_columns), "0af 1dl 2al 4al ");
   EXPECT_EQ(describe(w.metadata->file().row_groups[1].sorting_columns), "0al 1dl 2al 4al 5al ");
+}
+
+// sort_by: every row group holds the same rows as the input's rows in its range, in key
+// order, and declares the keys as its sorting_columns.
+TEST(Writer, SortsEachRowGroupByTheKeys) {
+  RandomColumns gen(77, 40);  // few distinct values: many ties on the first key
+  auto batch = MakeFlatBatch(gen, 5000, Nulls::kSome, {"int16", "string", "uint64", "float32"});
+  WriterOptions options;
+  options.row_group_rows = 2000;
+  options.page_rows = 300;
+  options.sort_by = {{"int16", false, true}, {"string", true, false}};
+  Written w = Write(*batch, options, 900);
+  ASSERT_NE(w.metadata, nullptr);
+  ExpectPageIndexMatchesPages(w);
+  ScanOptions scan;
+  scan.threads = 1;
+  auto scanner = Scanner::Open({w.file}, {w.metadata}, scan);
+  ASSERT_TRUE(scanner.ok());
+  // Every row read, as (batch, row in batch), in file order.
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  std::vector<std::pair<const RecordBatch*, int64_t>> at;
+  for (;;) {
+    auto read = (*scanner)->Next();
+    ASSERT_TRUE(read.ok());
+    if (*read == nullptr) break;
+    batches.push_back(*read);
+    for (int64_t i = 0; i < (*read)->num_rows; ++i) at.emplace_back(read->get(), i);
+  }
+  ASSERT_EQ(at.size(), 5000u);
+  auto row_text = [](const RecordBatch& b, int64_t i) {
+    std::string out;
+    for (const auto& c : b.columns) {
+      auto v = c->IsValid(i) ? ValueAt(*c, i) : std::nullopt;
+      out += (v ? DebugString(*v) : "NULL") + "|";
+    }
+    return out;
+  };
+  for (int64_t g = 0; g < 3; ++g) {
+    const int64_t begin = g * 2000, end = std::min<int64_t>(5000, begin + 2000);
+    std::multiset<std::string> want, have;
+    for (int64_t i = begin; i < end; ++i) {
+      want.insert(row_text(*batch, i));
+      have.insert(row_text(*at[i].first, at[i].second));
+    }
+    EXPECT_EQ(want, have) << "row group " << g;
+    // int16 ascending with nulls first, then string descending with nulls last.
+    auto key = [&](int64_t i, int column) {
+      const Array& a = *at[i].first->columns[column];
+      return a.IsValid(at[i].second) ? ValueAt(a, at[i].second) : std::nullopt;
+    };
+    for (int64_t i = begin + 1; i < end; ++i) {
+      auto p1 = key(i - 1, 0), c1 = key(i, 0);
+      ASSERT_FALSE(p1.has_value() && !c1.has_value()) << "row " << i << ": int16 nulls first";
+      if (p1 && c1) {
+        ASSERT_LE(expr::Compare(*p1, *c1), 0) << "row " << i;
+      }
+      if (p1.has_value() != c1.has_value() || (p1 && expr::Compare(*p1, *c1) != 0)) continue;
+      auto p2 = key(i - 1, 3), c2 = key(i, 3);  // columns: int16, uint64, float32, string
+      ASSERT_FALSE(!p2.has_value() && c2.has_value()) << "row " << i << ": string nulls last";
+      if (p2 && c2) {
+        ASSERT_GE(expr::Compare(*p2, *c2), 0) << "row " << i;
+      }
+    }
+    const auto& declared = w.metadata->file().row_groups[g].sorting_columns;
+    ASSERT_TRUE(declared.has_value());
+    ASSERT_EQ(declared->size(), 2u);
+    EXPECT_EQ((*declared)[0].column_idx, 0);
+    EXPECT_TRUE((*declared)[0].nulls_first);
+    EXPECT_EQ((*declared)[1].column_idx, 3);
+    EXPECT_TRUE((*declared)[1].descending);
+  }
 }
 
 TEST(Writer, FileCarriesStatisticsOrdersAndEncodingStats) {
