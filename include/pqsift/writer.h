@@ -105,12 +105,12 @@ class ParquetWriter {
   // Appends the rows of `batch`. InvalidArgument when its columns do not match the schema
   // (count, types, nullability) or fail ValidateArrayLayout, or a value cannot be stored (a
   // binary value of 4 GiB or more); IOError from the file. After an error the writer is
-  // unusable (Close returns the same error and leaves the file incomplete).
-  // REQUIRES: Close() has not been called.
+  // unusable (Close returns the same error and leaves the file incomplete). InvalidArgument
+  // after Close.
   Status Write(const RecordBatch& batch);
 
   // Writes the last row group, the page indexes and the footer, and closes the file.
-  // REQUIRES: called once.
+  // InvalidArgument when called again.
   Status Close();
 
   int64_t num_rows() const;        // rows written so far

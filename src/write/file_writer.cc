@@ -275,6 +275,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
 Status ParquetWriter::Write(const RecordBatch& batch) {
   State& s = *state_;
   PQSIFT_RETURN_IF_ERROR(s.error);
+  if (s.closed) return Status::InvalidArgument("Write after Close");
   if (batch.columns.size() != s.schema->fields.size()) {
     return Status::InvalidArgument("batch has " + std::to_string(batch.columns.size()) +
                                    " columns, the file's schema " +
@@ -331,6 +332,7 @@ Status ParquetWriter::Write(const RecordBatch& batch) {
 Status ParquetWriter::Close() {
   State& s = *state_;
   PQSIFT_RETURN_IF_ERROR(s.error);
+  if (s.closed) return Status::InvalidArgument("Close called twice");
   s.closed = true;
   if (s.row_group_rows > 0) {
     PQSIFT_RETURN_IF_ERROR(s.error = s.pending.empty() ? s.FlushRowGroup() : s.SortAndFlush());

@@ -694,6 +694,14 @@ TEST(Writer, RejectsWhatItCannotWrite) {
   }
 
   RecordBatch with_nulls = wrong;
+  {
+    std::vector<uint8_t> closed_bytes;
+    auto closed = ParquetWriter::Open(MakeMemoryWritableFile("x", &closed_bytes), flat);
+    ASSERT_TRUE(closed.ok());
+    ASSERT_TRUE((*closed)->Close().ok());
+    EXPECT_EQ((*closed)->Close().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ((*closed)->Write(wrong).code(), StatusCode::kInvalidArgument);
+  }
   with_nulls.columns[0] = gen.Make(*Int32(), 3, Nulls::kAll);
   EXPECT_EQ((*writer)->Write(with_nulls).code(), StatusCode::kInvalidArgument);
 }
