@@ -131,4 +131,46 @@ Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path)
 // A file held in memory (tests, fuzzing, data already fetched). Copies `bytes`.
 std::unique_ptr<RandomAccessFile> MakeMemoryFile(std::string name, std::span<const uint8_t> bytes);
 
+// Sequential output: what the Parquet writer writes through. Appends bytes at the end and
+// counts them (position()). Implementations provide DoAppend and DoClose.
+//
+// Thread safety: one thread at a time.
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  WritableFile(const WritableFile&) = delete;
+  WritableFile& operator=(const WritableFile&) = delete;
+
+  // The name used in every error message about this file.
+  const std::string& name() const { return name_; }
+  // Bytes appended so far: the offset the next Append writes at.
+  uint64_t position() const { return position_; }
+
+  // Appends `bytes`. IOError when the system fails (the file is then unusable).
+  Status Append(std::span<const uint8_t> bytes) {
+    PQSIFT_RETURN_IF_ERROR(DoAppend(bytes));
+    position_ += bytes.size();
+    return Status::OK();
+  }
+  // Flushes and closes; IOError when that fails. REQUIRES: called at most once, last.
+  Status Close() { return DoClose(); }
+
+ protected:
+  explicit WritableFile(std::string name) : name_(std::move(name)) {}
+  virtual Status DoAppend(std::span<const uint8_t> bytes) = 0;
+  virtual Status DoClose() = 0;
+
+ private:
+  std::string name_;
+  uint64_t position_ = 0;
+};
+
+// Creates (or truncates) a local file for writing, buffered. A file that is not closed
+// (e.g. after an error) is left as far as it was written.
+Result<std::unique_ptr<WritableFile>> OpenLocalWritableFile(const std::string& path);
+
+// A file written into memory (tests, or callers that ship the bytes elsewhere): `*out` receives
+// every byte appended; it must outlive the file.
+std::unique_ptr<WritableFile> MakeMemoryWritableFile(std::string name, std::vector<uint8_t>* out);
+
 }  // namespace pqsift

@@ -24,6 +24,7 @@ Command AddInspectCommand(CLI::App& root);
 Command AddScanCommand(CLI::App& root);
 Command AddExplainCommand(CLI::App& root);
 Command AddCountCommand(CLI::App& root);
+Command AddConvertCommand(CLI::App& root);
 
 // "a, b.c,d" -> {"a", "b.c", "d"}: the --select lists of scan and explain.
 std::vector<std::string> SplitList(const std::string& list);

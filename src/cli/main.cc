@@ -28,7 +28,8 @@ int Main(int argc, char** argv) {
   app.footer("Run 'pqsift <command> --help' for the flags of one command.");
 
   std::vector<Command> commands = {AddInspectCommand(app), AddScanCommand(app),
-                                   AddExplainCommand(app), AddCountCommand(app)};
+                                   AddExplainCommand(app), AddCountCommand(app),
+                                   AddConvertCommand(app)};
   // The root's --help describes every command and its flags; each command's own --help (which
   // the subcommands inherited above) describes just that command.
   app.set_help_flag();

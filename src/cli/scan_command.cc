@@ -1,6 +1,6 @@
 // `pqsift scan PATH... [--select ...] [--where EXPR] [--limit N] [--format ...] [-o FILE]
 // [--threads N] [--stats] [--stats-json FILE] [--no-prune]`: decodes the selected columns of the
-// rows that match and writes them as CSV, JSON Lines, a table, or nothing.
+// rows that match and writes them as CSV, JSON Lines, a table, nothing, or a Parquet file.
 #include <unistd.h>
 
 #include <chrono>
@@ -84,12 +84,13 @@ int RunScan(const ScanArgs& args) {
                                                                {"table", OutputFormat::kTable},
                                                                {"none", OutputFormat::kNone}};
   auto format = kFormats.find(args.format);
-  if (args.format == "parquet") {
-    return ReportError(Status::NotSupported("--format parquet needs the writer (not yet built)"));
-  }
-  if (format == kFormats.end()) {
+  const bool parquet = args.format == "parquet";
+  if (format == kFormats.end() && !parquet) {
     return ReportError(Status::InvalidArgument("unknown --format '" + args.format +
-                                               "' (csv, jsonl, table, none)"));
+                                               "' (csv, jsonl, table, none, parquet)"));
+  }
+  if (parquet && args.output.empty()) {
+    return ReportError(Status::InvalidArgument("--format parquet needs -o FILE"));
   }
   ScanOptions options;
   options.columns = SplitList(args.select);
@@ -104,14 +105,15 @@ int RunScan(const ScanArgs& args) {
   if (!scanner.ok()) return ReportError(scanner.status());
 
   std::ofstream file;
-  if (!args.output.empty()) {
+  if (!args.output.empty() && !parquet) {
     file.open(args.output, std::ios::binary | std::ios::trunc);
     if (!file) return ReportError(Status::IOError(args.output + ": cannot open for writing"));
   }
   std::ostream& out = args.output.empty() ? std::cout : file;
   OutputOptions output_options;
   output_options.binary_as_base64 = args.binary == "base64";
-  auto writer = MakeBatchWriter(format->second, out, output_options);
+  auto writer = parquet ? MakeParquetBatchWriter(args.output, (*scanner)->schema())
+                        : MakeBatchWriter(format->second, out, output_options);
   if (!writer.ok()) return ReportError(writer.status());
 
   Progress progress;
@@ -127,9 +129,10 @@ int RunScan(const ScanArgs& args) {
   Status st = (*writer)->Finish();
   if (!st.ok()) return ReportError(st);
   out.flush();
-  if (!out)
+  if (!parquet && !out) {
     return ReportError(
         Status::IOError((args.output.empty() ? "stdout" : args.output) + ": write failed"));
+  }
   ScanStats stats = (*scanner)->stats();
   Status reported = ReportStats(stats, args.stats, args.stats_json);
   if (!reported.ok()) return ReportError(reported);
@@ -153,7 +156,8 @@ Command AddScanCommand(CLI::App& root) {
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);
   sub->add_option("--format", args->format,
                   "Output: csv (RFC 4180, header row), jsonl (one object per line), table "
-                  "(aligned, for terminals), none (decode only, for timing)")
+                  "(aligned, for terminals), none (decode only, for timing), parquet (a file "
+                  "with statistics and page index; needs -o)")
       ->capture_default_str();
   sub->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   sub->add_option("--threads", args->threads, "Decoding threads (default: one per core)")

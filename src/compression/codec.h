@@ -1,5 +1,6 @@
-// Page decompression, one entry point for every Parquet codec (Compression.md). Each codec is
-// a thin wrapper over a Debian library, in its own file (codecs.h lists them).
+// Page compression and decompression, one entry point each for every Parquet codec
+// (Compression.md). Each codec is a thin wrapper over a Debian library, in its own file
+// (codecs.h lists them).
 //
 // Pages declare their uncompressed size in the page header, so callers allocate the output and
 // a codec must fill it exactly: producing fewer or more bytes is Corruption. No codec
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "pqsift/metadata.h"
 #include "pqsift/status.h"
@@ -19,5 +21,16 @@ namespace pqsift::compression {
 // codecs; Corruption (naming the codec) for malformed input or a size mismatch.
 Status Decompress(CompressionCodec codec, std::span<const uint8_t> input,
                   std::span<uint8_t> output);
+
+// Compresses `input` with `codec` and appends the result to `out` (what Decompress takes back).
+// `level` is the codec's compression level (ZSTD 1..22, GZIP 1..9, BROTLI 0..11); 0 means the
+// codec's default; codecs without levels ignore it. The deprecated LZ4 (Hadoop framing) and LZO
+// are NotSupported (LZ4_RAW replaces LZ4); InvalidArgument for a level out of range.
+Status Compress(CompressionCodec codec, int level, std::span<const uint8_t> input,
+                std::vector<uint8_t>& out);
+
+// InvalidArgument unless Compress accepts `level` for `codec` (checked once, up front, by
+// writers, so that no page fails half-way through a file).
+Status CheckCompressionLevel(CompressionCodec codec, int level);
 
 }  // namespace pqsift::compression

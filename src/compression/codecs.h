@@ -1,8 +1,10 @@
-// The codec wrappers behind Decompress (codec.h). Same contract: fill `out` exactly.
+// The codec wrappers behind Decompress and Compress (codec.h). Decompress* fill `out` exactly;
+// Compress* append to `out`, REQUIRES: the level is valid for the codec (CheckCompressionLevel).
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "pqsift/status.h"
 
@@ -18,5 +20,11 @@ Status DecompressLz4Raw(std::span<const uint8_t> in, std::span<uint8_t> out);
 // LZ4 (deprecated): Hadoop's framing, with fallbacks for writers that used a raw block or the
 // LZ4 frame format instead.
 Status DecompressLz4Hadoop(std::span<const uint8_t> in, std::span<uint8_t> out);
+
+Status CompressSnappy(std::span<const uint8_t> in, std::vector<uint8_t>& out);
+Status CompressGzip(std::span<const uint8_t> in, int level, std::vector<uint8_t>& out);
+Status CompressZstd(std::span<const uint8_t> in, int level, std::vector<uint8_t>& out);
+Status CompressBrotli(std::span<const uint8_t> in, int level, std::vector<uint8_t>& out);
+Status CompressLz4Raw(std::span<const uint8_t> in, std::vector<uint8_t>& out);
 
 }  // namespace pqsift::compression

@@ -49,4 +49,27 @@ Status DecompressGzip(std::span<const uint8_t> in, std::span<uint8_t> out) {
   return Status::OK();
 }
 
+Status CompressGzip(std::span<const uint8_t> in, int level, std::vector<uint8_t>& out) {
+  if (in.size() > UINT_MAX / 2) {
+    return Status::NotSupported("GZIP: pages over 2 GiB are not supported");
+  }
+  z_stream z{};
+  // 15 + 16: a 32 KiB window with a gzip header (Compression.md: GZIP is RFC 1952).
+  if (deflateInit2(&z, level == 0 ? Z_DEFAULT_COMPRESSION : level, Z_DEFLATED, 15 + 16, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    return Status::Internal("GZIP: deflateInit2 failed");
+  }
+  size_t start = out.size();
+  out.resize(start + deflateBound(&z, static_cast<uLong>(in.size())));
+  z.next_in = const_cast<Bytef*>(in.data());
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = out.data() + start;
+  z.avail_out = static_cast<uInt>(out.size() - start);
+  int rc = deflate(&z, Z_FINISH);
+  out.resize(start + z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) return Status::Internal("GZIP: deflate did not finish");
+  return Status::OK();
+}
+
 }  // namespace pqsift::compression

@@ -82,4 +82,18 @@ Status DecompressLz4Hadoop(std::span<const uint8_t> in, std::span<uint8_t> out) 
       std::to_string(out.size()) + " bytes");
 }
 
+Status CompressLz4Raw(std::span<const uint8_t> in, std::vector<uint8_t>& out) {
+  if (in.size() > LZ4_MAX_INPUT_SIZE) {
+    return Status::NotSupported("LZ4_RAW: pages over 2 GiB are not supported");
+  }
+  size_t start = out.size();
+  out.resize(start + LZ4_compressBound(static_cast<int>(in.size())));
+  int n = LZ4_compress_default(reinterpret_cast<const char*>(in.data()),
+                               reinterpret_cast<char*>(out.data() + start),
+                               static_cast<int>(in.size()), static_cast<int>(out.size() - start));
+  if (n <= 0 && !in.empty()) return Status::Internal("LZ4_RAW: compression failed");
+  out.resize(start + static_cast<size_t>(n));
+  return Status::OK();
+}
+
 }  // namespace pqsift::compression

@@ -20,4 +20,14 @@ Status DecompressSnappy(std::span<const uint8_t> in, std::span<uint8_t> out) {
   return Status::OK();
 }
 
+Status CompressSnappy(std::span<const uint8_t> in, std::vector<uint8_t>& out) {
+  size_t start = out.size();
+  out.resize(start + snappy::MaxCompressedLength(in.size()));
+  size_t n = 0;
+  snappy::RawCompress(reinterpret_cast<const char*>(in.data()), in.size(),
+                      reinterpret_cast<char*>(out.data() + start), &n);
+  out.resize(start + n);
+  return Status::OK();
+}
+
 }  // namespace pqsift::compression

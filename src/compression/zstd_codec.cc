@@ -15,4 +15,14 @@ Status DecompressZstd(std::span<const uint8_t> in, std::span<uint8_t> out) {
   return Status::OK();
 }
 
+Status CompressZstd(std::span<const uint8_t> in, int level, std::vector<uint8_t>& out) {
+  size_t start = out.size();
+  out.resize(start + ZSTD_compressBound(in.size()));
+  size_t n = ZSTD_compress(out.data() + start, out.size() - start, in.data(), in.size(),
+                           level == 0 ? ZSTD_CLEVEL_DEFAULT : level);
+  if (ZSTD_isError(n)) return Status::Internal(std::string("ZSTD: ") + ZSTD_getErrorName(n));
+  out.resize(start + n);
+  return Status::OK();
+}
+
 }  // namespace pqsift::compression

@@ -174,5 +174,51 @@ TEST(Codec, LzoAndUnknownCodecsAreNotSupported) {
             StatusCode::kNotSupported);
 }
 
+// Our compressors (for the writer) against our decompressors, at default and explicit levels;
+// the decompressors are checked against the libraries above, so this closes the loop.
+TEST(Codec, CompressRoundTripsThroughDecompress) {
+  struct LevelCase {
+    CompressionCodec codec;
+    int level;
+  };
+  for (LevelCase c : {LevelCase{CompressionCodec::kUncompressed, 0},
+                      {CompressionCodec::kSnappy, 0},
+                      {CompressionCodec::kGzip, 0},
+                      {CompressionCodec::kGzip, 9},
+                      {CompressionCodec::kZstd, 0},
+                      {CompressionCodec::kZstd, 19},
+                      {CompressionCodec::kBrotli, 0},
+                      {CompressionCodec::kBrotli, 1},
+                      {CompressionCodec::kLz4Raw, 0}}) {
+    for (size_t n : {size_t{0}, size_t{1}, size_t{100}, size_t{70000}}) {
+      Bytes raw = Sample(n, static_cast<uint32_t>(n) + 7);
+      Bytes packed = {0xAA};  // Compress appends: what is there stays
+      ASSERT_TRUE(Compress(c.codec, c.level, raw, packed).ok()) << CodecName(c.codec);
+      EXPECT_EQ(packed[0], 0xAA);
+      packed.erase(packed.begin());
+      EXPECT_TRUE(Roundtrip(c.codec, packed, raw).ok()) << CodecName(c.codec) << " " << n;
+    }
+    // And it compresses: 64 KiB of a short repeated pattern shrinks at least tenfold.
+    if (c.codec == CompressionCodec::kUncompressed) continue;
+    Bytes pattern(65536);
+    for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint8_t>(i % 10);
+    Bytes packed;
+    ASSERT_TRUE(Compress(c.codec, c.level, pattern, packed).ok());
+    EXPECT_LT(packed.size(), pattern.size() / 10) << CodecName(c.codec);
+  }
+}
+
+TEST(Codec, CompressRefusesWhatItCannotWrite) {
+  Bytes out;
+  EXPECT_EQ(Compress(CompressionCodec::kLz4, 0, Bytes{1}, out).code(), StatusCode::kNotSupported);
+  EXPECT_EQ(Compress(CompressionCodec::kLzo, 0, Bytes{1}, out).code(), StatusCode::kNotSupported);
+  EXPECT_EQ(Compress(CompressionCodec::kZstd, 23, Bytes{1}, out).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(Compress(CompressionCodec::kSnappy, 3, Bytes{1}, out).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(Compress(CompressionCodec::kGzip, -1, Bytes{1}, out).code(),
+            StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace pqsift::compression

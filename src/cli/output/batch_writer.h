@@ -1,4 +1,5 @@
-// Writing scan results as text: CSV, JSON Lines, an aligned table for terminals, or nothing.
+// Writing scan results as text: CSV, JSON Lines, an aligned table for terminals, or nothing;
+// or as a Parquet file (MakeParquetBatchWriter).
 //
 // Rendering decisions (the same for every batch and every run):
 //  - CSV (RFC 4180): a header row of column names, then one record per row. A field is
@@ -46,6 +47,7 @@
 #include <cstdint>
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include "pqsift/array.h"
 #include "pqsift/status.h"
@@ -76,5 +78,11 @@ class BatchWriter {
 // `out` must outlive the writer. InvalidArgument for options out of range.
 Result<std::unique_ptr<BatchWriter>> MakeBatchWriter(OutputFormat format, std::ostream& out,
                                                      const OutputOptions& options);
+
+// Writes the batches to a Parquet file at `path` (pqsift/writer.h, default options); every
+// batch must have `schema`. Errors name the path; NotSupported for columns the writer cannot
+// store yet (nested types).
+Result<std::unique_ptr<BatchWriter>> MakeParquetBatchWriter(
+    const std::string& path, std::shared_ptr<const BatchSchema> schema);
 
 }  // namespace pqsift::cli

@@ -1,0 +1,125 @@
+// Writing Arrow-layout record batches (array.h, the batches a Scanner returns) to a Parquet file
+// that every engine can read and prune.
+//
+// Every file carries, by default:
+//  - per column chunk: statistics in min_value/max_value (ColumnOrder TYPE_DEFINED_ORDER),
+//    null_count, is_min_value_exact/is_max_value_exact, nan_count for floats; byte-array bounds
+//    longer than `statistics_truncate_bytes` are cut to a shorter lower bound (a prefix) and
+//    upper bound (a prefix with its last byte incremented; left out when none exists), with the
+//    exact flags false; encoding_stats;
+//  - a column index (per-page bounds, null pages, null counts) and an offset index (page
+//    locations, first row of each page) for every column chunk, stored together before the
+//    footer (PageIndex.md);
+//  - pages small enough for page-level pruning: a page ends after `page_rows` rows or once it
+//    holds about `page_bytes` encoded bytes, whichever comes first. 20,000 rows is a few
+//    hundred KiB of typical numeric data (well under DuckDB's and Arrow's 1 MiB page target), so
+//    a one-million-row group has about 50 pages per column: a selective predicate on a sorted or
+//    clustered column reads a fiftieth of the chunk, and the per-page overhead (a header of
+//    ~30 bytes, one column index entry, one offset index entry) stays negligible;
+//  - sorting_columns on every row group: the columns whose values the writer saw never decrease
+//    (or never increase) from row to row in that row group, with their nulls all first or all
+//    last (NaN makes a float column unsorted); a claim checked on every value, never assumed
+//    (with `sort_by`: the sort keys instead);
+//  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page), falling back to
+//    PLAIN for the rest of the chunk once the dictionary page would exceed
+//    `dictionary_page_bytes`. Booleans are PLAIN.
+// Data pages are v1 (or v2 with `data_page_v2`) with RLE definition levels; see leaf_spec.h
+// for how each Arrow type is stored. Flat columns only for now (struct, list and map columns:
+// NotSupported).
+//
+// Streaming, bounded memory: Write encodes and compresses the batch's values at once, so the
+// batch need only live during the call. The writer holds at most one row group's encoded pages
+// per column (plus each chunk's dictionary), writes the row group when it reaches
+// `row_group_rows`, and keeps only its small metadata (footer entries and page indexes) until
+// Close. Peak memory is about one compressed row group, whatever the file's size.
+//
+// Example:
+//   auto file = OpenLocalWritableFile("out.parquet");
+//   if (!file.ok()) return file.status();
+//   auto writer = ParquetWriter::Open(std::move(*file), batch_schema, WriterOptions{});
+//   if (!writer.ok()) return writer.status();
+//   for (...) PQSIFT_RETURN_IF_ERROR((*writer)->Write(batch));
+//   PQSIFT_RETURN_IF_ERROR((*writer)->Close());
+//
+// Thread safety: a writer is used by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pqsift/array.h"
+#include "pqsift/io.h"
+#include "pqsift/metadata.h"
+#include "pqsift/status.h"
+
+namespace pqsift {
+
+struct WriterOptions {
+  CompressionCodec compression = CompressionCodec::kSnappy;
+  int compression_level = 0;  // 0: the codec's default (ZSTD 1..22, GZIP 1..9, BROTLI 0..11)
+  int64_t row_group_rows = 1'000'000;
+  int64_t page_rows = 20'000;             // a data page ends after this many rows ...
+  int64_t page_bytes = int64_t{1} << 20;  // ... or about this many encoded bytes
+  bool dictionary = true;
+  int64_t dictionary_page_bytes = int64_t{1} << 20;  // past this, PLAIN for the rest of the chunk
+  bool page_index = true;                  // column index and offset index for every chunk
+  int32_t statistics_truncate_bytes = 64;  // byte-array bounds longer than this are cut; 0: never
+  // Data pages v2 (levels uncompressed before the values, row and null counts in the header,
+  // so readers can skip a page without decompressing it); off by default, as some older
+  // readers accept only v1.
+  bool data_page_v2 = false;
+  // Per column (by name): every data page in this encoding (PLAIN, RLE for booleans,
+  // DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) instead
+  // of dictionary / PLAIN. Open fails with NotSupported for an encoding the column's physical
+  // type does not have, InvalidArgument for a column the schema does not have.
+  std::map<std::string, Encoding> column_encodings;
+  // Rows sorted within each row group by these columns (first key first; stable), declared as
+  // the row group's sorting_columns. Floats sort with NaN above every number. The writer then
+  // holds one row group of input rows (the batches' arrays, shared, not copied) until it is
+  // complete: memory grows by about one row group of Arrow data.
+  struct SortBy {
+    std::string column;
+    bool descending = false;
+    bool nulls_first = false;
+  };
+  std::vector<SortBy> sort_by;
+  std::vector<std::pair<std::string, std::string>> key_value_metadata;
+  std::string created_by;  // empty: "pqsift version <version>"
+};
+
+class ParquetWriter {
+ public:
+  // Starts a file with `schema` (the "PAR1" magic is written at once). InvalidArgument for
+  // options out of range (a page or row group of fewer than one row, a bad compression level);
+  // NotSupported for a column type the writer cannot store (leaf_spec.h) or a codec it cannot
+  // write (LZO, the deprecated LZ4: use LZ4_RAW).
+  static Result<std::unique_ptr<ParquetWriter>> Open(std::unique_ptr<WritableFile> file,
+                                                     std::shared_ptr<const BatchSchema> schema,
+                                                     const WriterOptions& options = {});
+  ~ParquetWriter();
+
+  // Appends the rows of `batch`. InvalidArgument when its columns do not match the schema
+  // (count, types, nullability) or fail ValidateArrayLayout, or a value cannot be stored (a
+  // binary value of 4 GiB or more); IOError from the file. After an error the writer is
+  // unusable (Close returns the same error and leaves the file incomplete). InvalidArgument
+  // after Close.
+  Status Write(const RecordBatch& batch);
+
+  // Writes the last row group, the page indexes and the footer, and closes the file.
+  // InvalidArgument when called again.
+  Status Close();
+
+  int64_t num_rows() const;        // rows written so far
+  int64_t num_row_groups() const;  // row groups completed so far
+
+ private:
+  struct State;
+  explicit ParquetWriter(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pqsift

@@ -1,0 +1,194 @@
+#include "arrow/sort.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+#include "arrow/bit_util.h"
+#include "arrow/builder.h"
+#include "common/value_format.h"
+
+namespace pqsift {
+namespace {
+
+// Three-way comparison of element i of `a` with element j of `b` (both valid, same type).
+using Compare = std::function<int(const Array& a, int64_t i, const Array& b, int64_t j)>;
+
+template <typename T>
+T Load(const Array& a, int64_t i) {
+  T v;
+  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * static_cast<int64_t>(sizeof(T)),
+              sizeof(T));
+  return v;
+}
+
+template <typename T>
+int Three(T x, T y) {
+  return x < y ? -1 : y < x ? 1 : 0;
+}
+
+// Floats: NaN above every number and equal to NaN; -0 == +0.
+int CompareFloats(double x, double y) {
+  const bool nx = std::isnan(x), ny = std::isnan(y);
+  if (nx || ny) return nx == ny ? 0 : nx ? 1 : -1;
+  return Three(x, y);
+}
+
+template <typename T>
+Compare Numeric() {
+  return [](const Array& a, int64_t i, const Array& b, int64_t j) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return CompareFloats(Load<T>(a, i), Load<T>(b, j));
+    } else {
+      return Three(Load<T>(a, i), Load<T>(b, j));
+    }
+  };
+}
+
+std::string_view BytesAt(const Array& a, int64_t i) {
+  const int64_t s = a.offset + i;
+  if (a.type->id == TypeId::kFixedSizeBinary) {
+    return {reinterpret_cast<const char*>(a.buffers[1]->data()) + s * a.type->byte_width,
+            static_cast<size_t>(a.type->byte_width)};
+  }
+  const int64_t* offsets = a.buffers[1]->as<int64_t>();
+  const char* data = a.buffers[2] ? reinterpret_cast<const char*>(a.buffers[2]->data()) : "";
+  return {data + offsets[s], static_cast<size_t>(offsets[s + 1] - offsets[s])};
+}
+
+Result<Compare> CompareFor(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kBoolean:
+      return Compare([](const Array& a, int64_t i, const Array& b, int64_t j) {
+        return Three(bit_util::GetBit(a.buffers[1]->data(), a.offset + i),
+                     bit_util::GetBit(b.buffers[1]->data(), b.offset + j));
+      });
+    case TypeId::kInt8: return Numeric<int8_t>();
+    case TypeId::kInt16: return Numeric<int16_t>();
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+    case TypeId::kTime32: return Numeric<int32_t>();
+    case TypeId::kInt64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp: return Numeric<int64_t>();
+    case TypeId::kUInt8: return Numeric<uint8_t>();
+    case TypeId::kUInt16: return Numeric<uint16_t>();
+    case TypeId::kUInt32: return Numeric<uint32_t>();
+    case TypeId::kUInt64: return Numeric<uint64_t>();
+    case TypeId::kFloat32: return Numeric<float>();
+    case TypeId::kFloat64: return Numeric<double>();
+    case TypeId::kFloat16:
+      return Compare([](const Array& a, int64_t i, const Array& b, int64_t j) {
+        return CompareFloats(HalfToFloat(Load<uint16_t>(a, i)), HalfToFloat(Load<uint16_t>(b, j)));
+      });
+    case TypeId::kDecimal128: return Numeric<__int128>();
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+    case TypeId::kFixedSizeBinary:
+      return Compare([](const Array& a, int64_t i, const Array& b, int64_t j) {
+        int c = BytesAt(a, i).compare(BytesAt(b, j));
+        return c < 0 ? -1 : c > 0 ? 1 : 0;
+      });
+    default: break;
+  }
+  return Status::NotSupported("cannot sort by a " + type.ToString() + " column");
+}
+
+// Appends rows of fixed-width values of T (the type's byte width) to a builder of the type.
+template <typename T>
+std::shared_ptr<Array> TakeFixed(const std::vector<std::shared_ptr<Array>>& chunks,
+                                 const std::vector<RowRef>& rows) {
+  FixedWidthArrayBuilder<T> b(chunks[0]->type);
+  for (const RowRef& r : rows) {
+    const Array& a = *chunks[r.chunk];
+    if (!a.IsValid(r.row)) {
+      b.AppendNull();
+    } else if constexpr (std::is_same_v<T, bool>) {
+      b.Append(bit_util::GetBit(a.buffers[1]->data(), a.offset + r.row));
+    } else {
+      b.Append(Load<T>(a, r.row));
+    }
+  }
+  return b.Finish();
+}
+
+template <typename Builder>
+std::shared_ptr<Array> TakeBytes(const std::vector<std::shared_ptr<Array>>& chunks,
+                                 const std::vector<RowRef>& rows) {
+  Builder b(chunks[0]->type);
+  for (const RowRef& r : rows) {
+    const Array& a = *chunks[r.chunk];
+    if (a.IsValid(r.row)) {
+      b.Append(BytesAt(a, r.row));
+    } else {
+      b.AppendNull();
+    }
+  }
+  return b.Finish();
+}
+
+}  // namespace
+
+Status SortRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows) {
+  std::vector<Compare> compares;
+  for (const SortKey& key : keys) {
+    if (key.chunks.empty()) continue;
+    PQSIFT_ASSIGN_OR_RETURN(Compare c, CompareFor(*key.chunks[0]->type));
+    compares.push_back(std::move(c));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [&](const RowRef& x, const RowRef& y) {
+    for (size_t k = 0; k < compares.size(); ++k) {
+      const SortKey& key = keys[k];
+      const Array& a = *key.chunks[x.chunk];
+      const Array& b = *key.chunks[y.chunk];
+      const bool va = a.IsValid(x.row), vb = b.IsValid(y.row);
+      int c = 0;
+      if (!va || !vb) {
+        if (va == vb) continue;
+        c = !va == key.nulls_first ? -1 : 1;  // null placement is not reversed by descending
+      } else {
+        c = compares[k](a, x.row, b, y.row);
+        if (key.descending) c = -c;
+      }
+      if (c != 0) return c < 0;
+    }
+    return false;
+  });
+  return Status::OK();
+}
+
+Result<std::shared_ptr<Array>> TakeRows(const std::vector<std::shared_ptr<Array>>& chunks,
+                                        const std::vector<RowRef>& rows) {
+  if (chunks.empty()) return Status::InvalidArgument("TakeRows needs at least one chunk");
+  const DataType& type = *chunks[0]->type;
+  // Fixed-width values move as they are, by their byte width.
+  switch (type.id) {
+    case TypeId::kBoolean: return TakeFixed<bool>(chunks, rows);
+    case TypeId::kInt8:
+    case TypeId::kUInt8: return TakeFixed<uint8_t>(chunks, rows);
+    case TypeId::kInt16:
+    case TypeId::kUInt16:
+    case TypeId::kFloat16: return TakeFixed<uint16_t>(chunks, rows);
+    case TypeId::kInt32:
+    case TypeId::kUInt32:
+    case TypeId::kFloat32:
+    case TypeId::kDate32:
+    case TypeId::kTime32: return TakeFixed<uint32_t>(chunks, rows);
+    case TypeId::kInt64:
+    case TypeId::kUInt64:
+    case TypeId::kFloat64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp: return TakeFixed<uint64_t>(chunks, rows);
+    case TypeId::kDecimal128: return TakeFixed<std::array<uint8_t, 16>>(chunks, rows);
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary: return TakeBytes<BinaryArrayBuilder>(chunks, rows);
+    case TypeId::kFixedSizeBinary: return TakeBytes<FixedSizeBinaryArrayBuilder>(chunks, rows);
+    default: break;
+  }
+  return Status::NotSupported("cannot reorder rows of a " + type.ToString() + " column");
+}
+
+}  // namespace pqsift

@@ -1,0 +1,257 @@
+// `pqsift convert INPUT OUTPUT [options]`: rewrites a Parquet file (re-chunked, re-encoded, with
+// statistics and a page index) or converts a CSV file into Parquet, streaming: batches flow from
+// the reader to the writer, so memory stays about one row group whatever the input's size.
+// The input's kind is found from its first bytes ("PAR1": Parquet), not its name.
+#include <chrono>
+#include <climits>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "cli/command.h"
+#include "cli/input/csv_reader.h"
+#include "pqsift/scan.h"
+#include "pqsift/writer.h"
+#include "write/leaf_spec.h"
+
+namespace pqsift::cli {
+namespace {
+
+struct ConvertArgs {
+  std::string input;
+  std::string output;
+  std::string format = "auto";
+  std::string schema;
+  std::string delimiter = ",";
+  int64_t infer_rows = 20'480;
+  std::string compression = "snappy";
+  std::string dictionary = "on";
+  bool no_page_index = false;
+  bool data_page_v2 = false;
+  std::string encodings;
+  std::string sort_by;
+  int64_t row_group_rows = WriterOptions{}.row_group_rows;
+  int64_t page_rows = WriterOptions{}.page_rows;
+  int64_t page_bytes = WriterOptions{}.page_bytes;
+  int32_t stats_truncate = WriterOptions{}.statistics_truncate_bytes;
+  int threads = 0;
+  bool stats = false;
+};
+
+// "zstd:9" -> (ZSTD, 9); "none" -> UNCOMPRESSED.
+Status ParseCompression(const std::string& text, WriterOptions& options) {
+  static const std::map<std::string, CompressionCodec> kCodecs = {
+      {"none", CompressionCodec::kUncompressed}, {"uncompressed", CompressionCodec::kUncompressed},
+      {"snappy", CompressionCodec::kSnappy},     {"gzip", CompressionCodec::kGzip},
+      {"zstd", CompressionCodec::kZstd},         {"lz4_raw", CompressionCodec::kLz4Raw},
+      {"lz4", CompressionCodec::kLz4Raw},        {"brotli", CompressionCodec::kBrotli}};
+  size_t colon = text.find(':');
+  auto codec = kCodecs.find(text.substr(0, colon));
+  if (codec == kCodecs.end()) {
+    return Status::InvalidArgument("unknown --compression '" + text +
+                                   "' (none, snappy, gzip, zstd[:level], lz4_raw, brotli)");
+  }
+  options.compression = codec->second;
+  if (colon != std::string::npos) {
+    try {
+      size_t used = 0;
+      options.compression_level = std::stoi(text.substr(colon + 1), &used);
+      if (used != text.size() - colon - 1) throw std::invalid_argument(text);
+    } catch (const std::exception&) {
+      return Status::InvalidArgument("--compression level in '" + text + "' is not a number");
+    }
+  }
+  return Status::OK();
+}
+
+// "a:delta,b:byte_stream_split" -> per-column encodings. "delta" is DELTA_BINARY_PACKED for
+// integer columns and DELTA_BYTE_ARRAY for byte-array columns (resolved against `schema`).
+Status ParseEncodings(const std::string& text, const BatchSchema& schema, WriterOptions& options) {
+  static const std::map<std::string, Encoding> kEncodings = {
+      {"plain", Encoding::kPlain},
+      {"rle", Encoding::kRle},
+      {"delta_binary_packed", Encoding::kDeltaBinaryPacked},
+      {"delta_length_byte_array", Encoding::kDeltaLengthByteArray},
+      {"delta_byte_array", Encoding::kDeltaByteArray},
+      {"byte_stream_split", Encoding::kByteStreamSplit}};
+  for (const std::string& item : SplitList(text)) {
+    size_t colon = item.rfind(':');
+    if (colon == std::string::npos) {
+      return Status::InvalidArgument("--encoding item '" + item + "' is not column:encoding");
+    }
+    const std::string column = item.substr(0, colon), name = item.substr(colon + 1);
+    const Field* field = nullptr;
+    for (const Field& f : schema.fields) {
+      if (f.name == column) field = &f;
+    }
+    if (field == nullptr) {
+      return Status::InvalidArgument("--encoding names column '" + column +
+                                     "', which the input does not have");
+    }
+    if (name == "delta") {
+      auto leaf = write::LeafSpecFor(*field->type);
+      if (!leaf.ok()) return leaf.status();
+      bool bytes = leaf->physical == PhysicalType::kByteArray ||
+                   leaf->physical == PhysicalType::kFixedLenByteArray;
+      options.column_encodings[column] =
+          bytes ? Encoding::kDeltaByteArray : Encoding::kDeltaBinaryPacked;
+      continue;
+    }
+    auto e = kEncodings.find(name);
+    if (e == kEncodings.end()) {
+      return Status::InvalidArgument("unknown --encoding '" + name +
+                                     "' (plain, rle, delta, delta_binary_packed, "
+                                     "delta_length_byte_array, delta_byte_array, "
+                                     "byte_stream_split)");
+    }
+    options.column_encodings[column] = e->second;
+  }
+  return Status::OK();
+}
+
+bool StartsWithParquetMagic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  return in.gcount() == 4 && std::string(magic, 4) == "PAR1";
+}
+
+int RunConvert(const ConvertArgs& args) {
+  WriterOptions options;
+  Status st = ParseCompression(args.compression, options);
+  if (!st.ok()) return ReportError(st);
+  options.dictionary = args.dictionary == "on";
+  options.page_index = !args.no_page_index;
+  options.data_page_v2 = args.data_page_v2;
+  options.row_group_rows = args.row_group_rows;
+  options.page_rows = args.page_rows;
+  options.page_bytes = args.page_bytes;
+  options.statistics_truncate_bytes = args.stats_truncate;
+
+  const auto start = std::chrono::steady_clock::now();
+  const bool parquet =
+      args.format == "parquet" || (args.format == "auto" && StartsWithParquetMagic(args.input));
+  std::unique_ptr<BatchReader> reader;
+  std::ifstream csv_file;
+  if (parquet) {
+    ScanOptions scan;
+    scan.threads = args.threads;
+    auto scanner = Scanner::Open({args.input}, scan);
+    if (!scanner.ok()) return ReportError(scanner.status());
+    reader = std::move(*scanner);
+  } else {
+    csv_file.open(args.input, std::ios::binary);
+    if (!csv_file) return ReportError(Status::IOError(args.input + ": cannot open"));
+    CsvOptions csv;
+    if (args.delimiter.size() != 1) {
+      return ReportError(Status::InvalidArgument("--delimiter must be one character"));
+    }
+    csv.delimiter = args.delimiter == "\\t" ? '\t' : args.delimiter[0];
+    csv.schema = args.schema;
+    csv.infer_rows = args.infer_rows;
+    auto csv_reader = CsvReader::Open(csv_file, args.input, csv);
+    if (!csv_reader.ok()) return ReportError(csv_reader.status());
+    reader = std::move(*csv_reader);
+  }
+
+  for (const std::string& item : SplitList(args.sort_by)) {
+    // "col" or "col:desc" (or ":asc"); nulls last, as DuckDB orders by default.
+    size_t colon = item.rfind(':');
+    std::string direction = colon == std::string::npos ? "asc" : item.substr(colon + 1);
+    if (direction != "asc" && direction != "desc") {
+      return ReportError(
+          Status::InvalidArgument("--sort-by item '" + item + "' is not column[:asc|:desc]"));
+    }
+    options.sort_by.push_back({item.substr(0, colon), direction == "desc", false});
+  }
+  st = ParseEncodings(args.encodings, *reader->schema(), options);
+  if (!st.ok()) return ReportError(st);
+  auto file = OpenLocalWritableFile(args.output);
+  if (!file.ok()) return ReportError(file.status());
+  auto writer = ParquetWriter::Open(std::move(*file), reader->schema(), options);
+  if (!writer.ok()) return ReportError(writer.status().WithContext(args.output));
+  for (;;) {
+    auto batch = reader->Next();
+    if (!batch.ok()) return ReportError(batch.status());
+    if (*batch == nullptr) break;
+    st = (*writer)->Write(**batch);
+    if (!st.ok()) return ReportError(st.WithContext(args.output));
+  }
+  st = (*writer)->Close();
+  if (!st.ok()) return ReportError(st.WithContext(args.output));
+  if (args.stats) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cerr << "rows " << (*writer)->num_rows() << "\nrow groups " << (*writer)->num_row_groups()
+              << "\nseconds " << seconds << '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command AddConvertCommand(CLI::App& root) {
+  CLI::App* sub = root.add_subcommand(
+      "convert",
+      "Write a Parquet file with statistics, page index and dictionary encoding from a Parquet "
+      "or CSV file.");
+  auto args = std::make_shared<ConvertArgs>();
+  sub->add_option("INPUT", args->input, "A Parquet file, or CSV with a header row")->required();
+  sub->add_option("OUTPUT", args->output, "The Parquet file to write (replaced)")->required();
+  sub->add_option("--format", args->format,
+                  "The input's format: auto (Parquet when it starts with PAR1, else CSV), "
+                  "parquet, csv")
+      ->check(CLI::IsMember({"auto", "parquet", "csv"}))
+      ->capture_default_str();
+  sub->add_option("--schema", args->schema,
+                  "CSV column types, e.g. 'id:int64,ts:timestamp_us,price:decimal(10,2)'; "
+                  "columns not named are inferred (bool, int64, double, date, timestamp, "
+                  "else string)");
+  sub->add_option("--delimiter", args->delimiter, "CSV field delimiter (one character, \\t: tab)")
+      ->capture_default_str();
+  sub->add_option("--infer-rows", args->infer_rows, "CSV records read to infer column types")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  sub->add_option("--compression", args->compression,
+                  "none, snappy, gzip[:1-9], zstd[:1-22], lz4_raw, brotli[:0-11]")
+      ->capture_default_str();
+  sub->add_option("--dictionary", args->dictionary,
+                  "Dictionary encoding (falls back to PLAIN when a dictionary passes 1 MiB)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  sub->add_flag("--no-page-index", args->no_page_index, "Write no column index and offset index");
+  sub->add_flag("--data-page-v2", args->data_page_v2,
+                "Write data pages v2 (levels uncompressed, row counts in the page headers)");
+  sub->add_option("--encoding", args->encodings,
+                  "Per-column encodings instead of dictionary/PLAIN, e.g. 'id:delta,price:"
+                  "byte_stream_split' (plain, rle, delta, delta_binary_packed, "
+                  "delta_length_byte_array, delta_byte_array, byte_stream_split)");
+  sub->add_option("--sort-by", args->sort_by,
+                  "Sort the rows of each row group by these columns: 'a,b:desc' (nulls last); "
+                  "declared as the row groups' sorting_columns");
+  sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_option("--page-rows", args->page_rows, "A data page ends after this many rows")
+      ->check(CLI::Range(int64_t{1}, int64_t{INT32_MAX}))
+      ->capture_default_str();
+  sub->add_option("--page-bytes", args->page_bytes,
+                  "... or once it holds about this many encoded bytes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_option("--stats-truncate", args->stats_truncate,
+                  "String and binary bounds longer than N bytes are cut to shorter bounds "
+                  "(0: never)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  sub->add_option("--threads", args->threads,
+                  "Decoding threads for Parquet input (default: one "
+                  "per core)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--stats", args->stats, "Print rows, row groups and seconds on stderr");
+  return {sub, [args] { return RunConvert(*args); }};
+}
+
+}  // namespace pqsift::cli

@@ -1,0 +1,546 @@
+// The typed chunk writer: one template over the physical type tag (encoding/types.h); the Arrow
+// type decides only how values are gathered (Gather), once per step, never per value.
+#include "write/column_chunk_writer.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <map>
+
+#include "arrow/bit_util.h"
+#include "compression/codec.h"
+#include "encoding/dictionary_encoder.h"
+#include "encoding/rle_bit_packed.h"
+#include "encoding/value_encoder.h"
+#include "format/metadata_encoder.h"
+#include "write/bounds.h"
+
+namespace pqsift::write {
+namespace {
+
+using encoding::ByteView;
+
+// Rows taken from the input at a time between checks of the page's size.
+constexpr int64_t kStepRows = 4096;
+
+Status DecimalTooWide(const DataType& type) {
+  return Status::InvalidArgument("a value has more digits than its type " + type.ToString() +
+                                 " allows, so it cannot be stored in the type's Parquet width");
+}
+
+// Appends fn(slot) for every valid slot in [begin, begin + n) (slots count from the buffers'
+// start, i.e. include the array's offset).
+template <typename Value, typename Fn>
+void GatherValid(const Array& a, int64_t begin, int64_t n, std::vector<Value>& out, Fn&& fn) {
+  const uint8_t* validity = a.buffers[0] ? a.buffers[0]->data() : nullptr;
+  if (validity == nullptr) {
+    for (int64_t i = begin; i < begin + n; ++i) out.push_back(fn(i));
+    return;
+  }
+  for (int64_t i = begin; i < begin + n; ++i) {
+    if (bit_util::GetBit(validity, i)) out.push_back(fn(i));
+  }
+}
+
+template <typename Value, typename Src>
+void GatherCast(const Array& a, int64_t begin, int64_t n, std::vector<Value>& out) {
+  const Src* src = a.buffers[1]->as<Src>();
+  GatherValid(a, begin, n, out, [src](int64_t i) { return static_cast<Value>(src[i]); });
+}
+
+// The values of one physical type from the Arrow types stored as it (leaf_spec.h).
+template <typename DType>
+struct Gatherer;
+
+template <>
+struct Gatherer<encoding::BooleanType> {
+  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<uint8_t>& out,
+                    std::vector<uint8_t>&) {
+    const uint8_t* bits = a.buffers[1]->data();
+    GatherValid(a, begin, n, out,
+                [bits](int64_t i) { return static_cast<uint8_t>(bit_util::GetBit(bits, i)); });
+    return Status::OK();
+  }
+};
+
+template <>
+struct Gatherer<encoding::Int32Type> {
+  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<int32_t>& out,
+                    std::vector<uint8_t>&) {
+    switch (a.type->id) {
+      case TypeId::kInt8: GatherCast<int32_t, int8_t>(a, begin, n, out); break;
+      case TypeId::kInt16: GatherCast<int32_t, int16_t>(a, begin, n, out); break;
+      case TypeId::kUInt8: GatherCast<int32_t, uint8_t>(a, begin, n, out); break;
+      case TypeId::kUInt16: GatherCast<int32_t, uint16_t>(a, begin, n, out); break;
+      case TypeId::kDecimal128: {
+        // The low 32 bits of the 128-bit value: the whole value when it has at most the
+        // type's 9 digits, as it should (checked: the high bits must only extend the sign).
+        const int32_t* words = a.buffers[1]->as<int32_t>();
+        bool too_wide = false;
+        GatherValid(a, begin, n, out, [&](int64_t i) {
+          const int32_t sign = words[i * 4] >> 31;
+          too_wide |=
+              words[i * 4 + 1] != sign || words[i * 4 + 2] != sign || words[i * 4 + 3] != sign;
+          return words[i * 4];
+        });
+        if (too_wide) return DecimalTooWide(*a.type);
+        break;
+      }
+      default: GatherCast<int32_t, int32_t>(a, begin, n, out); break;  // int32, uint32, date, time
+    }
+    return Status::OK();
+  }
+};
+
+template <>
+struct Gatherer<encoding::Int64Type> {
+  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<int64_t>& out,
+                    std::vector<uint8_t>&) {
+    if (a.type->id == TypeId::kDecimal128) {
+      const int64_t* words = a.buffers[1]->as<int64_t>();  // low 64 bits: precision <= 18
+      bool too_wide = false;
+      GatherValid(a, begin, n, out, [&](int64_t i) {
+        too_wide |= words[i * 2 + 1] != (words[i * 2] >> 63);
+        return words[i * 2];
+      });
+      if (too_wide) return DecimalTooWide(*a.type);
+    } else {
+      GatherCast<int64_t, int64_t>(a, begin, n, out);  // int64, uint64, time64, timestamp
+    }
+    return Status::OK();
+  }
+};
+
+template <typename T, typename DType>
+struct GatherSame {
+  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<T>& out,
+                    std::vector<uint8_t>&) {
+    GatherCast<T, T>(a, begin, n, out);
+    return Status::OK();
+  }
+};
+template <>
+struct Gatherer<encoding::FloatType> : GatherSame<float, encoding::FloatType> {};
+template <>
+struct Gatherer<encoding::DoubleType> : GatherSame<double, encoding::DoubleType> {};
+
+template <>
+struct Gatherer<encoding::ByteArrayType> {
+  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<ByteView>& out,
+                    std::vector<uint8_t>&) {
+    const int64_t* offsets = a.buffers[1]->as<int64_t>();
+    const uint8_t* data = a.buffers[2] ? a.buffers[2]->data() : nullptr;
+    bool too_long = false, decreasing = false;
+    GatherValid(a, begin, n, out, [&](int64_t i) {
+      int64_t size = offsets[i + 1] - offsets[i];
+      too_long |= size > int64_t{UINT32_MAX};
+      decreasing |= size < 0;  // ValidateArrayLayout checks the first and last offsets only
+      return ByteView{data + offsets[i], static_cast<uint32_t>(size)};
+    });
+    if (decreasing) return Status::InvalidArgument("the array's offsets decrease");
+    if (too_long) {
+      return Status::InvalidArgument("a binary value of 4 GiB or more cannot be stored in Parquet");
+    }
+    return Status::OK();
+  }
+};
+
+template <>
+struct Gatherer<encoding::FixedLenByteArrayType> {
+  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<ByteView>& out,
+                    std::vector<uint8_t>& scratch) {
+    const uint8_t* data = a.buffers[1]->data();
+    if (a.type->id == TypeId::kDecimal128) {
+      // Parquet stores the unscaled value big-endian in the fewest bytes for the precision;
+      // Arrow holds it little-endian in 16: the low `width` bytes, reversed.
+      const int32_t width = DecimalByteWidth(a.type->precision);
+      scratch.resize(static_cast<size_t>(n) * width);  // stable: one resize per call
+      uint8_t* to = scratch.data();
+      bool too_wide = false;
+      GatherValid(a, begin, n, out, [&](int64_t i) {
+        const uint8_t* from = data + i * 16;
+        // The bytes left out must only extend the sign of the ones kept.
+        const uint8_t sign = (from[width - 1] & 0x80) ? 0xFF : 0x00;
+        for (int32_t b = width; b < 16; ++b) too_wide |= from[b] != sign;
+        for (int32_t b = 0; b < width; ++b) to[b] = from[width - 1 - b];
+        ByteView v{to, static_cast<uint32_t>(width)};
+        to += width;
+        return v;
+      });
+      return too_wide ? DecimalTooWide(*a.type) : Status::OK();
+    }
+    // fixed_size_binary, and float16 (two little-endian bytes in both formats).
+    const auto width =
+        static_cast<uint32_t>(a.type->id == TypeId::kFloat16 ? 2 : a.type->byte_width);
+    GatherValid(a, begin, n, out, [&](int64_t i) { return ByteView{data + i * width, width}; });
+    return Status::OK();
+  }
+};
+
+template <typename DType>
+class TypedChunkWriter final : public ColumnChunkWriter {
+ public:
+  using Value = typename DType::Value;
+
+  // The chunk's encoders: `options.encoding` for every page when given (NotSupported when it is
+  // not defined for the type), else dictionary with PLAIN as the fallback (booleans: PLAIN).
+  static Result<std::unique_ptr<ColumnChunkWriter>> Create(const LeafSpec& spec, bool nullable,
+                                                           const ChunkOptions& options) {
+    auto plain = encoding::MakeValueEncoder<DType>(options.encoding.value_or(Encoding::kPlain),
+                                                   spec.type_length);
+    if (!plain.ok()) return plain.status();
+    std::unique_ptr<TypedChunkWriter> w(new TypedChunkWriter(spec, nullable, options));
+    w->plain_ = std::move(*plain);
+    w->current_ = w->plain_.get();
+    if (options.dictionary && !options.encoding && !encoding::kIsBoolean<DType>) {
+      w->dictionary_ = std::make_unique<encoding::DictionaryEncoder<DType>>(spec.type_length);
+      w->current_ = w->dictionary_.get();
+    }
+    return std::unique_ptr<ColumnChunkWriter>(std::move(w));
+  }
+
+  Status Write(const Array& array, int64_t offset, int64_t length) override;
+  Status Finish(FinishedChunk& out, std::deque<std::string>& strings) override;
+  int64_t num_rows() const override { return rows_; }
+  size_t buffered_bytes() const override {
+    return data_pages_.size() + (dictionary_ ? dictionary_->dictionary_page_size() : 0);
+  }
+
+ private:
+  TypedChunkWriter(const LeafSpec& spec, bool nullable, const ChunkOptions& options)
+      : spec_(spec),
+        nullable_(nullable),
+        options_(options),
+        page_bounds_(spec.order),
+        chunk_bounds_(spec.order),
+        order_(spec.order) {}
+
+  // Rows of [slot, slot + max_rows) that fit in about `budget` bytes (at least one).
+  int64_t RowsWithinBytes(const Array& a, int64_t slot, int64_t max_rows, int64_t budget) const;
+  size_t PageSize() const {
+    return current_->EstimatedSize() + (nullable_ ? static_cast<size_t>(page_rows_) / 8 : 0);
+  }
+  Status EndPage();
+  // Appends the header of a page with `body_size` uncompressed bytes, then compressed_.
+  void AppendPage(format::PageHeader header, size_t body_size, std::vector<uint8_t>& out);
+  void CountPage(PageType type, Encoding encoding) { ++page_counts_[{type, encoding}]; }
+  std::optional<std::string> ColumnIndexBytes() const;
+  Statistics ChunkStatistics(std::deque<std::string>& strings) const;
+
+  const LeafSpec spec_;
+  const bool nullable_;
+  const ChunkOptions options_;
+
+  std::unique_ptr<encoding::ValueEncoder<DType>> plain_;            // PLAIN, or options_.encoding
+  std::unique_ptr<encoding::DictionaryEncoder<DType>> dictionary_;  // null: not used
+  encoding::ValueEncoder<DType>* current_ = nullptr;
+  bool dictionary_pages_ = false;  // some data page was dictionary-encoded
+
+  // The page being filled.
+  std::vector<int16_t> page_levels_;
+  int64_t page_rows_ = 0;
+  int64_t page_nulls_ = 0;
+  BoundsTracker<DType> page_bounds_;
+
+  // The chunk so far.
+  int64_t rows_ = 0;
+  int64_t nulls_ = 0;
+  BoundsTracker<DType> chunk_bounds_;
+  OrderTracker<DType> order_;
+  std::vector<uint8_t> data_pages_;
+  int64_t uncompressed_bytes_ = 0;  // headers + uncompressed bodies
+  std::vector<format::PageLocation> pages_;
+  std::map<std::pair<PageType, Encoding>, int32_t> page_counts_;
+  // Column index entries, one per data page.
+  std::vector<bool> null_pages_;
+  std::vector<std::string> page_mins_, page_maxes_;
+  std::vector<int64_t> page_null_counts_, page_nan_counts_;
+  bool column_index_possible_ = true;  // false once a float page holds only NaNs
+
+  // Reused buffers.
+  std::vector<Value> values_;
+  std::vector<uint8_t> scratch_, body_, compressed_;
+};
+
+template <typename DType>
+int64_t TypedChunkWriter<DType>::RowsWithinBytes(const Array& a, int64_t slot, int64_t max_rows,
+                                                 int64_t budget) const {
+  if constexpr (std::is_same_v<DType, encoding::ByteArrayType>) {
+    const int64_t* offsets = a.buffers[1]->as<int64_t>();
+    // The first row whose end passes the budget, by binary search over the monotonic offsets.
+    const int64_t* first = offsets + slot + 1;
+    const int64_t* end = std::upper_bound(first, first + max_rows, offsets[slot] + budget);
+    return std::max<int64_t>(1, end - first);
+  } else {
+    int64_t width =
+        std::is_same_v<DType, encoding::FixedLenByteArrayType> ? spec_.type_length : sizeof(Value);
+    return std::clamp<int64_t>(budget / std::max<int64_t>(width, 1), 1, max_rows);
+  }
+}
+
+template <typename DType>
+Status TypedChunkWriter<DType>::Write(const Array& array, int64_t offset, int64_t length) {
+  const uint8_t* validity = array.buffers[0] ? array.buffers[0]->data() : nullptr;
+  int64_t slot = array.offset + offset;
+  const int64_t end = slot + length;
+  while (slot < end) {
+    int64_t budget = options_.page_bytes - static_cast<int64_t>(PageSize());
+    int64_t step = std::min({end - slot, options_.page_rows - page_rows_, kStepRows});
+    step = RowsWithinBytes(array, slot, step, std::max<int64_t>(budget, 1));
+    values_.clear();
+    PQSIFT_RETURN_IF_ERROR(Gatherer<DType>::Run(array, slot, step, values_, scratch_));
+    const auto valid = static_cast<int64_t>(values_.size());
+    if (nullable_) {
+      for (int64_t i = slot; i < slot + step; ++i) {
+        page_levels_.push_back(validity == nullptr || bit_util::GetBit(validity, i) ? 1 : 0);
+      }
+    }
+    page_nulls_ += step - valid;
+    page_rows_ += step;
+    page_bounds_.Update(values_.data(), valid);
+    order_.Update(values_.data(), valid);
+    if (nullable_) order_.UpdateNulls(page_levels_.data() + page_rows_ - step, step);
+    current_->Put(values_.data(), valid);
+    slot += step;
+
+    if (page_rows_ >= options_.page_rows ||
+        static_cast<int64_t>(PageSize()) >= options_.page_bytes) {
+      PQSIFT_RETURN_IF_ERROR(EndPage());
+    }
+    if (current_ == dictionary_.get() && static_cast<int64_t>(dictionary_->dictionary_page_size()) >
+                                             options_.dictionary_page_bytes) {
+      // The dictionary stops growing here: its page covers the pages so far, PLAIN the rest.
+      PQSIFT_RETURN_IF_ERROR(EndPage());
+      current_ = plain_.get();
+    }
+  }
+  return Status::OK();
+}
+
+template <typename DType>
+void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_size,
+                                         std::vector<uint8_t>& out) {
+  header.uncompressed_page_size = static_cast<int32_t>(body_size);
+  header.compressed_page_size = static_cast<int32_t>(compressed_.size());
+  std::string bytes = format::MetadataEncoder().PageHeader(header).Take();
+  out.insert(out.end(), bytes.begin(), bytes.end());
+  out.insert(out.end(), compressed_.begin(), compressed_.end());
+  uncompressed_bytes_ += static_cast<int64_t>(bytes.size() + body_size);
+}
+
+template <typename DType>
+Status TypedChunkWriter<DType>::EndPage() {
+  if (page_rows_ == 0) return Status::OK();
+  // v1: levels (with their length prefix) and values, compressed together. v2: the levels
+  // stay uncompressed in front of the compressed values, their length in the header.
+  const bool v2 = options_.data_page_v2;
+  body_.clear();
+  if (nullable_ && v2) {
+    encoding::AppendLevelsV2(1, page_levels_.data(), page_rows_, body_);
+  } else if (nullable_) {
+    encoding::AppendLevelsV1(Encoding::kRle, 1, page_levels_.data(), page_rows_, body_);
+  }
+  const size_t levels_size = v2 ? body_.size() : 0;
+  const Encoding page_encoding = current_->encoding();
+  current_->FinishInto(body_);
+  if (body_.size() > static_cast<size_t>(INT32_MAX)) {
+    return Status::InvalidArgument("a data page of " + std::to_string(body_.size()) +
+                                   " bytes exceeds Parquet's 2 GiB page limit");
+  }
+  compressed_.assign(body_.begin(), body_.begin() + static_cast<ptrdiff_t>(levels_size));
+  PQSIFT_RETURN_IF_ERROR(compression::Compress(options_.codec, options_.level,
+                                               std::span(body_).subspan(levels_size), compressed_));
+
+  format::PageHeader header;
+  header.type = v2 ? PageType::kDataPageV2 : PageType::kDataPage;
+  if (v2) {
+    format::DataPageHeaderV2& data = header.data_page_header_v2.emplace();
+    data.num_values = static_cast<int32_t>(page_rows_);
+    data.num_nulls = static_cast<int32_t>(page_nulls_);
+    data.num_rows = static_cast<int32_t>(page_rows_);
+    data.encoding = page_encoding;
+    data.definition_levels_byte_length = static_cast<int32_t>(levels_size);
+    data.is_compressed = options_.codec != CompressionCodec::kUncompressed;
+  } else {
+    format::DataPageHeader& data = header.data_page_header.emplace();
+    data.num_values = static_cast<int32_t>(page_rows_);
+    data.encoding = page_encoding;
+  }
+  const PageType header_type = header.type;
+  const size_t page_start = data_pages_.size();
+  AppendPage(std::move(header), body_.size(), data_pages_);
+  pages_.push_back({static_cast<int64_t>(page_start),
+                    static_cast<int32_t>(data_pages_.size() - page_start), rows_});
+  CountPage(header_type, page_encoding);
+  dictionary_pages_ |= page_encoding == Encoding::kRleDictionary;
+
+  // The page's column index entry. A page of only NaNs has no bounds to give, and TYPE_ORDER
+  // allows no NaN bounds, so such a chunk gets no column index (parquet.thrift ColumnIndex).
+  const bool null_page = page_nulls_ == page_rows_;
+  if (!null_page && !page_bounds_.has_bounds()) column_index_possible_ = false;
+  null_pages_.push_back(null_page);
+  page_null_counts_.push_back(page_nulls_);
+  page_nan_counts_.push_back(page_bounds_.nan_count());
+  if (page_bounds_.has_bounds()) {
+    page_mins_.push_back(page_bounds_.EncodedMin());
+    page_maxes_.push_back(page_bounds_.EncodedMax());
+  } else {
+    page_mins_.emplace_back();
+    page_maxes_.emplace_back();
+  }
+
+  chunk_bounds_.Merge(page_bounds_);
+  page_bounds_.Reset();
+  rows_ += page_rows_;
+  nulls_ += page_nulls_;
+  page_rows_ = 0;
+  page_nulls_ = 0;
+  page_levels_.clear();
+  return Status::OK();
+}
+
+template <typename DType>
+std::optional<std::string> TypedChunkWriter<DType>::ColumnIndexBytes() const {
+  if (!options_.page_index || !column_index_possible_ || null_pages_.empty()) return std::nullopt;
+  const bool cut = spec_.physical == PhysicalType::kByteArray && options_.truncate_bytes > 0;
+  const bool utf8 = spec_.logical.kind == LogicalType::Kind::kString;
+  std::vector<std::string> mins(page_mins_.size()), maxes(page_maxes_.size());
+  for (size_t i = 0; i < mins.size(); ++i) {
+    mins[i] =
+        cut ? TruncateLowerBound(page_mins_[i], options_.truncate_bytes, utf8) : page_mins_[i];
+    std::optional<std::string> max =
+        cut ? TruncateUpperBound(page_maxes_[i], options_.truncate_bytes, utf8) : std::nullopt;
+    // Without a short upper bound, the page keeps its whole maximum (every entry is required).
+    maxes[i] = max ? *max : page_maxes_[i];
+  }
+  // Ascending (descending) when the bounds of the non-null pages never decrease (increase),
+  // judged on the bounds as written.
+  bool ascending = true, descending = true;
+  std::optional<size_t> previous;
+  for (size_t i = 0; i < mins.size(); ++i) {
+    if (null_pages_[i]) continue;
+    if (previous) {
+      int min_order = CompareEncodedBounds(spec_.order, spec_.physical, mins[*previous], mins[i]);
+      int max_order = CompareEncodedBounds(spec_.order, spec_.physical, maxes[*previous], maxes[i]);
+      ascending &= min_order <= 0 && max_order <= 0;
+      descending &= min_order >= 0 && max_order >= 0;
+    }
+    previous = i;
+  }
+  format::ColumnIndex index;
+  index.null_pages = null_pages_;
+  index.min_values.assign(mins.begin(), mins.end());
+  index.max_values.assign(maxes.begin(), maxes.end());
+  index.boundary_order = ascending    ? BoundaryOrder::kAscending
+                         : descending ? BoundaryOrder::kDescending
+                                      : BoundaryOrder::kUnordered;
+  index.null_counts = page_null_counts_;
+  if (spec_.order == SortOrder::kFloat || spec_.order == SortOrder::kFloat16) {
+    index.nan_counts = page_nan_counts_;
+  }
+  return format::MetadataEncoder().ColumnIndex(index).Take();
+}
+
+template <typename DType>
+Statistics TypedChunkWriter<DType>::ChunkStatistics(std::deque<std::string>& strings) const {
+  Statistics s;
+  s.null_count = nulls_;
+  if (spec_.order == SortOrder::kFloat || spec_.order == SortOrder::kFloat16) {
+    s.nan_count = chunk_bounds_.nan_count();
+  }
+  if (!chunk_bounds_.has_bounds()) return s;
+  std::string min = chunk_bounds_.EncodedMin();
+  std::optional<std::string> max = chunk_bounds_.EncodedMax();
+  bool min_exact = true, max_exact = true;
+  if (spec_.physical == PhysicalType::kByteArray && options_.truncate_bytes > 0) {
+    const bool utf8 = spec_.logical.kind == LogicalType::Kind::kString;
+    const auto limit = static_cast<size_t>(options_.truncate_bytes);
+    min_exact = min.size() <= limit;
+    max_exact = max->size() <= limit;
+    min = TruncateLowerBound(min, limit, utf8);
+    max = TruncateUpperBound(*max, limit, utf8);
+  }
+  s.min_value = strings.emplace_back(std::move(min));
+  s.is_min_value_exact = min_exact;
+  if (max) {
+    s.max_value = strings.emplace_back(std::move(*max));
+    s.is_max_value_exact = max_exact;
+  }
+  if (spec_.legacy_min_max) {
+    s.min = s.min_value;
+    s.max = s.max_value;
+  }
+  return s;
+}
+
+template <typename DType>
+Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::string>& strings) {
+  PQSIFT_RETURN_IF_ERROR(EndPage());
+  out.dictionary_page.clear();
+  if (dictionary_pages_) {
+    body_.clear();
+    dictionary_->AppendDictionaryPage(body_);
+    compressed_.clear();
+    PQSIFT_RETURN_IF_ERROR(
+        compression::Compress(options_.codec, options_.level, body_, compressed_));
+    format::PageHeader header;
+    header.type = PageType::kDictionaryPage;
+    format::DictionaryPageHeader& dict = header.dictionary_page_header.emplace();
+    dict.num_values = static_cast<int32_t>(dictionary_->num_entries());
+    dict.encoding = Encoding::kPlain;
+    AppendPage(std::move(header), body_.size(), out.dictionary_page);
+    CountPage(PageType::kDictionaryPage, Encoding::kPlain);
+  }
+  const auto dictionary_size = static_cast<int64_t>(out.dictionary_page.size());
+
+  ColumnMetaData& m = out.metadata;
+  m = ColumnMetaData{};
+  m.type = spec_.physical;
+  m.encoding_stats.emplace();
+  for (const auto& [key, count] : page_counts_) {
+    if (std::find(m.encodings.begin(), m.encodings.end(), key.second) == m.encodings.end()) {
+      m.encodings.push_back(key.second);
+    }
+    m.encoding_stats->push_back({key.first, key.second, count});
+  }
+  if (nullable_) m.encodings.push_back(Encoding::kRle);  // the definition levels
+  m.codec = options_.codec;
+  m.num_values = rows_;
+  m.total_uncompressed_size = uncompressed_bytes_;
+  m.total_compressed_size = dictionary_size + static_cast<int64_t>(data_pages_.size());
+  m.data_page_offset = dictionary_size;
+  if (dictionary_size > 0) m.dictionary_page_offset = 0;
+  m.statistics = ChunkStatistics(strings);
+
+  out.pages = std::move(pages_);
+  for (format::PageLocation& p : out.pages) p.offset += dictionary_size;
+  out.column_index = ColumnIndexBytes();
+  out.sorted = order_.Sorting();
+  out.data_pages = std::move(data_pages_);
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(const LeafSpec& spec,
+                                                                   bool nullable,
+                                                                   const ChunkOptions& options) {
+  switch (spec.physical) {
+    case PhysicalType::kBoolean:
+      return TypedChunkWriter<encoding::BooleanType>::Create(spec, nullable, options);
+    case PhysicalType::kInt32:
+      return TypedChunkWriter<encoding::Int32Type>::Create(spec, nullable, options);
+    case PhysicalType::kInt64:
+      return TypedChunkWriter<encoding::Int64Type>::Create(spec, nullable, options);
+    case PhysicalType::kFloat:
+      return TypedChunkWriter<encoding::FloatType>::Create(spec, nullable, options);
+    case PhysicalType::kDouble:
+      return TypedChunkWriter<encoding::DoubleType>::Create(spec, nullable, options);
+    case PhysicalType::kByteArray:
+      return TypedChunkWriter<encoding::ByteArrayType>::Create(spec, nullable, options);
+    default:
+      return TypedChunkWriter<encoding::FixedLenByteArrayType>::Create(spec, nullable, options);
+  }
+}
+
+}  // namespace pqsift::write
