@@ -244,7 +244,7 @@ function runPqsift(args, file, extra, command = 'scan') {
   if (r.status !== 0) throw new Error(`pqsift ${argv.slice(3).join(' ')} failed: ${r.stderr.trim()}`);
   const num = (re) => { const m = re.exec(r.stderr); return m ? Number(m[1]) : null; };
   const cpu = /PQSIFT_CPU_S=([0-9.]+)\+([0-9.]+)/.exec(r.stderr);
-  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1e3 : null, rows: num(/rows returned: (\d+)/), bytesRead: num(/bytes read: (\d+)/), peakKb: num(/PQSIFT_MAXRSS_KB=(\d+)/) };
+  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1e3 : null, rows: num(/rows returned: (\d+)/) ?? num(/(\d+) returned/), bytesRead: num(/bytes read: (\d+)/), peakKb: num(/PQSIFT_MAXRSS_KB=(\d+)/) };
 }
 
 function runChild(engine, file, threads, kind, arg, rows) {
