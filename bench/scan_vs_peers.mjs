@@ -2,7 +2,7 @@
 // Scan benchmark: pqsift against DuckDB and Polars on one 20M-row file (SNAPPY and ZSTD).
 //
 //   node bench/scan_vs_peers.mjs [--pqsift PATH] [--rows N] [--runs K] [--threads N]
-//        [--only full|selective|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR]
+//        [--only full|selective|pageindex|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR]
 //        [--max-load L]
 //
 // Every measured run is its own child process (pqsift itself, or this script in --child mode for
