@@ -47,9 +47,9 @@ struct ScanOptions {
   // True: return batches without columns, only row counts (count(*)): `columns` is ignored and
   // only the filter's columns are read, and only for row groups not proven fully matched.
   bool count_only = false;
-  int64_t batch_size = 64 * 1024;  // rows per batch at most
-  int threads = 0;                 // decoding threads; 0: one per core
-  int64_t limit = -1;              // stop after this many rows; -1: no limit
+  int64_t batch_size = int64_t{64} * 1024;  // rows per batch at most
+  int threads = 0;                          // decoding threads; 0: one per core
+  int64_t limit = -1;                       // stop after this many rows; -1: no limit
   // A filter in the `--where` language (docs/filter-language.md); empty: every row.
   std::string filter;
   // False: no pruning stage runs; every row group is read and the filter evaluated on every row

@@ -29,12 +29,13 @@ uint8_t* MapHugeAligned(size_t length) {
   size_t mapped = length + kHugeBlockBytes;
   void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  auto start = reinterpret_cast<uintptr_t>(p);
-  uintptr_t aligned = RoundUp(start, kHugeBlockBytes);
-  if (aligned > start) munmap(p, aligned - start);
-  size_t tail = (start + mapped) - (aligned + length);
-  if (tail > 0) munmap(reinterpret_cast<void*>(aligned + length), tail);
-  auto* data = reinterpret_cast<uint8_t*>(aligned);
+  auto* start = static_cast<uint8_t*>(p);
+  auto address = reinterpret_cast<uintptr_t>(p);
+  size_t head = RoundUp(address, kHugeBlockBytes) - address;
+  uint8_t* data = start + head;
+  if (head > 0) munmap(start, head);
+  size_t tail = mapped - head - length;
+  if (tail > 0) munmap(data + length, tail);
   // Advice only: where transparent huge pages are off, the mapping still works with small pages.
   madvise(data, length, MADV_HUGEPAGE);
   return data;
