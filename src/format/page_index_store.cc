@@ -9,7 +9,7 @@ namespace {
 
 // Indexes closer than this are read together: the bytes between them (other columns' indexes,
 // usually) cost less than another request.
-constexpr uint64_t kMaxGap = 64 * 1024;
+constexpr uint64_t kMaxGap = uint64_t{64} * 1024;
 
 // Where an index lies, when the footer gives a place inside the file.
 std::optional<ByteRange> IndexRange(const std::optional<int64_t>& offset,
@@ -59,6 +59,7 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
   if (wanted.empty()) return Status::OK();
 
   std::vector<ByteRange> ranges;
+  ranges.reserve(wanted.size());
   for (const Wanted& w : wanted) ranges.push_back(w.range);
   std::vector<ByteRange> blocks = io::CoalesceRanges(std::move(ranges), kMaxGap);
   size_t first_block = bytes_.size();

@@ -6,7 +6,7 @@ namespace pqsift::scan {
 namespace {
 
 // A gap this small between two needed pages is read rather than paying for another request.
-constexpr uint64_t kMaxGap = 16 * 1024;
+constexpr uint64_t kMaxGap = uint64_t{16} * 1024;
 
 // Every page inside the chunk, in file order, none overlapping the next.
 bool LocationsInside(ByteRange chunk, const std::vector<format::PageLocation>& pages) {

@@ -649,11 +649,12 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
     pool->Submit([this, slice, shared_rows, c, result, cancelled = cancelled] {
       if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
       auto arrays = DecodeColumn(slice, *shared_rows, columns[c]);
-      if (arrays.ok()) {
+      Status status = arrays.status();
+      if (status.ok()) {
         std::lock_guard<std::mutex> lock(result->mu);
         result->columns[c] = std::move(arrays).value();
       }
-      Finish(*result, arrays.status());
+      Finish(*result, std::move(status));
     });
   }
 }
@@ -672,10 +673,9 @@ void Scanner::State::Launch(const ScanSlice& slice) {
   pool->Submit([this, slice, result, cancelled = cancelled] {
     if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
     auto matches = EvaluateFilter(slice);
-    if (matches.ok()) {
-      SubmitOutputColumns(slice, std::move(matches).value(), result);
-    }
-    Finish(*result, matches.status());
+    Status status = matches.status();
+    if (status.ok()) SubmitOutputColumns(slice, std::move(matches).value(), result);
+    Finish(*result, std::move(status));
   });
 }
 

@@ -368,7 +368,7 @@ Status TypedChunkWriter<DType>::EndPage() {
   }
   const PageType header_type = header.type;
   const size_t page_start = data_pages_.size();
-  AppendPage(std::move(header), body_.size(), data_pages_);
+  AppendPage(header, body_.size(), data_pages_);
   pages_.push_back({static_cast<int64_t>(page_start),
                     static_cast<int32_t>(data_pages_.size() - page_start), rows_});
   CountPage(header_type, page_encoding);
@@ -488,7 +488,7 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
     format::DictionaryPageHeader& dict = header.dictionary_page_header.emplace();
     dict.num_values = static_cast<int32_t>(dictionary_->num_entries());
     dict.encoding = Encoding::kPlain;
-    AppendPage(std::move(header), body_.size(), out.dictionary_page);
+    AppendPage(header, body_.size(), out.dictionary_page);
     CountPage(PageType::kDictionaryPage, Encoding::kPlain);
   }
   const auto dictionary_size = static_cast<int64_t>(out.dictionary_page.size());

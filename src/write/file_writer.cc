@@ -157,7 +157,7 @@ Status ParquetWriter::State::SortAndFlush() {
   }
   PQSIFT_RETURN_IF_ERROR(SortRows(keys, rows));
   // Column by column, in slices, so that only one slice of sorted values exists at a time.
-  constexpr size_t kSlice = 64 * 1024;
+  constexpr size_t kSlice = size_t{64} * 1024;
   for (size_t c = 0; c < chunks.size(); ++c) {
     std::vector<std::shared_ptr<Array>> parts;
     for (const RecordBatch& part : pending) parts.push_back(part.columns[c]);

@@ -232,6 +232,24 @@ bool ParseDecimal(std::string_view s, int32_t precision, int32_t scale, int128& 
   return true;
 }
 
+// "decimal(p,s)" (spaces allowed around the numbers) -> p and s; false for anything else.
+bool ParseDecimalType(std::string_view text, int* precision, int* scale) {
+  constexpr std::string_view kPrefix = "decimal(";
+  if (!text.starts_with(kPrefix) || !text.ends_with(')')) return false;
+  std::string_view inner = text.substr(kPrefix.size(), text.size() - kPrefix.size() - 1);
+  size_t comma = inner.find(',');
+  if (comma == std::string_view::npos) return false;
+  auto parse = [](std::string_view digits, int* out) {
+    size_t b = digits.find_first_not_of(' ');
+    size_t e = digits.find_last_not_of(' ');
+    if (b == std::string_view::npos) return false;
+    digits = digits.substr(b, e - b + 1);
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
+    return error == std::errc() && end == digits.data() + digits.size();
+  };
+  return parse(inner.substr(0, comma), precision) && parse(inner.substr(comma + 1), scale);
+}
+
 // One column of the batch being built.
 class CsvColumn {
  public:
@@ -470,11 +488,9 @@ Result<std::shared_ptr<const DataType>> ParseColumnType(std::string_view name) {
   };
   if (auto it = kTypes.find(name); it != kTypes.end()) return it->second;
   int precision = 0, scale = 0;
-  char close = 0;
   std::string text(name);
-  if (std::sscanf(text.c_str(), "decimal(%d,%d%c", &precision, &scale, &close) == 3 &&
-      close == ')' && text.back() == ')' && precision >= 1 && precision <= 38 && scale >= 0 &&
-      scale <= precision) {
+  if (ParseDecimalType(text, &precision, &scale) && precision >= 1 && precision <= 38 &&
+      scale >= 0 && scale <= precision) {
     return Decimal128(precision, scale);
   }
   return Status::InvalidArgument("unknown column type '" + text +
@@ -517,7 +533,7 @@ CsvReader::~CsvReader() = default;
 
 std::shared_ptr<const BatchSchema> CsvReader::schema() const { return state_->schema; }
 
-Result<std::unique_ptr<CsvReader>> CsvReader::Open(std::istream& in, std::string name,
+Result<std::unique_ptr<CsvReader>> CsvReader::Open(std::istream& in, const std::string& name,
                                                    const CsvOptions& options) {
   if (options.batch_rows < 1) return Status::InvalidArgument("batch_rows must be at least 1");
   auto s = std::make_unique<State>();
@@ -535,7 +551,9 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(std::istream& in, std::string
     std::string column(f.text);
     if (column.empty()) column = "column" + std::to_string(s->schema->fields.size());
     if (!seen.insert(column).second) {
-      return Status::InvalidArgument(name + ": the header names column '" + column + "' twice");
+      std::string message = name;
+      message += ": the header names column '" + column + "' twice";
+      return Status::InvalidArgument(message);
     }
     s->schema->fields.push_back(Field{column, nullptr, true});
   }
@@ -569,8 +587,10 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(std::istream& in, std::string
     size_t index = 0;
     while (index < header.size() && s->schema->fields[index].name != column) ++index;
     if (index == header.size()) {
-      return Status::InvalidArgument("--schema names column '" + column + "', which " + name +
-                                     " does not have");
+      std::string message = "--schema names column '" + column + "', which ";
+      message += name;
+      message += " does not have";
+      return Status::InvalidArgument(message);
     }
     given[index] = *type;
   }

@@ -32,7 +32,7 @@ namespace pqsift::cli {
 
 struct CsvOptions {
   char delimiter = ',';
-  int64_t batch_rows = 64 * 1024;
+  int64_t batch_rows = int64_t{64} * 1024;
   int64_t infer_rows = 100'000;  // records sampled for type inference
   std::string schema;            // "name:type,..." for some or all columns; others are inferred
 };
@@ -47,7 +47,7 @@ class CsvReader : public BatchReader {
   // Reads the header and infers the types. `in` must outlive the reader; `name` is used in
   // errors. InvalidArgument for a bad schema, a schema naming an unknown column, no header, or
   // duplicate column names.
-  static Result<std::unique_ptr<CsvReader>> Open(std::istream& in, std::string name,
+  static Result<std::unique_ptr<CsvReader>> Open(std::istream& in, const std::string& name,
                                                  const CsvOptions& options);
   ~CsvReader() override;
 
