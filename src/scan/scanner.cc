@@ -604,7 +604,10 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   PQSIFT_ASSIGN_OR_RETURN(auto readers,
                           OpenReaders(*slice.row_group, filter_columns, page_options()));
   std::vector<prune::RowRange> matches;
-  prune::RowSelection unproven = slice.rows.Difference(slice.matched);
+  // Without proven rows (the common case) the slice's rows are used as they are: no copies of a
+  // selection that may hold millions of ranges.
+  const bool proven = !slice.matched.empty();
+  prune::RowSelection unproven = proven ? slice.rows.Difference(slice.matched) : slice.rows;
   Status st =
       WalkSelection(unproven, options.batch_size, readers, *cancelled,
                     [&](const std::vector<prune::RowRange>& pieces) -> Status {
@@ -627,7 +630,8 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   rows_decoded += unproven.row_count();
   filter_nanos += NanosSince(start);
   PQSIFT_RETURN_IF_ERROR(st);
-  return prune::RowSelection::FromRanges(std::move(matches)).Union(slice.matched);
+  prune::RowSelection found = prune::RowSelection::FromRanges(std::move(matches));
+  return proven ? found.Union(slice.matched) : found;
 }
 
 // Phase two: one task per output column over `rows`. Called with result->pending counting the
