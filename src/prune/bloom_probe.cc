@@ -37,6 +37,8 @@ Hashes UnsignedHash(const Value& v) {
 template <typename F>
 Hashes FloatHash(const Value& v) {
   if (v.kind != Value::Kind::kFloat || std::isnan(v.f)) return std::nullopt;
+  // Beyond F's finite range no value of the column equals it (and the cast would be undefined).
+  if (std::isfinite(v.f) && std::fabs(v.f) > std::numeric_limits<F>::max()) return std::nullopt;
   const auto stored = static_cast<F>(v.f);
   if (static_cast<double>(stored) != v.f) return std::nullopt;
   if (stored == 0) {
