@@ -94,10 +94,15 @@ uint64_t BloomFilterReadEstimate(const RandomAccessFile& file, const ParquetMeta
   return range ? range->length : 0;
 }
 
-Result<std::vector<std::optional<SplitBlockBloomFilter>>> LoadBloomFilters(
-    const RandomAccessFile& file, const ParquetMetadata& metadata,
-    std::span<const BloomFilterRequest> requests, uint64_t* bytes_read) {
-  std::vector<std::optional<SplitBlockBloomFilter>> out(requests.size());
+Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
+                                            const ParquetMetadata& metadata,
+                                            std::span<const BloomFilterRequest> requests,
+                                            uint64_t max_bytes, size_t must_load,
+                                            uint64_t* bytes_read) {
+  LoadedBloomFilters loaded;
+  loaded.filters.resize(requests.size());
+  loaded.complete = requests.size();
+  std::vector<std::optional<SplitBlockBloomFilter>>& out = loaded.filters;
   std::vector<std::optional<ByteRange>> first(requests.size());
   std::vector<bool> whole(requests.size());
   std::vector<ByteRange> ranges;
@@ -107,7 +112,7 @@ Result<std::vector<std::optional<SplitBlockBloomFilter>>> LoadBloomFilters(
     whole[i] = is_whole;
     if (first[i]) ranges.push_back(*first[i]);
   }
-  if (ranges.empty()) return out;
+  if (ranges.empty()) return loaded;
   RangeReader prefixes(file, metadata);
   PQSIFT_RETURN_IF_ERROR(prefixes.Read(std::move(ranges), bytes_read));
 
@@ -117,6 +122,7 @@ Result<std::vector<std::optional<SplitBlockBloomFilter>>> LoadBloomFilters(
     ByteRange range;
   };
   std::vector<Rest> rests;
+  uint64_t rest_bytes = 0;
   for (size_t i = 0; i < requests.size(); ++i) {
     if (!first[i]) continue;
     std::span<const uint8_t> bytes = prefixes.View(*first[i]);
@@ -130,9 +136,17 @@ Result<std::vector<std::optional<SplitBlockBloomFilter>>> LoadBloomFilters(
     if (whole[i]) continue;  // longer than the footer says: not trusted
     ByteRange rest{first[i]->end(), total - bytes.size()};
     if (!CheckRange(rest.offset, rest.length, file.size(), "bloom filter").ok()) continue;
+    if (i >= must_load && rest_bytes + rest.length > max_bytes) {
+      // Too much at once (filters of many row groups, or hostile headers all claiming large
+      // bitsets over the same bytes): this request and the later ones wait for another call.
+      loaded.complete = i;
+      for (size_t later = i; later < requests.size(); ++later) out[later].reset();
+      break;
+    }
+    rest_bytes += rest.length;
     rests.push_back({i, rest});
   }
-  if (rests.empty()) return out;
+  if (rests.empty()) return loaded;
   std::vector<ByteRange> rest_ranges;
   for (const Rest& r : rests) rest_ranges.push_back(r.range);
   RangeReader remainders(file, metadata);
@@ -144,7 +158,7 @@ Result<std::vector<std::optional<SplitBlockBloomFilter>>> LoadBloomFilters(
     joined.insert(joined.end(), tail.begin(), tail.end());
     out[r.request] = ParseOrNothing(joined);
   }
-  return out;
+  return loaded;
 }
 
 }  // namespace pqsift::format

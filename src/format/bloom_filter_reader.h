@@ -33,11 +33,23 @@ struct BloomFilterRequest {
   int32_t leaf = 0;
 };
 
-// One entry per request, in order: the chunk's filter, or nullopt when it has none or it is
-// unusable. Adds the bytes it read to `*bytes_read`. IOError only when the file fails.
-Result<std::vector<std::optional<SplitBlockBloomFilter>>> LoadBloomFilters(
-    const RandomAccessFile& file, const ParquetMetadata& metadata,
-    std::span<const BloomFilterRequest> requests, uint64_t* bytes_read);
+struct LoadedBloomFilters {
+  // One entry per request, in order: the chunk's filter, or nullopt when it has none or it is
+  // unusable (and for the deferred requests, from `complete` on).
+  std::vector<std::optional<SplitBlockBloomFilter>> filters;
+  // Requests [0, complete) are answered. The rest were deferred: their bitsets, whose sizes only
+  // the headers told, would have passed `max_bytes` (ask again for them).
+  size_t complete = 0;
+};
+
+// Loads the filters of `requests`, holding about `max_bytes` of bitsets learnt from headers at
+// most, though never deferring the first `must_load` requests. Adds the bytes it read to
+// `*bytes_read`. IOError only when the file fails.
+Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
+                                            const ParquetMetadata& metadata,
+                                            std::span<const BloomFilterRequest> requests,
+                                            uint64_t max_bytes, size_t must_load,
+                                            uint64_t* bytes_read);
 
 // The bytes a request may read before its header is known: its length from the footer, or the
 // prefix. 0 when the chunk has no usable offset. For bounding how many filters load at once.

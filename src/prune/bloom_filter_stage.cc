@@ -153,15 +153,20 @@ class BloomFilterStage final : public PruningStage {
       }
       std::span<const format::BloomFilterRequest> batch(requests.data() + first_request[begin],
                                                         first_request[end] - first_request[begin]);
-      PQSIFT_ASSIGN_OR_RETURN(auto filters, format::LoadBloomFilters(context.file, context.metadata,
-                                                                     batch, &report.bytes_read));
-      for (size_t i = begin; i < end; ++i) {
+      PQSIFT_ASSIGN_OR_RETURN(
+          format::LoadedBloomFilters loaded,
+          format::LoadBloomFilters(context.file, context.metadata, batch, kBatchBytes,
+                                   first_request[begin + 1] - first_request[begin],
+                                   &report.bytes_read));
+      // Row groups whose filters all came; the loader answers at least the first one's.
+      size_t i = begin;
+      for (; i < end && first_request[i + 1] - first_request[begin] <= loaded.complete; ++i) {
         const size_t offset = first_request[i] - first_request[begin];
         const size_t count = first_request[i + 1] - first_request[i];
         Decide(context, groups[i], leaves, probes, batch.subspan(offset, count),
-               std::span(filters).subspan(offset, count), plan, report);
+               std::span(loaded.filters).subspan(offset, count), plan, report);
       }
-      begin = end;
+      begin = i;
     }
     report.row_groups_considered += static_cast<int64_t>(groups.size());
     report.seconds +=

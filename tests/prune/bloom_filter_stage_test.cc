@@ -258,6 +258,41 @@ TEST_F(BloomFilterStageTest, WithoutLengthTheFilterIsReadInAPrefix) {
   EXPECT_LT(o.bloom_bytes_read, kRowGroups * 2200 + format::kBloomFilterPrefixBytes);
 }
 
+TEST(BloomFilterLoadTest, LargeFiltersWithoutLengthLoadWithinTheBudget) {
+  // 128 KiB filters (sized for 100,000 values) without bloom_filter_length: each needs a second
+  // read past the 64 KiB prefix, and a budget of 100,000 bytes admits one such rest at a time.
+  WriterOptions options = SampleOptions();
+  options.bloom_filters = {{"key", {100'000, 0.01}}};
+  std::vector<uint8_t> bytes = WithFooterEdit(WriteSample(options), [](ColumnMetaData& m) {
+    if (m.bloom_filter_length) m.bloom_filter_length.reset();
+  });
+  std::shared_ptr<RandomAccessFile> file = MakeMemoryFile("b.parquet", bytes);
+  auto metadata = ReadParquetMetadata(*file);
+  ASSERT_TRUE(metadata.ok());
+  std::vector<format::BloomFilterRequest> requests;
+  for (size_t g = 0; g < kRowGroups; ++g) requests.push_back({g, 0});
+  uint64_t read = 0;
+  size_t done = 0, calls = 0;
+  while (done < requests.size()) {
+    auto loaded = format::LoadBloomFilters(*file, **metadata, std::span(requests).subspan(done),
+                                           100'000, 1, &read);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    ASSERT_GE(loaded->complete, 1u);
+    EXPECT_LE(loaded->complete, 1u);  // the budget holds one rest
+    for (size_t i = 0; i < loaded->complete; ++i) {
+      ASSERT_TRUE(loaded->filters[i].has_value());
+      EXPECT_EQ(loaded->filters[i]->num_bytes(), 128 * 1024);
+      EXPECT_FALSE(loaded->filters[i]->MightContain(
+          format::BloomFilterHash({reinterpret_cast<const uint8_t*>("k00042x"), 7})));
+    }
+    done += loaded->complete;
+    ++calls;
+  }
+  EXPECT_EQ(calls, static_cast<size_t>(kRowGroups));
+  // The stage's own budget takes them all at once, and prunes.
+  EXPECT_EQ(Evaluate(bytes, "key = 'k00042x'").skipped_by_bloom, kRowGroups);
+}
+
 TEST_F(BloomFilterStageTest, HostileFootersMeanMayContain) {
   const auto file_size = static_cast<int64_t>(bytes().size());
   const std::vector<std::function<void(ColumnMetaData&)>> edits = {

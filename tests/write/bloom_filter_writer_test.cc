@@ -147,8 +147,11 @@ TEST(BloomFilterWriterTest, EveryStoredValueIsFoundThroughTheLiteralMapping) {
       requests.push_back({g, static_cast<int32_t>(c)});
     }
     uint64_t bytes_read = 0;
-    auto filters = format::LoadBloomFilters(*w.file, *w.metadata, requests, &bytes_read);
-    ASSERT_TRUE(filters.ok()) << filters.status().ToString();
+    auto loaded = format::LoadBloomFilters(*w.file, *w.metadata, requests, UINT64_MAX,
+                                           requests.size(), &bytes_read);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    ASSERT_EQ(loaded->complete, requests.size());
+    const auto* filters = &loaded->filters;
     int64_t row = 0, probed = 0;
     for (const auto& b : batches) {
       const Array& column = *b->columns[c];
@@ -195,9 +198,9 @@ std::shared_ptr<RecordBatch> SmallBatch(std::shared_ptr<const DataType> type, in
 int64_t BitsetBytes(const Written& w, size_t row_group) {
   uint64_t read = 0;
   format::BloomFilterRequest request{row_group, 0};
-  auto filters = format::LoadBloomFilters(*w.file, *w.metadata, {&request, 1}, &read);
-  EXPECT_TRUE(filters.ok());
-  return filters.ok() && (*filters)[0] ? (*filters)[0]->num_bytes() : -1;
+  auto loaded = format::LoadBloomFilters(*w.file, *w.metadata, {&request, 1}, UINT64_MAX, 1, &read);
+  EXPECT_TRUE(loaded.ok());
+  return loaded.ok() && loaded->filters[0] ? loaded->filters[0]->num_bytes() : -1;
 }
 
 TEST(BloomFilterWriterTest, SizedForTheDistinctValuesOrTheGivenNdv) {
