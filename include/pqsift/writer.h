@@ -20,6 +20,9 @@
 //    (or never increase) from row to row in that row group, with their nulls all first or all
 //    last (NaN makes a float column unsorted); a claim checked on every value, never assumed
 //    (with `sort_by`: the sort keys instead);
+//  - on request (`bloom_filters`), a split-block bloom filter per column chunk of the chosen
+//    columns (BloomFilter.md), all stored together before the page indexes, so readers can
+//    skip row groups whose filter proves an equality's value absent;
 //  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page) when the chunk's
 //    first page is smaller with it than in PLAIN (else PLAIN throughout, with no dictionary
 //    page), falling back to PLAIN for the rest of the chunk once the dictionary page would
@@ -59,6 +62,13 @@
 
 namespace pqsift {
 
+// How one column's bloom filters are sized: for `ndv` distinct values at a false-positive rate of
+// `fpp` (BloomFilter.md's formula, rounded up to a power of two between 32 bytes and 128 MiB).
+struct BloomFilterOptions {
+  int64_t ndv = 0;    // 0: the number of distinct values each row group actually holds
+  double fpp = 0.01;  // in (0, 1)
+};
+
 struct WriterOptions {
   CompressionCodec compression = CompressionCodec::kSnappy;
   int compression_level = 0;  // 0: the codec's default (ZSTD 1..22, GZIP 1..9, BROTLI 0..11)
@@ -88,6 +98,12 @@ struct WriterOptions {
     bool nulls_first = false;
   };
   std::vector<SortBy> sort_by;
+  // Per column (by name): a bloom filter in every row group. Open fails with InvalidArgument
+  // for a column the schema does not have or options out of range, NotSupported for a boolean
+  // column (the spec defines no hash for its bit-packed PLAIN form). The writer keeps each
+  // chunk's distinct hashes until the row group ends (8 bytes per distinct value), and the
+  // filters until Close (up to 64 MiB; beyond that they are written after their row group).
+  std::map<std::string, BloomFilterOptions> bloom_filters;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
 };

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/command.h"
 #include "cli/input/csv_reader.h"
@@ -32,6 +33,7 @@ struct ConvertArgs {
   bool data_page_v2 = false;
   std::string encodings;
   std::string sort_by;
+  std::vector<std::string> bloom_filters;
   int64_t row_group_rows = WriterOptions{}.row_group_rows;
   int64_t page_rows = WriterOptions{}.page_rows;
   int64_t page_bytes = WriterOptions{}.page_bytes;
@@ -111,6 +113,46 @@ Status ParseEncodings(const std::string& text, const BatchSchema& schema, Writer
   return Status::OK();
 }
 
+// "id" / "id:100000" / "id:100000:0.05" / "id::0.05" -> a bloom filter for column id with that
+// ndv (empty or 0: the distinct values each row group holds) and fpp (default 0.01). Items may
+// also be given comma-separated.
+Status ParseBloomFilters(const std::vector<std::string>& items, WriterOptions& options) {
+  for (const std::string& list : items) {
+    for (const std::string& item : SplitList(list)) {
+      std::vector<std::string> parts;
+      for (size_t at = 0;;) {
+        size_t colon = item.find(':', at);
+        parts.push_back(item.substr(at, colon - at));
+        if (colon == std::string::npos) break;
+        at = colon + 1;
+      }
+      auto bad = [&] {
+        return Status::InvalidArgument("--bloom-filter item '" + item +
+                                       "' is not column[:ndv[:fpp]] with ndv >= 0 and "
+                                       "0 < fpp < 1");
+      };
+      if (parts.size() > 3 || parts[0].empty()) return bad();
+      BloomFilterOptions bloom;
+      try {
+        size_t used = 0;
+        if (parts.size() > 1 && !parts[1].empty()) {
+          bloom.ndv = std::stoll(parts[1], &used);
+          if (used != parts[1].size()) return bad();
+        }
+        if (parts.size() > 2) {
+          bloom.fpp = std::stod(parts[2], &used);
+          if (used != parts[2].size()) return bad();
+        }
+      } catch (const std::exception&) {
+        return bad();
+      }
+      if (bloom.ndv < 0 || !(bloom.fpp > 0 && bloom.fpp < 1)) return bad();
+      options.bloom_filters[parts[0]] = bloom;
+    }
+  }
+  return Status::OK();
+}
+
 bool StartsWithParquetMagic(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char magic[4] = {};
@@ -129,6 +171,8 @@ int RunConvert(const ConvertArgs& args) {
   options.page_rows = args.page_rows;
   options.page_bytes = args.page_bytes;
   options.statistics_truncate_bytes = args.stats_truncate;
+  st = ParseBloomFilters(args.bloom_filters, options);
+  if (!st.ok()) return ReportError(st);
 
   const auto start = std::chrono::steady_clock::now();
   const bool parquet =
@@ -231,6 +275,11 @@ Command AddConvertCommand(CLI::App& root) {
   sub->add_option("--sort-by", args->sort_by,
                   "Sort the rows of each row group by these columns: 'a,b:desc' (nulls last); "
                   "declared as the row groups' sorting_columns");
+  sub->add_option("--bloom-filter", args->bloom_filters,
+                  "A bloom filter per row group for this column: 'col[:ndv[:fpp]]' (ndv: "
+                  "distinct values to size for, default those the row group has; fpp: "
+                  "false-positive rate, default 0.01); repeatable or comma-separated")
+      ->allow_extra_args(false);  // one item per flag: INPUT and OUTPUT may follow
   sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

@@ -42,7 +42,7 @@ int RunCount(const CountArgs& args) {
   std::cout.flush();
   if (!std::cout) return ReportError(Status::IOError("stdout: write failed"));
   ScanStats stats = (*scanner)->stats();
-  Status reported = ReportStats(stats, args.stats, args.stats_json);
+  Status reported = ReportStats(stats, args.stats, args.stats_json, &(*scanner)->plan());
   if (!reported.ok()) return ReportError(reported);
   return 0;
 }

@@ -159,28 +159,40 @@ std::string ExplainText(const json& explain) {
   return out;
 }
 
-json StatsJson(const ScanStats& s) {
-  return {{"files", s.files},
-          {"file_bytes", s.file_bytes},
-          {"bytes_read", s.bytes_read},
-          {"requests", s.read_requests},
-          {"row_groups_total", s.row_groups},
-          {"row_groups_skipped", s.row_groups_skipped},
-          {"row_groups_fully_matched", s.row_groups_fully_matched},
-          {"row_groups_read", s.row_groups_read},
-          {"pages_total", s.pages_total},
-          {"pages_read", s.pages_read},
-          {"pages_not_fetched", s.pages_not_fetched},
-          {"bytes_not_fetched", s.bytes_not_fetched},
-          {"rows_total", s.rows_total},
-          {"rows_decoded", s.rows_decoded},
-          {"rows_returned", s.rows_returned},
-          {"plan_seconds", s.plan_seconds},
-          {"filter_seconds", s.filter_seconds},
-          {"decode_seconds", s.decode_seconds}};
+json StatsJson(const ScanStats& s, const prune::AccessPlan* plan) {
+  json out = {{"files", s.files},
+              {"file_bytes", s.file_bytes},
+              {"bytes_read", s.bytes_read},
+              {"requests", s.read_requests},
+              {"row_groups_total", s.row_groups},
+              {"row_groups_skipped", s.row_groups_skipped},
+              {"row_groups_fully_matched", s.row_groups_fully_matched},
+              {"row_groups_read", s.row_groups_read},
+              {"pages_total", s.pages_total},
+              {"pages_read", s.pages_read},
+              {"pages_not_fetched", s.pages_not_fetched},
+              {"bytes_not_fetched", s.bytes_not_fetched},
+              {"rows_total", s.rows_total},
+              {"rows_decoded", s.rows_decoded},
+              {"rows_returned", s.rows_returned},
+              {"plan_seconds", s.plan_seconds},
+              {"filter_seconds", s.filter_seconds},
+              {"decode_seconds", s.decode_seconds}};
+  if (plan != nullptr) {
+    json stages = json::array();
+    for (const prune::StageReport& stage : plan->stages) {
+      stages.push_back({{"stage", stage.stage},
+                        {"row_groups_skipped", stage.row_groups_skipped},
+                        {"row_groups_fully_matched", stage.row_groups_fully_matched},
+                        {"rows_pruned", stage.rows_pruned},
+                        {"bytes_read", stage.bytes_read}});
+    }
+    out["stages"] = std::move(stages);
+  }
+  return out;
 }
 
-std::string StatsText(const ScanStats& s) {
+std::string StatsText(const ScanStats& s, const prune::AccessPlan* plan) {
   std::string out;
   out += Format(
       "files: %llu, bytes read: %llu of %llu (%s) in %llu requests\n",
@@ -205,14 +217,26 @@ std::string StatsText(const ScanStats& s) {
       "time: plan %.3f ms, filter %.3f ms, decode %.3f ms (filter and decode summed "
       "over threads)\n",
       s.plan_seconds * 1e3, s.filter_seconds * 1e3, s.decode_seconds * 1e3);
+  if (plan != nullptr) {
+    for (const prune::StageReport& stage : plan->stages) {
+      out += Format(
+          "stage %s: %lld row groups skipped, %lld fully matched, %lld rows pruned, %llu bytes "
+          "read\n",
+          stage.stage.c_str(), static_cast<long long>(stage.row_groups_skipped),
+          static_cast<long long>(stage.row_groups_fully_matched),
+          static_cast<long long>(stage.rows_pruned),
+          static_cast<unsigned long long>(stage.bytes_read));
+    }
+  }
   return out;
 }
 
-Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path) {
-  if (text) std::cerr << StatsText(stats);
+Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path,
+                   const prune::AccessPlan* plan) {
+  if (text) std::cerr << StatsText(stats, plan);
   if (json_path.empty()) return Status::OK();
   std::ofstream file(json_path, std::ios::trunc);
-  file << StatsJson(stats).dump(2) << '\n';
+  file << StatsJson(stats, plan).dump(2) << '\n';
   if (!file) return Status::IOError(json_path + ": write failed");
   return Status::OK();
 }

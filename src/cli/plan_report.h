@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pqsift/scan.h"
+#include "prune/access_plan.h"
 
 namespace pqsift::cli {
 
@@ -16,11 +17,13 @@ using json = nlohmann::ordered_json;
 json ExplainJson(const Scanner& scanner, const std::string& filter);
 std::string ExplainText(const json& explain);
 
-// The counters of a finished scan (keys documented in docs/cli.md).
-json StatsJson(const ScanStats& stats);
-std::string StatsText(const ScanStats& stats);
+// The counters of a finished scan (keys documented in docs/cli.md); with `plan`, also what each
+// pruning stage skipped and read ("stages").
+json StatsJson(const ScanStats& stats, const prune::AccessPlan* plan = nullptr);
+std::string StatsText(const ScanStats& stats, const prune::AccessPlan* plan = nullptr);
 // --stats and --stats-json: the text on stderr when `text`, the JSON written to `json_path` when
 // not empty. IOError when the file cannot be written.
-Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path);
+Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path,
+                   const prune::AccessPlan* plan = nullptr);
 
 }  // namespace pqsift::cli

@@ -134,7 +134,7 @@ int RunScan(const ScanArgs& args) {
         Status::IOError((args.output.empty() ? "stdout" : args.output) + ": write failed"));
   }
   ScanStats stats = (*scanner)->stats();
-  Status reported = ReportStats(stats, args.stats, args.stats_json);
+  Status reported = ReportStats(stats, args.stats, args.stats_json, &(*scanner)->plan());
   if (!reported.ok()) return ReportError(reported);
   return 0;
 }

@@ -53,5 +53,7 @@ class PruningStage {
 std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage();
 // Page min/max/null counts from the column index, cut at the offset index's page boundaries.
 std::unique_ptr<PruningStage> MakePageIndexStage();
+// Split-block bloom filters: equality and IN values proven absent from a row group.
+std::unique_ptr<PruningStage> MakeBloomFilterStage();
 
 }  // namespace pqsift::prune

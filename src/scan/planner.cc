@@ -62,6 +62,7 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
     std::vector<std::unique_ptr<prune::PruningStage>> stages;
     stages.push_back(prune::MakeRowGroupStatisticsStage());
     stages.push_back(prune::MakePageIndexStage());
+    stages.push_back(prune::MakeBloomFilterStage());
     for (auto& stage : stages) {
       prune::StageReport report;
       report.stage = std::string(stage->name());

@@ -13,6 +13,7 @@
 #include "encoding/rle_bit_packed.h"
 #include "encoding/value_encoder.h"
 #include "format/metadata_encoder.h"
+#include "write/bloom_filter_builder.h"
 #include "write/bounds.h"
 
 namespace pqsift::write {
@@ -197,6 +198,15 @@ class TypedChunkWriter final : public ColumnChunkWriter {
       w->current_ = w->dictionary_.get();
       w->trying_dictionary_ = true;
     }
+    if (options.bloom_filter) {
+      if constexpr (encoding::kIsBoolean<DType>) {
+        return Status::NotSupported(
+            "bloom filters are not defined for BOOLEAN columns (BloomFilter.md hashes PLAIN "
+            "values, and PLAIN booleans are bits)");
+      } else {
+        w->bloom_.emplace(*options.bloom_filter);
+      }
+    }
     return std::unique_ptr<ColumnChunkWriter>(std::move(w));
   }
 
@@ -236,7 +246,8 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   std::unique_ptr<encoding::ValueEncoder<DType>> plain_;            // PLAIN, or options_.encoding
   std::unique_ptr<encoding::DictionaryEncoder<DType>> dictionary_;  // null: not used
   encoding::ValueEncoder<DType>* current_ = nullptr;
-  bool dictionary_pages_ = false;  // some data page was dictionary-encoded
+  bool dictionary_pages_ = false;            // some data page was dictionary-encoded
+  std::optional<BloomFilterBuilder> bloom_;  // only when asked for
   // The first page goes to the dictionary and to PLAIN, until its end chooses one.
   bool trying_dictionary_ = false;
 
@@ -306,6 +317,9 @@ Status TypedChunkWriter<DType>::Write(const Array& array, int64_t offset, int64_
     if (nullable_) order_.UpdateNulls(page_levels_.data() + page_rows_ - step, step);
     current_->Put(values_.data(), valid);
     if (trying_dictionary_) plain_->Put(values_.data(), valid);
+    if constexpr (!encoding::kIsBoolean<DType>) {
+      if (bloom_) bloom_->Add<DType>(values_.data(), valid);
+    }
     slot += step;
 
     if (page_rows_ >= options_.page_rows ||
@@ -540,6 +554,8 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
   out.column_index = ColumnIndexBytes();
   out.sorted = order_.Sorting();
   out.data_pages = std::move(data_pages_);
+  out.bloom_filter.clear();
+  if (bloom_) bloom_->Finish(out.bloom_filter);
   return Status::OK();
 }
 

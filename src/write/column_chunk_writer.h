@@ -21,6 +21,7 @@
 #include "pqsift/array.h"
 #include "pqsift/metadata.h"
 #include "pqsift/status.h"
+#include "pqsift/writer.h"
 #include "write/leaf_spec.h"
 
 namespace pqsift::write {
@@ -37,6 +38,8 @@ struct ChunkOptions {
   bool data_page_v2 = false;
   // Every data page in this encoding instead of dictionary / PLAIN.
   std::optional<Encoding> encoding;
+  // A bloom filter of the chunk's values. REQUIRES: not for BOOLEAN, 0 < fpp < 1, ndv >= 0.
+  std::optional<BloomFilterOptions> bloom_filter;
 };
 
 // A finished chunk: its bytes (to be written in this order) and metadata whose offsets count
@@ -48,6 +51,7 @@ struct FinishedChunk {
   std::vector<format::PageLocation> pages;  // one per data page
   std::optional<std::string> column_index;  // the encoded ColumnIndex; none when not written
   std::optional<SortingColumn> sorted;      // how the chunk's rows are sorted (column_idx 0)
+  std::vector<uint8_t> bloom_filter;        // header + bitset; empty when not asked for
 };
 
 class ColumnChunkWriter {

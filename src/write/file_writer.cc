@@ -1,8 +1,12 @@
-// ParquetWriter (pqsift/writer.h): row groups of column chunks, then the page indexes, then the
-// footer.
+// ParquetWriter (pqsift/writer.h): row groups of column chunks, then the bloom filters, then
+// the page indexes, then the footer.
 //
-//   "PAR1" | row group: chunk per column (ColumnChunkWriter) | ... | column indexes |
-//   offset indexes | FileMetaData | u32 footer length (LE) | "PAR1"
+//   "PAR1" | row group: chunk per column (ColumnChunkWriter) | ... | bloom filters |
+//   column indexes | offset indexes | FileMetaData | u32 footer length (LE) | "PAR1"
+//
+// Bloom filters are grouped by row group, each in column order (BloomFilter.md). Past
+// kMaxHeldBloomBytes they are written right after their row group instead (the spec allows
+// both places), so memory stays bounded for files of many row groups.
 #include <algorithm>
 #include <climits>
 #include <deque>
@@ -33,6 +37,15 @@ struct PendingIndex {
   format::OffsetIndex offset_index;         // absolute offsets
 };
 
+// A chunk's bloom filter (header + bitset) until it is written.
+struct PendingBloomFilter {
+  size_t row_group = 0;
+  size_t column = 0;
+  std::vector<uint8_t> bytes;
+};
+
+constexpr size_t kMaxHeldBloomBytes = size_t{64} << 20;
+
 Status CheckOptions(const WriterOptions& o) {
   if (o.row_group_rows < 1 || o.page_rows < 1 || o.page_bytes < 1 || o.dictionary_page_bytes < 1) {
     return Status::InvalidArgument(
@@ -43,6 +56,13 @@ Status CheckOptions(const WriterOptions& o) {
   }
   if (o.statistics_truncate_bytes < 0) {
     return Status::InvalidArgument("statistics_truncate_bytes must not be negative");
+  }
+  for (const auto& [name, bloom] : o.bloom_filters) {
+    // Written as a negation so that NaN fails too.
+    if (!(bloom.fpp > 0 && bloom.fpp < 1) || bloom.ndv < 0) {
+      return Status::InvalidArgument("bloom filter of column '" + name +
+                                     "': fpp must lie in (0, 1) and ndv must not be negative");
+    }
   }
   PQSIFT_RETURN_IF_ERROR(compression::CheckCompressionLevel(o.compression, o.compression_level));
   // An empty page proves the codec can be written at all (LZ4 and LZO cannot).
@@ -65,6 +85,8 @@ struct ParquetWriter::State {
   std::vector<RecordBatch> pending;  // with sort_by: the open row group's rows, unsorted
   std::vector<RowGroup> row_groups;
   std::vector<PendingIndex> indexes;
+  std::vector<PendingBloomFilter> bloom_filters;
+  size_t bloom_filter_bytes = 0;    // held in bloom_filters
   std::deque<std::string> strings;  // bytes the footer's views point to
   Status error;                     // sticky: the first failure
   bool closed = false;
@@ -76,6 +98,9 @@ struct ParquetWriter::State {
       write::ChunkOptions column = chunk_options;
       if (auto e = options.column_encodings.find(field.name); e != options.column_encodings.end()) {
         column.encoding = e->second;
+      }
+      if (auto b = options.bloom_filters.find(field.name); b != options.bloom_filters.end()) {
+        column.bloom_filter = b->second;
       }
       auto chunk = write::ColumnChunkWriter::Make(leaves[i], field.nullable, column);
       if (!chunk.ok()) return chunk.status().WithContext("column '" + field.name + "'");
@@ -89,6 +114,7 @@ struct ParquetWriter::State {
 
   Status FlushRowGroup();
   Status SortAndFlush();
+  Status WriteBloomFilters();
   Status WritePageIndexes();
   Status WriteFooter();
 };
@@ -133,8 +159,25 @@ Status ParquetWriter::State::FlushRowGroup() {
       index.offset_index.page_locations = std::move(done.pages);
       for (format::PageLocation& p : index.offset_index.page_locations) p.offset += start;
     }
+    if (!done.bloom_filter.empty()) {
+      bloom_filter_bytes += done.bloom_filter.size();
+      bloom_filters.push_back({row_groups.size() - 1, c, std::move(done.bloom_filter)});
+    }
   }
   rg.total_compressed_size = compressed;
+  if (bloom_filter_bytes > kMaxHeldBloomBytes) return WriteBloomFilters();
+  return Status::OK();
+}
+
+Status ParquetWriter::State::WriteBloomFilters() {
+  for (PendingBloomFilter& bloom : bloom_filters) {
+    ColumnMetaData& m = *row_groups[bloom.row_group].columns[bloom.column].meta_data;
+    m.bloom_filter_offset = static_cast<int64_t>(file->position());
+    m.bloom_filter_length = static_cast<int32_t>(bloom.bytes.size());  // at most 128 MiB + header
+    PQSIFT_RETURN_IF_ERROR(Append(bloom.bytes));
+  }
+  bloom_filters.clear();
+  bloom_filter_bytes = 0;
   return Status::OK();
 }
 
@@ -261,6 +304,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
                                      "', which the schema does not have");
     }
   }
+  for (const auto& [name, bloom] : options.bloom_filters) {
+    bool known = false;
+    for (const Field& f : state->schema->fields) known |= f.name == name;
+    if (!known) {
+      return Status::InvalidArgument("a bloom filter is asked for column '" + name +
+                                     "', which the schema does not have");
+    }
+  }
   for (const auto& [name, encoding] : options.column_encodings) {
     bool known = false;
     for (const Field& f : state->schema->fields) known |= f.name == name;
@@ -337,6 +388,7 @@ Status ParquetWriter::Close() {
   if (s.row_group_rows > 0) {
     PQSIFT_RETURN_IF_ERROR(s.error = s.pending.empty() ? s.FlushRowGroup() : s.SortAndFlush());
   }
+  PQSIFT_RETURN_IF_ERROR(s.error = s.WriteBloomFilters());
   PQSIFT_RETURN_IF_ERROR(s.error = s.WritePageIndexes());
   PQSIFT_RETURN_IF_ERROR(s.error = s.WriteFooter());
   return s.error = s.file->Close();

@@ -9,6 +9,7 @@
 //   node tests/property/differential.mjs --pqsift PATH [--cases N] [--files F] [--seed S]
 //        [--workdir D] [--keep] [--strict] [--only K[.J],...] [--max-mismatches M]
 //        [--min-pruned-share X] [--min-page-pruned-share X] [--in-process]
+//        [--bloom-share X] [--min-bloom-pruned-cases N]
 //
 // --cases N cases over --files F random files (ceil(N/F) predicates per file); everything is a
 // function of --seed. --only K re-runs file K (K.J: its case J) of the same seed/files/cases.
@@ -20,6 +21,11 @@
 // --min-pruned-share X fails the run when fewer than X (0..1) of the compared cases skipped a row
 // group (read from --stats-json), so a pqsift that silently stopped pruning is noticed;
 // --min-page-pruned-share X the same for cases that left pages unfetched by the page index.
+// --bloom-share X rewrites that share of the files (those without a struct column) with
+// `pqsift convert --bloom-filter` on every non-boolean column (smaller row groups, a random fpp),
+// so the bloom-filter stage has filters of every type to prune with (DuckDB-written files carry
+// some already, on dictionary columns); --min-bloom-pruned-cases N fails the run when fewer
+// cases than N had a row group skipped by that stage (from --stats-json "stages").
 // --in-process: PATH is a .mjs module exporting run(argv) (the stand-in of selftest.mjs), called
 // in this process instead of spawned (thousands of node start-ups are too slow for a self-test).
 // The last line is `property_differential: PASS|FAIL ...`; exit 1 on FAIL.
@@ -36,7 +42,8 @@ const NAME = 'property_differential';
 
 function parseArgs(argv) {
   const a = { cases: 3000, files: 60, seed: 1, keep: false, strict: false, only: null, maxMismatches: 10,
-              minPrunedShare: 0, minPagePrunedShare: 0, inProcess: false, maxShown: 5 };
+              minPrunedShare: 0, minPagePrunedShare: 0, inProcess: false, maxShown: 5, bloomShare: 0,
+              minBloomPrunedCases: 0 };
   for (let i = 2; i < argv.length; i++) {
     const x = argv[i];
     const val = () => { if (i + 1 >= argv.length) usage(`${x} needs a value`); return argv[++i]; };
@@ -52,6 +59,8 @@ function parseArgs(argv) {
     else if (x === '--min-pruned-share') a.minPrunedShare = Number(val());
     else if (x === '--min-page-pruned-share') a.minPagePrunedShare = Number(val());
     else if (x === '--in-process') a.inProcess = true;
+    else if (x === '--bloom-share') a.bloomShare = Number(val());
+    else if (x === '--min-bloom-pruned-cases') a.minBloomPrunedCases = Number(val());
     else if (x === '--max-shown') a.maxShown = Number(val());
     else usage(`unknown argument ${x}`);
   }
@@ -64,7 +73,8 @@ function parseArgs(argv) {
 function usage(why) {
   process.stderr.write(`${NAME}: ${why}\nusage: node tests/property/differential.mjs --pqsift PATH [--cases N] [--files F] ` +
                        '[--seed S] [--workdir D] [--keep] [--strict] [--only K[.J],...] [--max-mismatches M] ' +
-                       '[--min-pruned-share X] [--min-page-pruned-share X] [--in-process]\n');
+                       '[--min-pruned-share X] [--min-page-pruned-share X] [--in-process] [--bloom-share X] ' +
+                       '[--min-bloom-pruned-cases N]\n');
   process.exit(2);
 }
 
@@ -218,7 +228,7 @@ const showRow = (names, row) => `{${row.split(SEP).map((v, c) => `${names[c]}: $
 const totals = {
   cases: 0, compared: 0, failures: 0, duckRejects: 0, pqsiftRejects: 0, rowsCompared: 0, statsCases: 0,
   prunedCases: 0, rgTotal: 0, rgRead: 0, statsInconsistent: 0, emptyResults: 0, files: 0, rowGroups: 0,
-  oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, pagesNotFetchedCases: 0, msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
+  oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, pagesNotFetchedCases: 0, bloomPrunedCases: 0, msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
 };
 const duckRejectSamples = new Map();
 const pqsiftRejectSamples = [];
@@ -241,7 +251,8 @@ function reproducer(c, kind, details) {
     `  duckdb -c ${shq(`SET TimeZone='UTC'; ${c.sql}`)}`,
     ...details.map((d) => `  ${d}`),
     `rerun: node tests/property/differential.mjs --pqsift ${shq(pqsift)} --seed ${args.seed} --files ${args.files} ` +
-      `--cases ${args.cases} --only ${spec.index}.${c.caseIndex}${args.inProcess ? ' --in-process' : ''}`,
+      `--cases ${args.cases} --only ${spec.index}.${c.caseIndex}${args.inProcess ? ' --in-process' : ''}` +
+      `${args.bloomShare ? ` --bloom-share ${args.bloomShare}` : ''}`,
     '',
   ];
   const text = lines.join('\n');
@@ -370,6 +381,8 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
         if (Number(s.row_groups_fully_matched) > 0) totals.fullyMatchedCases++;
         if (Number(s.pages_read) < Number(s.pages_total)) totals.pagePrunedCases++;
         if (Number(s.pages_not_fetched) > 0) totals.pagesNotFetchedCases++;
+        const bloom = (s.stages ?? []).find((x) => x.stage === 'bloom filter');
+        if (Number(bloom?.row_groups_skipped) > 0) totals.bloomPrunedCases++;
         const returned = s.rows_returned === undefined ? pLines.length : Number(s.rows_returned);
         if (total !== c.spec.rowGroups.length || read > total || returned !== pLines.length) {
           totals.statsInconsistent++;
@@ -382,6 +395,28 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
     }
   }
   if (problems.length) fail(c, 'MISMATCH', problems);
+}
+
+// --bloom-share: the file rewritten by `pqsift convert --bloom-filter` (its writer becomes
+// "<writer>+pqsift-bloom"); files with a struct column stay as they are (convert writes flat
+// columns only).
+async function withBloomFilters(spec, file, rng) {
+  if (!rng.chance(args.bloomShare) || spec.columns.some((c) => c.type.startsWith('STRUCT'))) return;
+  const columns = spec.columns.filter((c) => c.type !== 'BOOLEAN').map((c) => c.name);
+  if (!columns.length) return;
+  const rowGroupRows = rng.pick([300, 1000, 2048]);
+  const fpp = rng.pick([0.01, 0.05, 0.2]);
+  const tmp = file.replace(/\.parquet$/, '.bloom.parquet');
+  const r = await runPqsift(['convert', file, tmp, '--row-group-rows', String(rowGroupRows),
+                             '--bloom-filter', columns.map((c) => `${c}::${fpp}`).join(',')]);
+  if (r.status !== 0) {
+    totals.failures++;
+    process.stdout.write(`FAIL pqsift convert --bloom-filter of ${spec.name}: ${describeRun(r)} ${r.stderr}\n`);
+    return;
+  }
+  fs.renameSync(tmp, file);
+  spec.writer += '+pqsift-bloom';
+  spec.options = { ...spec.options, bloom: { rowGroupRows, fpp, columns } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,6 +439,7 @@ for (let f = 0; f < args.files && !stopped; f++) {
     process.stdout.write(`FAIL writing ${spec.name} with ${spec.writer}: ${e.message.split('\n')[0]}\n  sql: ${spec.sql}\n`);
     continue;
   }
+  if (args.bloomShare > 0 && !inProcess) await withBloomFilters(spec, file, gen.rngFor('bloom', args.seed, f));
   const profile = await gen.profileFile(con, file);
   await con.run(`CREATE OR REPLACE TABLE oracle AS SELECT * FROM read_parquet(${sqlPath(file)})`);
   totals.msWrite += performance.now() - tw;
@@ -417,7 +453,7 @@ for (let f = 0; f < args.files && !stopped; f++) {
     const want = onlyFiles?.get(f);
     if (want !== undefined && !Number.isNaN(want) && want !== j) continue;
     const rng = gen.rngFor('case', args.seed, f, j);
-    const k = gen.generateCase(rng, profile);
+    const k = gen.generateCase(rng, profile, spec.writer.endsWith('+pqsift-bloom') ? 0.6 : 0);
     if (!k) continue;
     const c = { spec, file, caseIndex: j, where: k.where, duckWhere: k.duckWhere, select: k.select, threads: rng.pick([1, 2]) };
     await runCase(c, 0);
@@ -450,7 +486,8 @@ if (totals.statsCases) {
   out.push(`  pruning: ${totals.prunedCases} of ${totals.statsCases} compared cases (${pct(totals.prunedCases, totals.statsCases)}) ` +
            `skipped at least one row group; ${totals.rgTotal - totals.rgRead} of ${totals.rgTotal} row groups skipped (${pct(totals.rgTotal - totals.rgRead, totals.rgTotal)}); ` +
            `${totals.fullyMatchedCases} cases had a fully matched row group, ${totals.pagePrunedCases} skipped pages, ` +
-           `${totals.pagesNotFetchedCases} left pages unfetched (page index)`);
+           `${totals.pagesNotFetchedCases} left pages unfetched (page index), ${totals.bloomPrunedCases} skipped a row group by ` +
+           'its bloom filters');
 } else {
   out.push('  pruning: no --stats-json output: cannot tell whether pruning happened');
 }
@@ -482,6 +519,9 @@ if (args.minPrunedShare > 0 && share < args.minPrunedShare) {
 const pageShare = totals.statsCases ? totals.pagesNotFetchedCases / totals.statsCases : 0;
 if (args.minPagePrunedShare > 0 && pageShare < args.minPagePrunedShare) {
   reasons.push(`only ${pct(totals.pagesNotFetchedCases, totals.statsCases)} of the cases left pages unfetched (--min-page-pruned-share ${args.minPagePrunedShare})`);
+}
+if (totals.bloomPrunedCases < args.minBloomPrunedCases) {
+  reasons.push(`only ${totals.bloomPrunedCases} cases skipped a row group by its bloom filters (--min-bloom-pruned-cases ${args.minBloomPrunedCases})`);
 }
 out.push(reasons.length ? `${NAME}: FAIL: ${reasons.join('; ')}` : `${NAME}: PASS`);
 process.stdout.write(out.join('\n') + '\n');

@@ -738,14 +738,27 @@ export function duckDialect(where) {
   return where;
 }
 
+// What a bloom filter can decide: `x = v`, `x IN (...)`, `x IS NOT DISTINCT FROM v` on one
+// column (values that occur, their neighbours, values outside the range), alone, under AND with
+// another atom, or ORed with a second equality.
+function equalityPredicate(rng, ctx) {
+  const leaf = rng.pick(ctx.leaves);
+  const lit = () => literalFor(rng, leaf);
+  const eq = () => rng.pick([`${leaf.path} = ${lit()}`, `${leaf.path} IS NOT DISTINCT FROM ${lit()}`,
+                             `${leaf.path} IN (${Array.from({ length: rng.int(1, 4) }, lit).join(', ')})`]);
+  return rng.weighted([[4, () => eq()], [2, () => `(${eq()} AND ${atom(rng, ctx)})`], [2, () => `(${eq()} OR ${eq()})`]])();
+}
+
 // { where, duckWhere, select }: select is null (every column, schema order) or a list of paths.
-export function generateCase(rng, profile) {
+// `equalityShare`: the share of predicates that are equalities a bloom filter can decide (the
+// draw is made only when it is above 0, so other files' cases stay as they were).
+export function generateCase(rng, profile, equalityShare = 0) {
   if (!profile.leaves.length) return null;
   // Most predicates concentrate on one or two columns (so they are selective and prune), some
   // spread over all of them (OR across columns).
   const focus = rng.chance(0.7) ? rng.shuffle([...profile.leaves]).slice(0, rng.int(1, 2)) : profile.leaves;
   const ctx = { leaves: focus, maxDepth: rng.weighted([[3, 0], [3, 1], [2, 2], [2, 3]]) };
-  const where = predicate(rng, ctx, 0);
+  const where = equalityShare > 0 && rng.chance(equalityShare) ? equalityPredicate(rng, ctx) : predicate(rng, ctx, 0);
   const duckWhere = duckDialect(where);
   let select = null;
   if (rng.chance(0.5)) {

@@ -1,0 +1,59 @@
+// Loads the bloom filters of column chunks (format/bloom_filter.h) for the pruning stage.
+//
+// A chunk's filter lies where ColumnMetaData.bloom_filter_offset says, usually with the others
+// between the last row group and the page indexes. With bloom_filter_length, header and bitset
+// come in one read; without it, a prefix of kBloomFilterPrefixBytes (the whole filter, when it
+// is small) and, once the header gives the bitset's size, the rest. Neighbouring filters are
+// read together (ranges coalesced), and bytes the footer's tail read already holds are taken
+// from there.
+//
+// A filter that is absent, lies outside the file, is larger than kBloomFilterMaxBytes, does not
+// decode, disagrees with its bloom_filter_length or uses an algorithm, hash or compression
+// other than the spec's is unusable: nullopt, which means "every value may be present". Only
+// the file failing is an error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "format/bloom_filter.h"
+#include "pqsift/io.h"
+#include "pqsift/parquet_file.h"
+
+namespace pqsift::format {
+
+// Bytes read at a filter's offset when the footer does not give its length: enough for the
+// header and a bitset of up to this size minus the header, in one request.
+inline constexpr uint64_t kBloomFilterPrefixBytes = uint64_t{64} * 1024;
+
+struct BloomFilterRequest {
+  size_t row_group = 0;
+  int32_t leaf = 0;
+};
+
+struct LoadedBloomFilters {
+  // One entry per request, in order: the chunk's filter, or nullopt when it has none or it is
+  // unusable (and for the deferred requests, from `complete` on).
+  std::vector<std::optional<SplitBlockBloomFilter>> filters;
+  // Requests [0, complete) are answered. The rest were deferred: their bitsets, whose sizes only
+  // the headers told, would have passed `max_bytes` (ask again for them).
+  size_t complete = 0;
+};
+
+// Loads the filters of `requests`, holding about `max_bytes` of bitsets learnt from headers at
+// most, though never deferring the first `must_load` requests. Adds the bytes it read to
+// `*bytes_read`. IOError only when the file fails.
+Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
+                                            const ParquetMetadata& metadata,
+                                            std::span<const BloomFilterRequest> requests,
+                                            uint64_t max_bytes, size_t must_load,
+                                            uint64_t* bytes_read);
+
+// The bytes a request may read before its header is known: its length from the footer, or the
+// prefix. 0 when the chunk has no usable offset. For bounding how many filters load at once.
+uint64_t BloomFilterReadEstimate(const RandomAccessFile& file, const ParquetMetadata& metadata,
+                                 const BloomFilterRequest& request);
+
+}  // namespace pqsift::format

@@ -1,0 +1,230 @@
+// The bloom-filter stage: split-block bloom filters (BloomFilter.md) prove that an equality's
+// value is absent from a row group.
+//
+// Predicates it can use: `col = literal`, `col IS NOT DISTINCT FROM literal` and
+// `col IN (...)` on a plain column (no cast), combined by AND (one conjunct proven absent
+// suffices) and OR (every branch must be). Anything else, a literal with no listable stored
+// form (prune/bloom_probe.h), or a chunk without a usable filter counts as "may match"; NOT is
+// never proven (a filter cannot prove presence). The stage does not combine its evidence with
+// the statistics' inside one predicate: `(a = 1) OR (b > 5)` is pruned only when each branch
+// alone is proven by one kind of evidence.
+//
+// I/O: only for row groups still read and not fully matched, and only when the predicate could
+// become impossible with the filters the footer places for them; those filters are read in
+// coalesced reads per batch of row groups (at most kBatchBytes of filters held at once).
+#include <chrono>
+#include <unordered_map>
+
+#include "format/bloom_filter_reader.h"
+#include "prune/bloom_probe.h"
+#include "prune/stage.h"
+
+namespace pqsift::prune {
+namespace {
+
+using expr::Expr;
+using expr::Op;
+
+// Bloom filters held at once while a file's row groups are decided.
+constexpr uint64_t kBatchBytes = uint64_t{64} << 20;
+
+// An equality or IN the filters can test: its column and, per literal, the hashes of the stored
+// forms equal to it (any of them present: the literal may be present).
+struct Probe {
+  size_t column = 0;
+  std::vector<std::vector<uint64_t>> literals;
+};
+
+// The probes of a predicate tree, by node, for one file.
+using Probes = std::unordered_map<const Expr*, Probe>;
+
+// A literal operand's value, when `e` is one (and not NULL).
+const expr::Value* LiteralOf(const Expr& e) {
+  return e.op == Op::kLiteral && !e.literal.is_null() ? &e.literal : nullptr;
+}
+
+// The probes MayBeTrue consults: the nodes reached from the root through AND and OR.
+void CollectProbes(const Expr& e, const std::vector<FilterLeaf>& leaves, Probes& out) {
+  if (e.op == Op::kAnd || e.op == Op::kOr) {
+    for (const auto& child : e.children) CollectProbes(*child, leaves, out);
+    return;
+  }
+  std::vector<const expr::Value*> values;
+  const Expr* column = nullptr;
+  if (e.op == Op::kEq || e.op == Op::kIsNotDistinctFrom) {
+    for (int side = 0; side < 2; ++side) {
+      const Expr& a = *e.children[side];
+      if (a.op == Op::kColumn && LiteralOf(*e.children[1 - side]) != nullptr) {
+        column = &a;
+        values.push_back(LiteralOf(*e.children[1 - side]));
+      }
+    }
+  } else if (e.op == Op::kIn && e.children[0]->op == Op::kColumn) {
+    column = e.children[0].get();
+    for (const expr::Value& v : e.list) values.push_back(&v);
+  }
+  if (column == nullptr || column->column < 0) return;
+  const auto k = static_cast<size_t>(column->column);
+  if (k >= leaves.size() || !leaves[k].known()) return;
+  Probe probe;
+  probe.column = k;
+  for (const expr::Value* v : values) {
+    std::optional<std::vector<uint64_t>> hashes =
+        BloomHashesOf(*v, *leaves[k].descriptor, *leaves[k].type);
+    if (!hashes) return;  // one literal the filter cannot rule out: the node may match
+    probe.literals.push_back(std::move(*hashes));
+  }
+  out.emplace(&e, std::move(probe));
+}
+
+// Whether the predicate can be TRUE on some row, given `absent(probe)`: whether the evidence
+// proves that no row matches the probe's node.
+template <typename Absent>
+bool MayBeTrue(const Expr& e, const Probes& probes, Absent&& absent) {
+  switch (e.op) {
+    case Op::kAnd:
+      for (const auto& child : e.children) {
+        if (!MayBeTrue(*child, probes, absent)) return false;
+      }
+      return true;
+    case Op::kOr:
+      for (const auto& child : e.children) {
+        if (MayBeTrue(*child, probes, absent)) return true;
+      }
+      return false;
+    case Op::kLiteral: return e.literal.kind == expr::Value::Kind::kBool && e.literal.b;
+    default: {
+      auto probe = probes.find(&e);
+      return probe == probes.end() || !absent(probe->second);
+    }
+  }
+}
+
+class BloomFilterStage final : public PruningStage {
+ public:
+  std::string_view name() const override { return "bloom filter"; }
+
+  Status Apply(const FileContext& context, FilePlan& plan, StageReport& report) override {
+    auto start = std::chrono::steady_clock::now();
+    if (report.stage.empty()) report.stage = std::string(name());
+    PQSIFT_RETURN_IF_ERROR(CheckPlanMatchesFile(context, plan));
+    if (!context.filter.root) return Status::OK();
+
+    std::vector<FilterLeaf> leaves;
+    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
+      leaves.push_back(ResolveFilterLeaf(context, k));
+    }
+    Probes probes;
+    CollectProbes(*context.filter.root, leaves, probes);
+    if (probes.empty()) return Status::OK();
+    std::vector<bool> probed(leaves.size(), false);
+    for (const auto& [node, probe] : probes) probed[probe.column] = true;
+
+    // Row groups the filters could decide, with the chunks whose filters they need.
+    std::vector<size_t> groups;
+    std::vector<format::BloomFilterRequest> requests;
+    std::vector<size_t> first_request;  // per group, its first request
+    for (size_t g = 0; g < plan.row_groups.size(); ++g) {
+      const RowGroupPlan& p = plan.row_groups[g];
+      if (p.decision() == Decision::kSkip || p.fully_matched) continue;
+      std::vector<bool> has_filter = ColumnsWithFilter(context, g, leaves);
+      // If every filter present proved its probes absent, could the predicate still match?
+      auto assume_absent = [&](const Probe& probe) { return has_filter[probe.column]; };
+      if (MayBeTrue(*context.filter.root, probes, assume_absent)) continue;
+      groups.push_back(g);
+      first_request.push_back(requests.size());
+      for (size_t k = 0; k < leaves.size(); ++k) {
+        if (has_filter[k] && probed[k]) requests.push_back({g, leaves[k].leaf});
+      }
+    }
+    first_request.push_back(requests.size());
+
+    // In batches of whole row groups, so that at most about kBatchBytes of filters are held.
+    size_t begin = 0;
+    while (begin < groups.size()) {
+      size_t end = begin;
+      uint64_t batch_bytes = 0;
+      while (end < groups.size() && (end == begin || batch_bytes < kBatchBytes)) {
+        for (size_t r = first_request[end]; r < first_request[end + 1]; ++r) {
+          batch_bytes +=
+              format::BloomFilterReadEstimate(context.file, context.metadata, requests[r]);
+        }
+        ++end;
+      }
+      std::span<const format::BloomFilterRequest> batch(requests.data() + first_request[begin],
+                                                        first_request[end] - first_request[begin]);
+      PQSIFT_ASSIGN_OR_RETURN(
+          format::LoadedBloomFilters loaded,
+          format::LoadBloomFilters(context.file, context.metadata, batch, kBatchBytes,
+                                   first_request[begin + 1] - first_request[begin],
+                                   &report.bytes_read));
+      // Row groups whose filters all came; the loader answers at least the first one's.
+      size_t i = begin;
+      for (; i < end && first_request[i + 1] - first_request[begin] <= loaded.complete; ++i) {
+        const size_t offset = first_request[i] - first_request[begin];
+        const size_t count = first_request[i + 1] - first_request[i];
+        Decide(context, groups[i], leaves, probes, batch.subspan(offset, count),
+               std::span(loaded.filters).subspan(offset, count), plan, report);
+      }
+      begin = i;
+    }
+    report.row_groups_considered += static_cast<int64_t>(groups.size());
+    report.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return Status::OK();
+  }
+
+ private:
+  // Per filter column: whether row group g's footer places a bloom filter for it.
+  static std::vector<bool> ColumnsWithFilter(const FileContext& context, size_t g,
+                                             const std::vector<FilterLeaf>& leaves) {
+    const RowGroup& rg = context.metadata.file().row_groups[g];
+    std::vector<bool> out(leaves.size(), false);
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      if (!leaves[k].known() || static_cast<size_t>(leaves[k].leaf) >= rg.columns.size()) continue;
+      const std::optional<ColumnMetaData>& meta = rg.columns[leaves[k].leaf].meta_data;
+      out[k] = meta && meta->bloom_filter_offset.has_value();
+    }
+    return out;
+  }
+
+  // Skips row group g when its filters (`filters[i]` loaded for `requests[i]`) prove that no
+  // row can match.
+  void Decide(const FileContext& context, size_t g, const std::vector<FilterLeaf>& leaves,
+              const Probes& probes, std::span<const format::BloomFilterRequest> requests,
+              std::span<const std::optional<format::SplitBlockBloomFilter>> filters, FilePlan& plan,
+              StageReport& report) const {
+    // The loaded filter of each filter column in this row group (null: none usable).
+    std::vector<const format::SplitBlockBloomFilter*> by_column(leaves.size(), nullptr);
+    for (size_t r = 0; r < requests.size(); ++r) {
+      const std::optional<format::SplitBlockBloomFilter>& filter = filters[r];
+      if (!filter) continue;
+      for (size_t k = 0; k < leaves.size(); ++k) {
+        if (leaves[k].known() && leaves[k].leaf == requests[r].leaf) by_column[k] = &*filter;
+      }
+    }
+    auto absent = [&](const Probe& probe) {
+      const format::SplitBlockBloomFilter* filter = by_column[probe.column];
+      if (filter == nullptr) return false;
+      for (const std::vector<uint64_t>& forms : probe.literals) {
+        for (uint64_t hash : forms) {
+          if (filter->MightContain(hash)) return false;
+        }
+      }
+      return true;
+    };
+    if (MayBeTrue(*context.filter.root, probes, absent)) return;
+    RowGroupPlan& p = plan.row_groups[g];
+    report.rows_pruned += p.rows.row_count();
+    p.Skip(std::string(name()));
+    ++report.row_groups_skipped;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<PruningStage> MakeBloomFilterStage() {
+  return std::make_unique<BloomFilterStage>();
+}
+
+}  // namespace pqsift::prune
