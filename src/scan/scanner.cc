@@ -30,7 +30,9 @@
 #include "prune/access_plan.h"
 #include "scan/page_fetch.h"
 #include "scan/planner.h"
+#include "scan/runtime_check.h"
 #include "scan/thread_pool.h"
+#include "scan/top_k.h"
 
 namespace pqsift {
 namespace {
@@ -49,7 +51,15 @@ struct DecodedColumn {
   std::vector<int32_t> leaves;
 };
 
+// The filter a slice evaluates on its rows: the scan's filter, AND the runtime filter as it stood
+// when the slice was launched. columns[k] decodes filter.columns[k].
+struct SliceFilter {
+  expr::BoundFilter filter;
+  std::vector<const DecodedColumn*> columns;
+};
+
 struct FileEntry {
+  size_t index = 0;  // in the scan's files
   std::shared_ptr<RandomAccessFile> file;
   std::shared_ptr<const ParquetMetadata> metadata;
   std::optional<expr::BoundFilter> filter;    // bound against this file's schema
@@ -57,7 +67,13 @@ struct FileEntry {
   std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
   // The page indexes the planning loaded (its offset indexes say which pages a selection needs).
   std::unique_ptr<format::PageIndexStore> page_indexes;
+  // The runtime filter's columns in this file: runtime_refs[k] and runtime_columns[k] are
+  // RuntimeFilter column k.
+  std::vector<expr::ColumnRef> runtime_refs;
+  std::vector<DecodedColumn> runtime_columns;
+  std::shared_ptr<const SliceFilter> scan_filter;  // `filter` over filter_columns
 };
+
 
 // Pages and bytes of the opened column chunks that their offset index let the scan leave out.
 struct FetchCounters {
@@ -78,6 +94,14 @@ class RowGroupData {
 
   const FileEntry& file() const { return *file_; }
   const RowGroup& row_group() const { return file_->metadata->file().row_groups[row_group_]; }
+  size_t row_group_index() const { return row_group_; }
+
+  // The rows any slice of the row group may read. NarrowRows: only before the first launch
+  // (no fetch has used them yet), by the consumer thread.
+  const prune::RowSelection& rows() const { return rows_; }
+  void NarrowRows(const prune::RowSelection& rows) { rows_ = rows_.Intersect(rows); }
+  bool launched() const { return launched_; }
+  void MarkLaunched() { launched_ = true; }
 
   std::string Where(int32_t leaf) const {
     return file_->file->name() + ": row group " + std::to_string(row_group_) + ", column '" +
@@ -195,6 +219,7 @@ class RowGroupData {
   std::shared_ptr<const FileEntry> file_;
   size_t row_group_;
   prune::RowSelection rows_;
+  bool launched_ = false;
   FetchCounters* counters_;
   std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
 };
@@ -204,7 +229,7 @@ struct ScanSlice {
   prune::RowSelection rows;     // row numbers within the row group
   bool needs_filter = false;    // evaluate the residual filter (the row group is not fully matched)
   prune::RowSelection matched;  // rows of `rows` proven to match: no residual filter for them
-  bool first_of_row_group = false;
+  std::shared_ptr<const SliceFilter> filter;  // the residual filter (when needs_filter)
 };
 
 // The decoded columns of one slice: columns[c][w] is output column c of batch window w.
@@ -390,9 +415,24 @@ struct Scanner::State {
   std::atomic<int64_t> rows_decoded{0};
   std::atomic<int64_t> filter_nanos{0};
   std::atomic<int64_t> decode_nanos{0};
+  // The runtime filter bound to each file, for the version last seen: proofs use `bound`, rows
+  // are evaluated with `filter`.
+  struct RuntimeBinding {
+    uint64_t version = 0;
+    scan::BoundRuntimeFilter bound;
+    std::shared_ptr<const SliceFilter> filter;
+  };
+  std::vector<RuntimeBinding> runtime;
+  uint64_t runtime_row_groups_skipped = 0;
+  uint64_t runtime_pages_skipped = 0;
+  std::unique_ptr<scan::TopK> top_k;       // set: Next() returns its rows (ScanOptions::order_by)
   std::unique_ptr<scan::ThreadPool> pool;  // last: destroyed first, joining the workers
 
   Status Project();
+  Status BindRuntimeColumns();
+  Status LoadRuntimeEvidence();
+  void OrderSlices();
+  Result<bool> ApplyRuntimeFilter(ScanSlice& slice);
   Status BindFilter();
   Status Plan();
   Status LoadOffsetIndexes();
@@ -480,13 +520,138 @@ Status Scanner::State::BindFilter() {
       entry->filter_columns.push_back(std::move(col));
     }
     entry->filter = std::move(bound).value();
+    auto scan_filter = std::make_shared<SliceFilter>();
+    scan_filter->filter = *entry->filter;
+    for (const DecodedColumn& col : entry->filter_columns) scan_filter->columns.push_back(&col);
+    entry->scan_filter = std::move(scan_filter);
   }
   return Status::OK();
+}
+
+// Resolves the runtime filter's columns in each file (same leaves' types in every file, as for
+// the filter).
+Status Scanner::State::BindRuntimeColumns() {
+  if (!options.runtime_filter) return Status::OK();
+  runtime.resize(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto entry = std::const_pointer_cast<FileEntry>(files[f]);
+    const Schema& schema = entry->metadata->schema();
+    for (const std::string& path : options.runtime_filter->columns()) {
+      auto ref = scan::ResolveLeafColumn(path, schema);
+      if (!ref.ok()) {
+        return ref.status().WithContext(entry->metadata->file_name() + ": runtime filter");
+      }
+      size_t k = entry->runtime_refs.size();
+      if (f > 0 && !(*files.front()->runtime_refs[k].type == *ref->type)) {
+        return Status::InvalidArgument("runtime filter column '" + path + "' differs between " +
+                                       files.front()->metadata->file_name() + " and " +
+                                       entry->metadata->file_name());
+      }
+      DecodedColumn col;
+      col.path = ref->path;
+      PQSIFT_ASSIGN_OR_RETURN(
+          col.plan, column::PlanNode(schema, schema.columns()[ref->leaf].node, &col.leaves));
+      entry->runtime_refs.push_back(*std::move(ref));
+      entry->runtime_columns.push_back(std::move(col));
+    }
+  }
+  return Status::OK();
+}
+
+// The evidence the runtime checks use, loaded during planning (later loads would race with the
+// workers reading the store): the column indexes of the runtime filter's columns, and the offset
+// indexes of every leaf read, so pages the check rules out are not fetched.
+Status Scanner::State::LoadRuntimeEvidence() {
+  if (!options.runtime_filter) return Status::OK();
+  for (size_t f = 0; f < files.size(); ++f) {
+    const FileEntry& file = *files[f];
+    std::vector<format::PageIndexStore::Request> requests;
+    for (size_t g = 0; g < plan.files[f].row_groups.size(); ++g) {
+      if (plan.files[f].row_groups[g].decision() == prune::Decision::kSkip) continue;
+      for (const expr::ColumnRef& ref : file.runtime_refs) requests.push_back({g, ref.leaf, true});
+      for (int32_t leaf : file.leaves) requests.push_back({g, leaf, false});
+    }
+    uint64_t bytes_read = 0;
+    PQSIFT_RETURN_IF_ERROR(file.page_indexes->Load(requests, &bytes_read));
+  }
+  return Status::OK();
+}
+
+// Slices of the most promising row groups first (ScanOptions::read_order); a row group's slices
+// stay together and in order.
+void Scanner::State::OrderSlices() {
+  if (!options.read_order) return;
+  const ReadOrder& order = *options.read_order;
+  std::vector<std::pair<scan::Promise, size_t>> keyed;
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const RowGroupData& data = *slices[i].row_group;
+    auto ref = scan::ResolveLeafColumn(order.column, data.file().metadata->schema());
+    scan::Promise promise;
+    if (ref.ok()) {
+      promise = scan::RowGroupPromise(*data.file().metadata, *ref, data.row_group_index(),
+                                      order.descending, order.nulls_first);
+    }
+    keyed.emplace_back(std::move(promise), i);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    return scan::MorePromising(a.first, b.first, order.descending);
+  });
+  std::vector<ScanSlice> ordered;
+  for (const auto& k : keyed) ordered.push_back(std::move(slices[k.second]));
+  slices = std::move(ordered);
+}
+
+// Right before a slice is launched: the runtime filter as it stands now, proved against the
+// statistics of the slice's row group (the whole row group before its first fetch, so the
+// fetch leaves out the pages ruled out) and against its loaded page indexes. False: no row of
+// the slice can pass.
+Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
+  RowGroupData& data = *slice.row_group;
+  slice.rows = slice.rows.Intersect(data.rows());
+  if (slice.rows.empty()) return false;
+  const uint64_t version = options.runtime_filter ? options.runtime_filter->version() : 0;
+  if (version == 0) return true;
+  const FileEntry& file = data.file();
+  RuntimeBinding& binding = runtime[file.index];
+  if (binding.version != version) {
+    scan::RuntimeSnapshot snapshot = scan::TakeSnapshot(*options.runtime_filter);
+    PQSIFT_ASSIGN_OR_RETURN(binding.bound, scan::BindRuntimeFilter(snapshot, file.runtime_refs,
+                                                                   file.metadata->file_name()));
+    scan::CombinedFilter combined =
+        scan::CombineFilters(file.filter ? &*file.filter : nullptr, snapshot, file.runtime_refs);
+    auto filter = std::make_shared<SliceFilter>();
+    for (const DecodedColumn& col : file.filter_columns) filter->columns.push_back(&col);
+    for (size_t k : combined.added) filter->columns.push_back(&file.runtime_columns[k]);
+    filter->filter = std::move(combined.filter);
+    binding.filter = std::move(filter);
+    binding.version = snapshot.version;
+  }
+  if (!binding.bound.filter.root) return true;
+  const bool whole_row_group = !data.launched();
+  PQSIFT_ASSIGN_OR_RETURN(
+      scan::RuntimeCheck check,
+      scan::CheckRowGroup(binding.bound, *file.file, *file.metadata, file.page_indexes.get(),
+                          data.row_group_index(), whole_row_group ? data.rows() : slice.rows));
+  runtime_pages_skipped += static_cast<uint64_t>(check.pages_pruned);
+  if (whole_row_group) {
+    data.NarrowRows(check.rows);
+    if (data.rows().empty()) ++runtime_row_groups_skipped;
+  }
+  // Proven rows: those the plan proved for the scan's filter (all, without one) that the
+  // runtime proof proved too; the rest are evaluated.
+  prune::RowSelection scan_matched = slice.needs_filter ? slice.matched : slice.rows;
+  slice.rows = slice.rows.Intersect(check.rows);
+  if (slice.rows.empty()) return false;
+  slice.matched = scan_matched.Intersect(check.matched).Intersect(slice.rows);
+  slice.needs_filter = slice.matched.row_count() != slice.rows.row_count();
+  slice.filter = binding.filter;
+  return true;
 }
 
 Status Scanner::State::Plan() {
   PQSIFT_RETURN_IF_ERROR(Project());
   PQSIFT_RETURN_IF_ERROR(BindFilter());
+  PQSIFT_RETURN_IF_ERROR(BindRuntimeColumns());
 
   auto start = Clock::now();
   std::vector<scan::PlanInput> inputs;
@@ -509,6 +674,7 @@ Status Scanner::State::Plan() {
   plan_options.limit = options.limit;
   PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
   PQSIFT_RETURN_IF_ERROR(LoadOffsetIndexes());
+  PQSIFT_RETURN_IF_ERROR(LoadRuntimeEvidence());
   plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
 
   // Slices: the selected rows of each row group, cut by rows when a row group is very large.
@@ -530,17 +696,17 @@ Status Scanner::State::Plan() {
         slice_rows =
             (slice_rows + options.batch_size - 1) / options.batch_size * options.batch_size;
       }
-      bool first = true;
       for (int64_t begin = 0; begin < rg.num_rows; begin += slice_rows) {
         auto part = rg_plan.rows.Intersect(
             prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
         if (part.empty()) continue;
         prune::RowSelection matched = rg_plan.matched_rows.Intersect(part);
-        slices.push_back({data, std::move(part), needs_filter, std::move(matched), first});
-        first = false;
+        slices.push_back({data, std::move(part), needs_filter, std::move(matched),
+                          file->scan_filter});
       }
     }
   }
+  OrderSlices();
   return Status::OK();
 }
 
@@ -599,8 +765,7 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
 Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slice) {
   auto start = Clock::now();
   const FileEntry& file = slice.row_group->file();
-  std::vector<const DecodedColumn*> filter_columns;
-  for (const DecodedColumn& col : file.filter_columns) filter_columns.push_back(&col);
+  const std::vector<const DecodedColumn*>& filter_columns = slice.filter->columns;
   PQSIFT_ASSIGN_OR_RETURN(auto readers,
                           OpenReaders(*slice.row_group, filter_columns, page_options()));
   std::vector<prune::RowRange> matches;
@@ -621,7 +786,7 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                       }
                       int64_t n = 0;
                       for (const prune::RowRange& p : pieces) n += p.length();
-                      auto mask = expr::EvaluateFilter(*file.filter, inputs, n);
+                      auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
                       if (!mask.ok()) return mask.status().WithContext(file.file->name());
                       AppendMatches(pieces, *mask, &matches);
                       return Status::OK();
@@ -668,7 +833,10 @@ void Scanner::State::Launch(const ScanSlice& slice) {
   result->pending = 1;  // this launch; output column tasks add themselves
   result->columns.resize(columns.size());
   in_flight.push_back(result);
-  if (slice.first_of_row_group) ++row_groups_read;
+  if (!slice.row_group->launched()) {
+    slice.row_group->MarkLaunched();
+    ++row_groups_read;
+  }
   if (!slice.needs_filter) {
     SubmitOutputColumns(slice, slice.rows, result);
     Finish(*result, Status::OK());
@@ -714,8 +882,14 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
   if (options.batch_size <= 0) return Status::InvalidArgument("batch size must be positive");
   auto state = std::make_unique<State>();
   state->options = options;
+  if (!options.order_by.empty() && !options.count_only) {
+    // Top-k: a scan of its own, driven by the heap (scan/top_k.h).
+    PQSIFT_ASSIGN_OR_RETURN(state->top_k, scan::TopK::Open(files, metadata, options));
+    return std::unique_ptr<Scanner>(new Scanner(std::move(state)));
+  }
   for (size_t i = 0; i < files.size(); ++i) {
     auto entry = std::make_shared<FileEntry>();
+    entry->index = i;
     entry->file = files[i];
     entry->metadata = metadata[i];
     state->files.push_back(std::move(entry));
@@ -725,14 +899,22 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
   return std::unique_ptr<Scanner>(new Scanner(std::move(state)));
 }
 
-std::shared_ptr<const BatchSchema> Scanner::schema() const { return state_->schema; }
+std::shared_ptr<const BatchSchema> Scanner::schema() const {
+  return state_->top_k ? state_->top_k->schema() : state_->schema;
+}
 
 Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   State& s = *state_;
   // With a filter and a limit, the scan must stop as soon as enough rows matched: decoding row
   // groups ahead would fetch data the answer does not need.
+  if (s.top_k) return s.top_k->Next();
   const bool stop_early = s.options.limit >= 0 && !s.options.filter.empty();
-  const size_t max_in_flight = stop_early ? 1 : static_cast<size_t>(s.pool->size()) + 1;
+  // Reading in a chosen order (top-k), the first row group is read alone: the runtime filter it
+  // leads to then reaches every later launch.
+  const bool first_alone = s.options.read_order && s.options.runtime_filter &&
+                           s.options.runtime_filter->version() == 0;
+  const size_t max_in_flight =
+      stop_early || first_alone ? 1 : static_cast<size_t>(s.pool->size()) + 1;
   if (s.options.limit == 0) return std::shared_ptr<RecordBatch>();
   for (;;) {
     if (!s.ready.empty()) {
@@ -757,7 +939,9 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
     }
     if (s.limit_reached) return std::shared_ptr<RecordBatch>();
     while (s.in_flight.size() < max_in_flight && s.next_slice < s.slices.size()) {
-      s.Launch(s.slices[s.next_slice++]);
+      ScanSlice& slice = s.slices[s.next_slice++];
+      PQSIFT_ASSIGN_OR_RETURN(bool launch, s.ApplyRuntimeFilter(slice));
+      if (launch) s.Launch(slice);
     }
     if (s.in_flight.empty()) return std::shared_ptr<RecordBatch>();
     std::shared_ptr<SliceResult> result = s.in_flight.front();
@@ -791,9 +975,12 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   }
 }
 
-const prune::AccessPlan& Scanner::plan() const { return state_->plan; }
+const prune::AccessPlan& Scanner::plan() const {
+  return state_->top_k ? state_->top_k->inner().plan() : state_->plan;
+}
 
 ScanEstimate Scanner::Estimate() const {
+  if (state_->top_k) return state_->top_k->inner().Estimate();
   ScanEstimate out;
   const State& s = *state_;
   for (size_t f = 0; f < s.files.size(); ++f) {
@@ -836,6 +1023,7 @@ ScanEstimate Scanner::Estimate() const {
 
 ScanStats Scanner::stats() const {
   const State& s = *state_;
+  if (s.top_k) return s.top_k->stats();
   ScanStats out;
   for (const auto& f : s.files) {
     IoStats io = f->file->stats();
@@ -853,6 +1041,8 @@ ScanStats Scanner::stats() const {
     }
   }
   out.row_groups_read = s.row_groups_read;
+  out.row_groups_skipped_at_runtime = s.runtime_row_groups_skipped;
+  out.pages_skipped_at_runtime = s.runtime_pages_skipped;
   out.pages_read = static_cast<uint64_t>(s.pages.decoded.load());
   out.pages_not_fetched = static_cast<uint64_t>(s.fetches.pages_not_fetched.load());
   out.bytes_not_fetched = s.fetches.bytes_not_fetched.load();
