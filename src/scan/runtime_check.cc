@@ -43,8 +43,8 @@ Result<BoundRuntimeFilter> BindRuntimeFilter(const RuntimeSnapshot& snapshot,
     if (!c.active()) continue;
     if (!(*c.type == *refs[k].type)) {
       return Status::InvalidArgument(file_name + ": runtime filter column '" + refs[k].path +
-                                     "' is " + refs[k].type->ToString() + ", the values published " +
-                                     c.type->ToString());
+                                     "' is " + refs[k].type->ToString() +
+                                     ", the values published " + c.type->ToString());
     }
     index[k] = static_cast<int32_t>(out.filter.columns.size());
     out.filter.columns.push_back(refs[k]);
@@ -118,8 +118,7 @@ Promise RowGroupPromise(const ParquetMetadata& metadata, const expr::ColumnRef& 
   const RowGroup& rg = metadata.file().row_groups[row_group];
   const auto& leaves = metadata.schema().columns();
   if (column.leaf < 0 || static_cast<size_t>(column.leaf) >= leaves.size() ||
-      static_cast<size_t>(column.leaf) >= rg.columns.size() ||
-      !rg.columns[column.leaf].meta_data) {
+      static_cast<size_t>(column.leaf) >= rg.columns.size() || !rg.columns[column.leaf].meta_data) {
     out.leading_nulls = nulls_first;
     return out;
   }

@@ -36,8 +36,8 @@ Result<Value> ScalarAt(const RuntimeFilter::State& state, size_t column, const A
   std::optional<Value> v = expr::ValueAt(values, index);
   if (!v || v->is_null()) {
     return Status::InvalidArgument("runtime filter column '" + state.columns[column] +
-                                   "': a bound must be a non-null " +
-                                   "scalar (not " + values.type->ToString() + ")");
+                                   "': a bound must be a non-null " + "scalar (not " +
+                                   values.type->ToString() + ")");
   }
   return *std::move(v);
 }
@@ -69,7 +69,7 @@ const std::vector<std::string>& RuntimeFilter::columns() const { return state_->
 uint64_t RuntimeFilter::version() const { return state_->version.load(std::memory_order_acquire); }
 
 Status RuntimeFilter::PublishLowerBound(size_t column, const Array& values, int64_t index,
-                                       bool inclusive, bool nulls_pass) {
+                                        bool inclusive, bool nulls_pass) {
   std::lock_guard<std::mutex> lock(state_->mu);
   PQSIFT_RETURN_IF_ERROR(CheckPublish(*state_, column, values));
   PQSIFT_ASSIGN_OR_RETURN(Value v, ScalarAt(*state_, column, values, index));
@@ -84,7 +84,7 @@ Status RuntimeFilter::PublishLowerBound(size_t column, const Array& values, int6
 }
 
 Status RuntimeFilter::PublishUpperBound(size_t column, const Array& values, int64_t index,
-                                       bool inclusive, bool nulls_pass) {
+                                        bool inclusive, bool nulls_pass) {
   std::lock_guard<std::mutex> lock(state_->mu);
   PQSIFT_RETURN_IF_ERROR(CheckPublish(*state_, column, values));
   PQSIFT_ASSIGN_OR_RETURN(Value v, ScalarAt(*state_, column, values, index));
@@ -166,8 +166,8 @@ std::shared_ptr<const Expr> Combine(Op op, std::vector<std::shared_ptr<const Exp
   return e;
 }
 
-std::shared_ptr<const Expr> ColumnExpr(const RuntimeSnapshot& snapshot,
-                                       const expr::ColumnRef& ref, int32_t index, size_t k) {
+std::shared_ptr<const Expr> ColumnExpr(const RuntimeSnapshot& snapshot, const expr::ColumnRef& ref,
+                                       int32_t index, size_t k) {
   const ColumnConstraint& c = snapshot.columns[k];
   auto column = Node(Op::kColumn, ref.type);
   column->column = index;

@@ -25,7 +25,7 @@ struct ColumnConstraint {
   std::optional<expr::Value> upper;
   bool upper_inclusive = true;
   std::optional<std::vector<expr::Value>> set;  // sorted, distinct
-  bool nulls_pass = true;                      // every publish let NULLs pass
+  bool nulls_pass = true;                       // every publish let NULLs pass
 
   bool active() const { return type != nullptr; }
 };

@@ -74,7 +74,6 @@ struct FileEntry {
   std::shared_ptr<const SliceFilter> scan_filter;  // `filter` over filter_columns
 };
 
-
 // Pages and bytes of the opened column chunks that their offset index let the scan leave out.
 struct FetchCounters {
   std::atomic<int64_t> pages_not_fetched{0};
@@ -701,8 +700,8 @@ Status Scanner::State::Plan() {
             prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
         if (part.empty()) continue;
         prune::RowSelection matched = rg_plan.matched_rows.Intersect(part);
-        slices.push_back({data, std::move(part), needs_filter, std::move(matched),
-                          file->scan_filter});
+        slices.push_back(
+            {data, std::move(part), needs_filter, std::move(matched), file->scan_filter});
       }
     }
   }
@@ -911,8 +910,8 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   const bool stop_early = s.options.limit >= 0 && !s.options.filter.empty();
   // Reading in a chosen order (top-k), the first row group is read alone: the runtime filter it
   // leads to then reaches every later launch.
-  const bool first_alone = s.options.read_order && s.options.runtime_filter &&
-                           s.options.runtime_filter->version() == 0;
+  const bool first_alone =
+      s.options.read_order && s.options.runtime_filter && s.options.runtime_filter->version() == 0;
   const size_t max_in_flight =
       stop_early || first_alone ? 1 : static_cast<size_t>(s.pool->size()) + 1;
   if (s.options.limit == 0) return std::shared_ptr<RecordBatch>();

@@ -59,8 +59,7 @@ Result<std::unique_ptr<TopK>> TopK::Open(
   top->filter_ = std::make_shared<RuntimeFilter>(std::vector<std::string>{first.column});
   inner.runtime_filter = top->filter_;
   inner.read_order = ReadOrder{first.column, first.descending, first.nulls_first};
-  PQSIFT_ASSIGN_OR_RETURN(top->inner_,
-                          Scanner::Open(std::move(files), std::move(metadata), inner));
+  PQSIFT_ASSIGN_OR_RETURN(top->inner_, Scanner::Open(std::move(files), std::move(metadata), inner));
 
   auto out = std::make_shared<BatchSchema>();
   const BatchSchema& all = *top->inner_->schema();
@@ -161,10 +160,9 @@ Status TopK::Publish(const RowRef& kth) {
   // With later keys, rows equal on the first key may still win on the next.
   const bool ties_compete = keys_.size() > 1;
   if (values.IsValid(kth.row)) {
-    return first.descending ? filter_->PublishLowerBound(0, values, kth.row, ties_compete,
-                                                         first.nulls_first)
-                            : filter_->PublishUpperBound(0, values, kth.row, ties_compete,
-                                                         first.nulls_first);
+    return first.descending
+               ? filter_->PublishLowerBound(0, values, kth.row, ties_compete, first.nulls_first)
+               : filter_->PublishUpperBound(0, values, kth.row, ties_compete, first.nulls_first);
   }
   if (!first.nulls_first) return Status::OK();  // every value beats a NULL that sorts last
   // The K best are all NULL: only NULLs can still compete, and only on later keys.
@@ -211,8 +209,8 @@ Status TopK::Emit(const std::vector<RowRef>& rows) {
     batch->schema = schema_;
     batch->num_rows = static_cast<int64_t>(end - begin);
     for (size_t c = 0; c < output_columns_; ++c) {
-      PQSIFT_ASSIGN_OR_RETURN(auto array,
-                              Slice(*chunks_[rows[begin].chunk][c], rows[begin].row, batch->num_rows));
+      PQSIFT_ASSIGN_OR_RETURN(
+          auto array, Slice(*chunks_[rows[begin].chunk][c], rows[begin].row, batch->num_rows));
       batch->columns.push_back(std::move(array));
     }
     output_.push_back(std::move(batch));
