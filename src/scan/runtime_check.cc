@@ -84,6 +84,21 @@ CombinedFilter CombineFilters(const expr::BoundFilter* scan_filter, const Runtim
   return out;
 }
 
+namespace {
+
+// Pages of a column chunk holding at least one row of `rows`.
+int64_t PagesHolding(const format::PageRows& pages, const prune::RowSelection& rows) {
+  int64_t out = 0;
+  auto range = rows.ranges().begin();
+  for (size_t i = 0; i < pages.pages(); ++i) {
+    while (range != rows.ranges().end() && range->end <= pages.first_row(i)) ++range;
+    if (range != rows.ranges().end() && range->begin < pages.end_row(i)) ++out;
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<RuntimeCheck> CheckRowGroup(const BoundRuntimeFilter& filter, RandomAccessFile& file,
                                    const ParquetMetadata& metadata,
                                    format::PageIndexStore* page_indexes, size_t row_group,
@@ -105,10 +120,17 @@ Result<RuntimeCheck> CheckRowGroup(const BoundRuntimeFilter& filter, RandomAcces
   for (const auto& stage : stages) {
     prune::StageReport report;
     PQSIFT_RETURN_IF_ERROR(stage->Apply(context, plan, report));
-    out.pages_pruned += report.pages_pruned;
   }
   out.rows = target.rows;
   out.matched = target.fully_matched ? target.rows : target.matched_rows;
+  if (!out.rows.empty() && page_indexes != nullptr) {
+    for (const expr::ColumnRef& ref : filter.filter.columns) {
+      const format::OffsetIndex* index = page_indexes->offset_index(row_group, ref.leaf);
+      if (index == nullptr) continue;
+      format::PageRows pages{index, target.num_rows};
+      out.pages_pruned += PagesHolding(pages, rows) - PagesHolding(pages, out.rows);
+    }
+  }
   return out;
 }
 

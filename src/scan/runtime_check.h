@@ -48,7 +48,7 @@ CombinedFilter CombineFilters(const expr::BoundFilter* scan_filter, const Runtim
 struct RuntimeCheck {
   prune::RowSelection rows;     // the rows of the input that may pass (empty: none)
   prune::RowSelection matched;  // of those, the rows proven to pass
-  int64_t pages_pruned = 0;     // pages of the constrained columns left without a row
+  int64_t pages_pruned = 0;     // pages of the constrained columns the check left without a row
 };
 // Proves `filter` over `rows` of row group `row_group`. REQUIRES: filter.filter.root set.
 Result<RuntimeCheck> CheckRowGroup(const BoundRuntimeFilter& filter, RandomAccessFile& file,
