@@ -64,7 +64,8 @@ struct ScanOptions {
   // A filter in the `--where` language (docs/filter-language.md); empty: every row.
   std::string filter;
   // False: no pruning stage runs; every row group is read and the filter evaluated on every row
-  // (for comparison and debugging; the result is the same).
+  // (for comparison and debugging; the result is the same). A runtime filter then skips no row
+  // group either; it only filters rows.
   bool prune = true;
   bool verify_crc = false;  // check page CRCs where written (a mismatch is an error)
   OpenOptions open;

@@ -561,7 +561,7 @@ Status Scanner::State::BindRuntimeColumns() {
 // workers reading the store): the column indexes of the runtime filter's columns, and the offset
 // indexes of every leaf read, so pages the check rules out are not fetched.
 Status Scanner::State::LoadRuntimeEvidence() {
-  if (!options.runtime_filter) return Status::OK();
+  if (!options.runtime_filter || !options.prune) return Status::OK();
   for (size_t f = 0; f < files.size(); ++f) {
     const FileEntry& file = *files[f];
     std::vector<format::PageIndexStore::Request> requests;
@@ -605,10 +605,13 @@ void Scanner::State::OrderSlices() {
 // fetch leaves out the pages ruled out) and against its loaded page indexes. False: no row of
 // the slice can pass.
 Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
+  if (!options.runtime_filter) return true;
   RowGroupData& data = *slice.row_group;
+  // An earlier check of the whole row group may have narrowed it.
   slice.rows = slice.rows.Intersect(data.rows());
   if (slice.rows.empty()) return false;
-  const uint64_t version = options.runtime_filter ? options.runtime_filter->version() : 0;
+  if (!slice.matched.empty()) slice.matched = slice.matched.Intersect(slice.rows);
+  const uint64_t version = options.runtime_filter->version();
   if (version == 0) return true;
   const FileEntry& file = data.file();
   RuntimeBinding& binding = runtime[file.index];
@@ -626,6 +629,13 @@ Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
     binding.version = snapshot.version;
   }
   if (!binding.bound.filter.root) return true;
+  if (!options.prune) {
+    // No proof (--no-prune): every row is read and the runtime filter evaluated on it.
+    slice.matched = prune::RowSelection();
+    slice.needs_filter = true;
+    slice.filter = binding.filter;
+    return true;
+  }
   const bool whole_row_group = !data.launched();
   PQSIFT_ASSIGN_OR_RETURN(
       scan::RuntimeCheck check,
