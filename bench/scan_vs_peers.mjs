@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Scan benchmark: pqsift against DuckDB and Polars on one 20M-row file (SNAPPY and ZSTD).
 //
-//   node bench/scan_vs_peers.mjs [--pqsift PATH] [--rows N] [--runs K] [--threads N]
+//   node bench/scan_vs_peers.mjs [--pqsift PATH] [--query-bench PATH] [--rows N] [--runs K] [--threads N]
 //        [--only full|selective|pageindex|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR]
 //        [--max-load L]
 //
@@ -147,14 +147,14 @@ async function child(argv) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`scan_vs_peers: ${msg}\n`);
-  process.stderr.write('usage: bench/run [--pqsift PATH] [--rows N] [--runs K] [--threads N] ' +
+  process.stderr.write('usage: bench/run [--pqsift PATH] [--query-bench PATH] [--rows N] [--runs K] [--threads N] ' +
                        '[--only full|selective|pageindex|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR] [--max-load L]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const a = {
-    pqsift: path.join(root, 'build', 'src', 'pqsift'), rows: FULL_ROWS, runs: 3, threads: 2,
+    pqsift: path.join(root, 'build', 'src', 'pqsift'), queryBench: null, rows: FULL_ROWS, runs: 3, threads: 2,
     only: null, codecs: ['snappy', 'zstd'], out: path.join(here, 'results', 'scan.md'),
     dataDir: path.join(here, 'data'), maxLoad: 3,
   };
@@ -162,6 +162,7 @@ function parseArgs(argv) {
     const k = argv[i];
     const v = () => { if (i + 1 >= argv.length) usage(`${k} needs a value`); return argv[++i]; };
     if (k === '--pqsift') a.pqsift = path.resolve(v());
+    else if (k === '--query-bench') a.queryBench = path.resolve(v());
     else if (k === '--rows') a.rows = Number(v());
     else if (k === '--runs') a.runs = Number(v());
     else if (k === '--threads') a.threads = Number(v());
@@ -178,6 +179,8 @@ function parseArgs(argv) {
   if (!Number.isInteger(a.threads) || a.threads < 1) usage('--threads must be a positive integer');
   if (a.only && !['full', 'selective', 'pageindex', 'types', 'data'].includes(a.only)) usage('--only is full, selective, pageindex, types or data');
   if (!a.codecs.every((c) => ['snappy', 'zstd'].includes(c))) usage('--codec is snappy or zstd');
+  // The library runner is built beside the CLI (bench/micro in the same build folder).
+  a.queryBench ??= path.join(path.dirname(path.dirname(a.pqsift)), 'bench', 'micro', 'pqsift_query_bench');
   return a;
 }
 
@@ -245,6 +248,16 @@ function runPqsift(args, file, extra, command = 'scan') {
   const num = (re) => { const m = re.exec(r.stderr); return m ? Number(m[1]) : null; };
   const cpu = /PQSIFT_CPU_S=([0-9.]+)\+([0-9.]+)/.exec(r.stderr);
   return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1e3 : null, rows: num(/rows returned: (\d+)/) ?? num(/(\d+) returned/), bytesRead: num(/bytes read: (\d+)/), peakKb: num(/PQSIFT_MAXRSS_KB=(\d+)/) };
+}
+
+// The same query through the library in a fresh process, timed inside it around open + plan +
+// decode (bench/micro/query_bench.cc): the peers' measure (their query time, process start
+// excluded).
+function runLibrary(args, file, where, threads) {
+  const r = spawnSync(args.queryBench, [file, '1', String(threads), where ?? ''], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`pqsift_query_bench ${where} failed: ${r.stderr.trim()}`);
+  const j = JSON.parse(r.stdout.trim().split('\n').pop());
+  return { ms: j.ms[0], cpuMs: null, rows: j.rows, bytesRead: j.bytes_read, peakKb: null };
 }
 
 function runChild(engine, file, threads, kind, arg, rows) {
@@ -320,6 +333,7 @@ async function main() {
   const help = pqsiftHelp(args);
   const hasWhere = /--where\b/.test(help);
   const hasStatsJson = /--stats-json\b/.test(help);
+  const hasLibrary = fs.existsSync(args.queryBench);
   await waitForQuiet(args.maxLoad);
   const loadBefore = uptime();
   const polarsVersion = JSON.parse(fs.readFileSync(path.join(peers, 'nodejs-polars', 'package.json'), 'utf8')).version;
@@ -358,8 +372,8 @@ async function main() {
       if (r?.baselineKb) baselines[engine] = Math.max(baselines[engine] ?? 0, r.baselineKb);
       if (!r) { out.push({ codec, query, engine, ms: null, rows: 'not supported', ratio: '' }); continue; }
       out.push({ codec, query, engine, ...r,
-                 ratio: engine === 'pqsift' && best ? `**${(r.ms / best).toFixed(2)}**` : '',
-                 cpuRatio: engine === 'pqsift' && bestCpu && Number.isFinite(r.cpuMs) ? (r.cpuMs / bestCpu).toFixed(2) : '' });
+                 ratio: (engine === 'pqsift' || engine === 'pqsift (library)') && best ? `**${(r.ms / best).toFixed(2)}**` : '',
+                 cpuRatio: (engine === 'pqsift' || engine === 'pqsift (library)') && bestCpu && Number.isFinite(r.cpuMs) ? (r.cpuMs / bestCpu).toFixed(2) : '' });
     }
   };
 
@@ -397,6 +411,7 @@ async function main() {
         };
         const res = engineRows(q.name, f, {
           pqsift: hasWhere ? pq : null,
+          ...(hasLibrary && !q.count ? { 'pqsift (library)': () => runLibrary(args, f, q.where, T) } : {}),
           duckdb: () => runChild('duckdb', f, T, 'selective', q.name, args.rows),
           polars: () => runChild('polars', f, T, 'selective', q.name, args.rows),
         });
@@ -426,6 +441,7 @@ async function main() {
     for (const q of pageIndexQueries(args.rows)) {
       const res = engineRows(q.name, f, {
         pqsift: pq(q.where),
+        ...(hasLibrary ? { 'pqsift (library)': () => runLibrary(args, f, q.where, T) } : {}),
         ...(q.pruneNothing ? { 'pqsift --no-prune': pq(q.where, ['--no-prune']) } : {}),
         duckdb: () => runChild('duckdb', f, T, 'selective', q.name, args.rows),
         polars: () => runChild('polars', f, T, 'selective', q.name, args.rows),

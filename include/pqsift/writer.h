@@ -20,9 +20,10 @@
 //    (or never increase) from row to row in that row group, with their nulls all first or all
 //    last (NaN makes a float column unsorted); a claim checked on every value, never assumed
 //    (with `sort_by`: the sort keys instead);
-//  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page), falling back to
-//    PLAIN for the rest of the chunk once the dictionary page would exceed
-//    `dictionary_page_bytes`. Booleans are PLAIN.
+//  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page) when the chunk's
+//    first page is smaller with it than in PLAIN (else PLAIN throughout, with no dictionary
+//    page), falling back to PLAIN for the rest of the chunk once the dictionary page would
+//    exceed `dictionary_page_bytes`. Booleans are PLAIN.
 // Data pages are v1 (or v2 with `data_page_v2`) with RLE definition levels; see leaf_spec.h
 // for how each Arrow type is stored. Flat columns only for now (struct, list and map columns:
 // NotSupported).

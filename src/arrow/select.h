@@ -22,4 +22,14 @@ struct ElementRange {
 // it). Every type of array.h, nested ones included; the result has offset 0 and new buffers.
 std::shared_ptr<Array> SelectRanges(const Array& array, std::span<const ElementRange> ranges);
 
+// Some elements of one of several arrays of the same type.
+struct RangesOf {
+  const Array* array = nullptr;
+  std::span<const ElementRange> ranges;  // as for SelectRanges
+};
+
+// One new array of the elements of every source in turn (the rows of several decoded windows
+// gathered into one batch). REQUIRES: at least one source; all of one type.
+std::shared_ptr<Array> SelectRanges(std::span<const RangesOf> sources);
+
 }  // namespace pqsift

@@ -141,9 +141,9 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
     }
     const format::PageHeader& h = pages_.header();
     if (h.type == PageType::kDictionaryPage) {
-      PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read());
-      Status st = values_->SetDictionary(page.body, page.num_values);
-      if (!st.ok()) return Error("dictionary page: " + st.message());
+      if (dictionary_seen_) return Error("a second dictionary page in one column chunk");
+      dictionary_seen_ = true;
+      dictionary_page_ = pages_.MarkPage();
       continue;
     }
     if (h.type != PageType::kDataPage && h.type != PageType::kDataPageV2) continue;
@@ -190,11 +190,24 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
         column_.max_definition_level == 0 || page_all_defined_
             ? page_levels_
             : CountEqual(page_def_.data(), page_levels_, column_.max_definition_level);
+    if (page.encoding == Encoding::kPlainDictionary || page.encoding == Encoding::kRleDictionary) {
+      PQSIFT_RETURN_IF_ERROR(LoadDictionary());
+    }
     st = values_->StartPage(page.encoding, page.body.subspan(values_offset), non_null);
     if (!st.ok()) return Error(st.message());
     if (v2 || sparse) in_record_ = false;
     if (page_levels_ > 0) return Status::OK();
   }
+}
+
+Status LeafReader::LoadDictionary() {
+  if (!dictionary_page_) return Status::OK();  // decoded already, or missing (StartPage says)
+  Buffer storage;
+  PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.ReadMarked(*dictionary_page_, &storage));
+  dictionary_page_.reset();
+  Status st = values_->SetDictionary(page.body, page.num_values);
+  if (!st.ok()) return Error("dictionary page: " + st.message());
+  return Status::OK();
 }
 
 Status LeafReader::Advance(int64_t n, bool read) {

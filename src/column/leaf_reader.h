@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -78,7 +79,7 @@ class LeafReader {
   LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t num_rows,
              std::shared_ptr<const DataType> type, std::unique_ptr<ValueAccumulator> values);
 
-  // Makes a data page with unconsumed levels current, decoding dictionary pages on the way.
+  // Makes a data page with unconsumed levels current, marking the dictionary page on the way.
   // `row` is the row the walk is at (a page boundary). When skipping (`skippable` > 0 records),
   // pages that lie wholly inside the skip and whose row count is known are passed over
   // undecoded, as are the rows of pages not present; their rows are added to `*skipped`.
@@ -87,6 +88,8 @@ class LeafReader {
   // before it (at most `*skippable`).
   Result<PageSpan> NextPresentPage(int64_t* skippable, int64_t* skipped, int64_t* row);
   Status DecodeLevels(const Page& page, size_t* values_offset);
+  // Decodes the marked dictionary page, once, before the first page that uses it.
+  Status LoadDictionary();
   // Reads or skips `n` records: the shared walk over levels.
   Status Advance(int64_t n, bool read);
   Status Error(const std::string& what) const;
@@ -97,6 +100,8 @@ class LeafReader {
   int64_t position_ = 0;  // records consumed (read or skipped)
   std::shared_ptr<const DataType> type_;
   std::unique_ptr<ValueAccumulator> values_;
+  std::optional<PageReader::Mark> dictionary_page_;  // seen, not decoded yet
+  bool dictionary_seen_ = false;
   std::vector<PageSpan> present_;  // empty: the chunk holds every page
   size_t next_present_ = 0;
 

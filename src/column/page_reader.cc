@@ -16,9 +16,9 @@ PageReader::PageReader(std::span<const uint8_t> chunk, uint64_t chunk_offset,
       where_(std::move(where)),
       options_(options) {}
 
-Status PageReader::Error(const std::string& what) const {
-  return Status::Corruption(where_ + ", page at offset " + std::to_string(page_file_offset()) +
-                            ": " + what);
+Status PageReader::ErrorAt(size_t page_start, const std::string& what) const {
+  return Status::Corruption(where_ + ", page at offset " +
+                            std::to_string(chunk_offset_ + page_start) + ": " + what);
 }
 
 Result<bool> PageReader::Next() {
@@ -44,24 +44,34 @@ Result<bool> PageReader::Next() {
 }
 
 Result<Page> PageReader::Read() {
-  std::span<const uint8_t> stored = chunk_.subspan(body_start_, header_.compressed_page_size);
-  if (options_.verify_crc && header_.crc) {
+  return ReadPage(header_, page_start_, body_start_, &decompressed_);
+}
+
+Result<Page> PageReader::ReadMarked(const Mark& mark, Buffer* storage) const {
+  return ReadPage(mark.header, mark.page_start, mark.body_start, storage);
+}
+
+Result<Page> PageReader::ReadPage(const format::PageHeader& header, size_t page_start,
+                                  size_t body_start, Buffer* storage) const {
+  auto corrupt = [&](const std::string& what) { return ErrorAt(page_start, what); };
+  std::span<const uint8_t> stored = chunk_.subspan(body_start, header.compressed_page_size);
+  if (options_.verify_crc && header.crc) {
     uLong crc = crc32(0L, stored.data(), static_cast<uInt>(stored.size()));
-    if (static_cast<uint32_t>(crc) != static_cast<uint32_t>(*header_.crc)) {
-      return Error("CRC mismatch (the page is corrupt)");
+    if (static_cast<uint32_t>(crc) != static_cast<uint32_t>(*header.crc)) {
+      return corrupt("CRC mismatch (the page is corrupt)");
     }
   }
   Page page;
-  page.type = header_.type;
+  page.type = header.type;
   size_t uncompressed_levels = 0;  // v2: bytes stored uncompressed in front of the values
   bool compressed = codec_ != CompressionCodec::kUncompressed;
-  switch (header_.type) {
+  switch (header.type) {
     case PageType::kDictionaryPage:
-      page.num_values = header_.dictionary_page_header->num_values;
-      page.encoding = header_.dictionary_page_header->encoding;
+      page.num_values = header.dictionary_page_header->num_values;
+      page.encoding = header.dictionary_page_header->encoding;
       break;
     case PageType::kDataPage: {
-      const format::DataPageHeader& h = *header_.data_page_header;
+      const format::DataPageHeader& h = *header.data_page_header;
       page.num_values = h.num_values;
       page.encoding = h.encoding;
       page.definition_level_encoding = h.definition_level_encoding;
@@ -69,7 +79,7 @@ Result<Page> PageReader::Read() {
       break;
     }
     case PageType::kDataPageV2: {
-      const format::DataPageHeaderV2& h = *header_.data_page_header_v2;
+      const format::DataPageHeaderV2& h = *header.data_page_header_v2;
       page.is_v2 = true;
       page.num_values = h.num_values;
       page.num_rows = h.num_rows;
@@ -81,29 +91,29 @@ Result<Page> PageReader::Read() {
       page.definition_levels =
           stored.subspan(h.repetition_levels_byte_length, h.definition_levels_byte_length);
       compressed = compressed && h.is_compressed;
-      if (static_cast<size_t>(header_.uncompressed_page_size) < uncompressed_levels) {
-        return Error("uncompressed size is smaller than the levels");
+      if (static_cast<size_t>(header.uncompressed_page_size) < uncompressed_levels) {
+        return corrupt("uncompressed size is smaller than the levels");
       }
       break;
     }
-    default: return Error("cannot read a page of type " + PageTypeName(header_.type));
+    default: return corrupt("cannot read a page of type " + PageTypeName(header.type));
   }
   std::span<const uint8_t> values = stored.subspan(uncompressed_levels);
-  size_t values_size = static_cast<size_t>(header_.uncompressed_page_size) - uncompressed_levels;
+  size_t values_size = static_cast<size_t>(header.uncompressed_page_size) - uncompressed_levels;
   if (!compressed) {
     if (values.size() != values_size) {
-      return Error("uncompressed page stores " + std::to_string(values.size()) +
-                   " bytes but declares " + std::to_string(values_size));
+      return corrupt("uncompressed page stores " + std::to_string(values.size()) +
+                     " bytes but declares " + std::to_string(values_size));
     }
     page.body = values;
     return page;
   }
-  decompressed_ = Buffer(values_size);
-  Status st = compression::Decompress(codec_, values, {decompressed_.mutable_data(), values_size});
+  *storage = Buffer(values_size);
+  Status st = compression::Decompress(codec_, values, {storage->mutable_data(), values_size});
   if (!st.ok()) {
-    return st.code() == StatusCode::kCorruption ? Error(st.message()) : st.WithContext(where_);
+    return st.code() == StatusCode::kCorruption ? corrupt(st.message()) : st.WithContext(where_);
   }
-  page.body = decompressed_.span();
+  page.body = storage->span();
   return page;
 }
 

@@ -59,12 +59,27 @@ class PageReader {
   // Decompresses the current page. REQUIRES: the last Next() returned true.
   Result<Page> Read();
 
+  // A page passed over now and read later: a dictionary page is decoded only when a data page
+  // needs it (chunks that fell back to PLAIN often carry a large dictionary no selected page uses).
+  struct Mark {
+    size_t page_start = 0;
+    size_t body_start = 0;
+    format::PageHeader header;
+  };
+  // The current page. REQUIRES: the last Next() returned true.
+  Mark MarkPage() const { return {page_start_, body_start_, header_}; }
+  // Decompresses a marked page into `*storage` (not the current page's buffer, which stays valid).
+  Result<Page> ReadMarked(const Mark& mark, Buffer* storage) const;
+
   // Where the current page starts in the file (its header), for messages.
   uint64_t page_file_offset() const { return chunk_offset_ + page_start_; }
   const std::string& where() const { return where_; }
 
  private:
-  Status Error(const std::string& what) const;
+  Status Error(const std::string& what) const { return ErrorAt(page_start_, what); }
+  Status ErrorAt(size_t page_start, const std::string& what) const;
+  Result<Page> ReadPage(const format::PageHeader& header, size_t page_start, size_t body_start,
+                        Buffer* storage) const;
 
   std::span<const uint8_t> chunk_;
   uint64_t chunk_offset_;

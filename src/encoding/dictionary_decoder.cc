@@ -30,16 +30,18 @@ Result<std::unique_ptr<DictionaryDecoder<DType>>> DictionaryDecoder<DType>::Make
                               " bytes cannot hold " + std::to_string(num_values) + " entries");
   }
   std::unique_ptr<DictionaryDecoder> d(new DictionaryDecoder());
-  d->storage_.assign(dictionary_page.begin(), dictionary_page.end());
+  // Byte arrays decode to views of the page, so they keep a copy of it; other types copy the
+  // values out of the caller's page.
+  std::span<const uint8_t> entries = dictionary_page;
+  if constexpr (kIsByteArrayLike<DType>) {
+    d->storage_.assign(dictionary_page.begin(), dictionary_page.end());
+    entries = d->storage_;
+  }
   d->values_.resize(static_cast<size_t>(num_values));
   PlainDecoder<DType> plain(type_length);
-  PQSIFT_RETURN_IF_ERROR(plain.SetData(d->storage_, num_values));
+  PQSIFT_RETURN_IF_ERROR(plain.SetData(entries, num_values));
   Status st = plain.Decode(d->values_.data(), num_values);
   if (!st.ok()) return st.WithContext("dictionary page");
-  if constexpr (!kIsByteArrayLike<DType>) {
-    d->storage_.clear();  // values were copied out
-    d->storage_.shrink_to_fit();
-  }
   return d;
 }
 

@@ -64,6 +64,8 @@ struct FileEntry {
   std::shared_ptr<const ParquetMetadata> metadata;
   std::optional<expr::BoundFilter> filter;    // bound against this file's schema
   std::vector<DecodedColumn> filter_columns;  // filter->columns[k] is filter_columns[k]
+  // Per output column: the filter column it is (decoded once, by the filter), or -1.
+  std::vector<int> output_from_filter;
   std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
   // The page indexes the planning loaded (its offset indexes say which pages a selection needs).
   std::unique_ptr<format::PageIndexStore> page_indexes;
@@ -74,33 +76,57 @@ struct FileEntry {
   std::shared_ptr<const SliceFilter> scan_filter;  // `filter` over filter_columns
 };
 
-// Pages and bytes of the opened column chunks that their offset index let the scan leave out.
-struct FetchCounters {
-  std::atomic<int64_t> pages_not_fetched{0};
-  std::atomic<uint64_t> bytes_not_fetched{0};
-};
-
-// The column chunks of one row group, fetched on first use and shared by its slices.
+// The column chunks of one row group as the slices read them. A chunk with an offset index is
+// fetched page by page for each reader: only the pages holding rows that reader needs (a slice's
+// rows, or the rows its filter kept), and only while the reader lives, so memory follows the
+// slices in flight, not the row group. A chunk without one is read whole, once, shared by the
+// row group's slices and released when the last is done.
 class RowGroupData {
  public:
-  // `rows`: the row group's selected rows (every read is inside them).
   RowGroupData(std::shared_ptr<const FileEntry> file, size_t row_group,
-               const std::vector<int32_t>& leaves, prune::RowSelection rows,
-               FetchCounters* counters)
-      : file_(std::move(file)), row_group_(row_group), rows_(std::move(rows)), counters_(counters) {
+               const std::vector<int32_t>& leaves)
+      : file_(std::move(file)), row_group_(row_group) {
     for (int32_t leaf : leaves) chunks_.emplace(leaf, std::make_unique<Chunk>());
+  }
+
+  void AddSlice() { ++slices_left_; }
+  // Called when a slice's columns are all decoded: the last one frees the whole chunks.
+  void SliceDone() {
+    if (--slices_left_ > 0) return;
+    for (auto& [leaf, chunk] : chunks_) {
+      std::lock_guard<std::mutex> lock(chunk->mu);
+      if (chunk->read_whole) chunk->owner.reset();
+    }
+  }
+
+  // Pages (and their bytes) of the chunks opened so far that no reader needed: their offset
+  // index let the scan leave them in the file.
+  void CountPagesNotFetched(int64_t* pages, uint64_t* bytes) const {
+    for (const auto& [leaf, chunk] : chunks_) {
+      std::lock_guard<std::mutex> lock(chunk->mu);
+      if (chunk->read_whole || chunk->pages_fetched.empty()) continue;
+      const std::vector<format::PageLocation>& locations = OffsetIndex(leaf)->page_locations;
+      for (size_t p = 0; p < chunk->pages_fetched.size(); ++p) {
+        if (chunk->pages_fetched[p]) continue;
+        *pages += 1;
+        *bytes += static_cast<uint64_t>(locations[p].compressed_page_size);
+      }
+    }
   }
 
   const FileEntry& file() const { return *file_; }
   const RowGroup& row_group() const { return file_->metadata->file().row_groups[row_group_]; }
   size_t row_group_index() const { return row_group_; }
 
-  // The rows any slice of the row group may read. NarrowRows: only before the first launch
-  // (no fetch has used them yet), by the consumer thread.
-  const prune::RowSelection& rows() const { return rows_; }
-  void NarrowRows(const prune::RowSelection& rows) { rows_ = rows_.Intersect(rows); }
+  // Whether a slice of the row group was launched (consumer thread only).
   bool launched() const { return launched_; }
   void MarkLaunched() { launched_ = true; }
+  // A slice the runtime filter dropped before its launch. True when no slice of the row group
+  // was launched and none is left: the whole row group was skipped.
+  bool DropSlice() {
+    SliceDone();
+    return slices_left_ == 0 && !launched_;
+  }
 
   std::string Where(int32_t leaf) const {
     return file_->file->name() + ": row group " + std::to_string(row_group_) + ", column '" +
@@ -114,26 +140,69 @@ class RowGroupData {
     std::vector<column::PageSpan> pages;  // empty: `bytes` is the whole chunk
   };
 
-  Result<Fetched> Get(int32_t leaf) {
+  // The bytes of `leaf`'s chunk a reader of `rows` (and of no other row) needs.
+  Result<Fetched> Get(int32_t leaf, const prune::RowSelection& rows) {
     Chunk& c = *chunks_.at(leaf);
-    std::lock_guard<std::mutex> lock(c.mu);
-    if (!c.status.ok()) return c.status;
-    if (!c.owner) c.status = Fetch(leaf, c);
-    if (!c.status.ok()) return c.status;
-    return Fetched{c.bytes, c.owner, c.range, c.pages};
+    {
+      std::lock_guard<std::mutex> lock(c.mu);
+      if (!c.located) {
+        c.status = Locate(leaf, c);
+        c.located = true;
+      }
+      if (!c.status.ok()) return c.status;
+      if (c.owner) return Fetched{c.bytes, c.owner, c.range, {}};
+    }
+    std::optional<scan::PageFetch> pages = PlanFetch(leaf, c.range, rows);
+    if (!pages) {
+      std::lock_guard<std::mutex> lock(c.mu);
+      if (!c.owner) {
+        auto whole = ReadAroundCache(c.range);
+        if (!whole.ok()) return c.status = whole.status();
+        auto buffer = std::make_shared<const Buffer>(std::move(whole).value());
+        c.bytes = buffer->span();
+        c.owner = buffer;
+        c.read_whole = true;
+      }
+      return Fetched{c.bytes, c.owner, c.range, {}};
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(*pages));
+    {
+      std::lock_guard<std::mutex> lock(c.mu);
+      MarkFetched(leaf, pages->pages, c);
+    }
+    auto buffer = std::make_shared<const Buffer>(std::move(bytes));
+    return Fetched{buffer->span(), buffer, c.range, std::move(pages->pages)};
+  }
+
+  // Only the pages holding a row of `rows`, when the chunk's offset index says where they are.
+  std::optional<scan::PageFetch> PlanFetch(int32_t leaf, ByteRange range,
+                                           const prune::RowSelection& rows) const {
+    const RowGroup& rg = row_group();
+    const format::OffsetIndex* index = OffsetIndex(leaf);
+    if (index == nullptr || rows.SelectsAll(rg.num_rows)) return std::nullopt;
+    return scan::PlanPageFetch(range, *index, rg.num_rows, rows);
   }
 
  private:
   struct Chunk {
     std::mutex mu;
+    bool located = false;
+    Status status;
+    ByteRange range;
+    // The whole chunk, once read (or found in the bytes read with the footer).
     std::span<const uint8_t> bytes;
     std::shared_ptr<const void> owner;
-    ByteRange range;
-    std::vector<column::PageSpan> pages;
-    Status status;
+    bool read_whole = false;
+    std::vector<bool> pages_fetched;  // by offset index page, once some reader took pages
   };
 
-  Status Fetch(int32_t leaf, Chunk& c) {
+  const format::OffsetIndex* OffsetIndex(int32_t leaf) const {
+    return file_->page_indexes ? file_->page_indexes->offset_index(row_group_, leaf) : nullptr;
+  }
+
+  // Checks the chunk's footer entry and finds its bytes; the last chunks of a file often lie in
+  // the bytes read with the footer.
+  Status Locate(int32_t leaf, Chunk& c) {
     const ColumnChunk& chunk = row_group().columns[leaf];
     if (!chunk.meta_data) return Status::NotSupported(Where(leaf) + ": the column is encrypted");
     if (chunk.file_path) {
@@ -143,42 +212,31 @@ class RowGroupData {
     PQSIFT_ASSIGN_OR_RETURN(
         c.range, column::ColumnChunkRange(*chunk.meta_data, file_->file->size(), Where(leaf)));
     if (auto cached = file_->metadata->CachedBytes(c.range)) {
-      // Read already, with the footer: no second request.
       c.bytes = *cached;
       c.owner = file_->metadata;
-      return Status::OK();
     }
-    std::optional<scan::PageFetch> pages = PlanFetch(leaf, c.range);
-    Buffer bytes;
-    if (pages) {
-      PQSIFT_ASSIGN_OR_RETURN(bytes, ReadPages(*pages));
-      c.pages = std::move(pages->pages);
-      counters_->pages_not_fetched += pages->pages_not_fetched;
-      counters_->bytes_not_fetched += pages->bytes_not_fetched;
-    } else {
-      PQSIFT_ASSIGN_OR_RETURN(bytes, ReadAroundCache(c.range));
-    }
-    auto buffer = std::make_shared<const Buffer>(std::move(bytes));
-    c.bytes = buffer->span();
-    c.owner = buffer;
     return Status::OK();
   }
 
- public:
-  // Only the pages holding a selected row, when the chunk's offset index says where they are.
-  std::optional<scan::PageFetch> PlanFetch(int32_t leaf, ByteRange range) const {
-    const RowGroup& rg = row_group();
-    if (rows_.SelectsAll(rg.num_rows) || !file_->page_indexes) return std::nullopt;
-    const format::OffsetIndex* index = file_->page_indexes->offset_index(row_group_, leaf);
-    if (index == nullptr) return std::nullopt;
-    return scan::PlanPageFetch(range, *index, rg.num_rows, rows_);
+  void MarkFetched(int32_t leaf, const std::vector<column::PageSpan>& pages, Chunk& c) const {
+    const std::vector<format::PageLocation>& locations = OffsetIndex(leaf)->page_locations;
+    c.pages_fetched.resize(locations.size());
+    for (const column::PageSpan& page : pages) {
+      auto at = std::lower_bound(
+          locations.begin(), locations.end(), page.first_row,
+          [](const format::PageLocation& l, int64_t row) { return l.first_row_index < row; });
+      if (at != locations.end()) c.pages_fetched[at - locations.begin()] = true;
+    }
   }
 
- private:
   // The pieces of `fetch` one after the other, read in its coalesced reads.
   Result<Buffer> ReadPages(const scan::PageFetch& fetch) {
     uint64_t total = 0;
     for (const ByteRange& p : fetch.pieces) total += p.length;
+    // Pages next to each other (a range of rows): the one read is the buffer, no copy.
+    if (fetch.reads.size() == 1 && fetch.reads[0].length == total) {
+      return ReadAroundCache(fetch.reads[0]);
+    }
     Buffer out(total);
     uint64_t written = 0;
     size_t piece = 0;
@@ -217,9 +275,8 @@ class RowGroupData {
 
   std::shared_ptr<const FileEntry> file_;
   size_t row_group_;
-  prune::RowSelection rows_;
+  int slices_left_ = 0;  // changed by the consumer thread only (Plan, Next)
   bool launched_ = false;
-  FetchCounters* counters_;
   std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
 };
 
@@ -239,6 +296,7 @@ struct SliceResult {
   Status error;
   std::vector<std::vector<std::shared_ptr<Array>>> columns;
   int64_t rows = 0;  // selected rows (after the filter)
+  std::shared_ptr<RowGroupData> row_group;
 };
 
 Result<int32_t> FindNode(const Schema& schema, const std::string& path) {
@@ -275,16 +333,19 @@ struct PageCounters {
   }
 };
 
-// Opens one reader per leaf of `columns` on the row group's chunks.
+// Opens one reader per leaf of `columns` on the row group's chunks, for reading `rows` only.
+// `*owners` keeps the fetched bytes alive: it must outlive the readers.
 Result<std::vector<std::unique_ptr<column::LeafReader>>> OpenReaders(
     RowGroupData& row_group, const std::vector<const DecodedColumn*>& columns,
+    const prune::RowSelection& rows, std::vector<std::shared_ptr<const void>>* owners,
     const column::PageReaderOptions& page_options) {
   const ParquetMetadata& md = *row_group.file().metadata;
   const RowGroup& rg = row_group.row_group();
   std::vector<std::unique_ptr<column::LeafReader>> readers;
   for (const DecodedColumn* column : columns) {
     for (int32_t leaf : column->leaves) {
-      PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, row_group.Get(leaf));
+      PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, row_group.Get(leaf, rows));
+      owners->push_back(chunk.owner);
       PQSIFT_ASSIGN_OR_RETURN(
           auto reader,
           column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
@@ -296,6 +357,36 @@ Result<std::vector<std::unique_ptr<column::LeafReader>>> OpenReaders(
   return readers;
 }
 
+// Cuts a selection into windows of at most `window_rows` selected rows: the batches of a slice.
+// Every column of a slice is cut the same way, so their batches line up.
+class WindowCutter {
+ public:
+  WindowCutter(const prune::RowSelection& selection, int64_t window_rows)
+      : ranges_(selection.ranges()), window_rows_(window_rows) {}
+
+  // The row ranges of the next window, in order; false after the last.
+  bool Next(std::vector<prune::RowRange>* pieces) {
+    pieces->clear();
+    int64_t in_window = 0;
+    while (in_window < window_rows_ && range_ < ranges_.size()) {
+      const prune::RowRange& range = ranges_[range_];
+      int64_t begin = std::max(range.begin, position_);
+      int64_t take = std::min(range.end - begin, window_rows_ - in_window);
+      pieces->push_back({begin, begin + take});
+      in_window += take;
+      position_ = begin + take;
+      if (position_ == range.end) ++range_;
+    }
+    return !pieces->empty();
+  }
+
+ private:
+  const std::vector<prune::RowRange>& ranges_;
+  const int64_t window_rows_;
+  size_t range_ = 0;
+  int64_t position_ = 0;  // the first row not yet in a window
+};
+
 // Walks `selection` with every reader in step, in windows of at most `window_rows` selected
 // rows: the gaps are skipped (not materialised), the ranges read. After each window,
 // `on_window(pieces)` gets the row ranges the window covered; the readers then hold exactly
@@ -305,32 +396,20 @@ Status WalkSelection(const prune::RowSelection& selection, int64_t window_rows,
                      const std::vector<std::unique_ptr<column::LeafReader>>& readers,
                      const std::atomic<bool>& cancelled, OnWindow&& on_window) {
   int64_t position = 0;
-  int64_t in_window = 0;
+  WindowCutter windows(selection, window_rows);
   std::vector<prune::RowRange> pieces;
-  for (const prune::RowRange& range : selection.ranges()) {
-    for (int64_t begin = range.begin; begin < range.end;) {
+  while (windows.Next(&pieces)) {
+    for (const prune::RowRange& piece : pieces) {
       if (cancelled.load(std::memory_order_relaxed)) return Status::Internal("cancelled");
-      if (begin > position) {
-        for (const auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->SkipRecords(begin - position));
+      if (piece.begin > position) {
+        for (const auto& r : readers)
+          PQSIFT_RETURN_IF_ERROR(r->SkipRecords(piece.begin - position));
       }
-      int64_t take = std::min(range.end - begin, window_rows - in_window);
-      for (const auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->ReadRecords(take));
-      if (!pieces.empty() && pieces.back().end == begin) {
-        pieces.back().end += take;
-      } else {
-        pieces.push_back({begin, begin + take});
-      }
-      begin += take;
-      position = begin;
-      in_window += take;
-      if (in_window == window_rows) {
-        PQSIFT_RETURN_IF_ERROR(on_window(pieces));
-        pieces.clear();
-        in_window = 0;
-      }
+      for (const auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->ReadRecords(piece.length()));
+      position = piece.end;
     }
+    PQSIFT_RETURN_IF_ERROR(on_window(pieces));
   }
-  if (in_window > 0) PQSIFT_RETURN_IF_ERROR(on_window(pieces));
   return Status::OK();
 }
 
@@ -339,6 +418,19 @@ Status WalkSelection(const prune::RowSelection& selection, int64_t window_rows,
 class WantedRows {
  public:
   explicit WantedRows(const std::vector<prune::RowRange>& wanted) : wanted_(wanted) {}
+
+  // The wanted rows inside `pieces` (consecutive windows' row ranges, in order).
+  std::vector<prune::RowRange> RowsWithin(const std::vector<prune::RowRange>& pieces) {
+    std::vector<prune::RowRange> out;
+    for (const prune::RowRange& piece : pieces) {
+      while (next_ < wanted_.size() && wanted_[next_].end <= piece.begin) ++next_;
+      for (size_t k = next_; k < wanted_.size() && wanted_[k].begin < piece.end; ++k) {
+        out.push_back(
+            {std::max(wanted_[k].begin, piece.begin), std::min(wanted_[k].end, piece.end)});
+      }
+    }
+    return out;
+  }
 
   // `pieces`: the row ranges decoded into the next window, in order.
   std::vector<ElementRange> Within(const std::vector<prune::RowRange>& pieces) {
@@ -363,6 +455,29 @@ class WantedRows {
  private:
   const std::vector<prune::RowRange>& wanted_;
   size_t next_ = 0;
+};
+
+// The windows the filter decoded, kept for the output columns that are filter columns too: those
+// are gathered from here instead of being fetched and decoded a second time. Late
+// materialisation then costs a filter that keeps most rows nothing beyond the filter itself.
+struct FilterWindows {
+  std::vector<prune::RowRange> rows;  // every decoded row range, in order ...
+  std::vector<size_t> window;         // ... in which window ...
+  std::vector<int64_t> element;       // ... from which element of it
+  std::vector<bool> kept;             // per filter column: its windows are kept
+  std::vector<std::vector<std::shared_ptr<Array>>> arrays;  // [filter column][window]
+
+  void AddWindow(const std::vector<prune::RowRange>& pieces) {
+    int64_t at = 0;
+    for (const prune::RowRange& piece : pieces) {
+      rows.push_back(piece);
+      window.push_back(windows);
+      element.push_back(at);
+      at += piece.length();
+    }
+    ++windows;
+  }
+  size_t windows = 0;
 };
 
 // Flushes the readers of `column` (starting at `*next_reader`) and assembles its array.
@@ -410,7 +525,7 @@ struct Scanner::State {
   uint64_t row_groups_read = 0;
   double plan_seconds = 0;
   PageCounters pages;
-  FetchCounters fetches;
+  std::vector<std::shared_ptr<RowGroupData>> row_groups;  // every one the slices read
   std::atomic<int64_t> rows_decoded{0};
   std::atomic<int64_t> filter_nanos{0};
   std::atomic<int64_t> decode_nanos{0};
@@ -437,8 +552,13 @@ struct Scanner::State {
   Status LoadOffsetIndexes();
   void Launch(const ScanSlice& slice);
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
+                           std::shared_ptr<const FilterWindows> decoded,
                            const std::shared_ptr<SliceResult>& result);
-  Result<prune::RowSelection> EvaluateFilter(const ScanSlice& slice);
+  Result<prune::RowSelection> EvaluateFilter(const ScanSlice& slice, FilterWindows* keep);
+  Result<std::vector<std::shared_ptr<Array>>> GatherFilterColumn(const ScanSlice& slice,
+                                                                 const prune::RowSelection& rows,
+                                                                 const FilterWindows& decoded,
+                                                                 size_t filter_column);
   Result<std::vector<std::shared_ptr<Array>>> DecodeColumn(const ScanSlice& slice,
                                                            const prune::RowSelection& rows,
                                                            const DecodedColumn& column);
@@ -523,6 +643,16 @@ Status Scanner::State::BindFilter() {
     scan_filter->filter = *entry->filter;
     for (const DecodedColumn& col : entry->filter_columns) scan_filter->columns.push_back(&col);
     entry->scan_filter = std::move(scan_filter);
+    for (const DecodedColumn& out : columns) {
+      int from = -1;
+      for (size_t k = 0; k < entry->filter_columns.size(); ++k) {
+        const DecodedColumn& in = entry->filter_columns[k];
+        if (in.leaves == out.leaves && in.plan.type->ToString() == out.plan.type->ToString()) {
+          from = static_cast<int>(k);
+        }
+      }
+      entry->output_from_filter.push_back(from);
+    }
   }
   return Status::OK();
 }
@@ -601,16 +731,12 @@ void Scanner::State::OrderSlices() {
 }
 
 // Right before a slice is launched: the runtime filter as it stands now, proved against the
-// statistics of the slice's row group (the whole row group before its first fetch, so the
-// fetch leaves out the pages ruled out) and against its loaded page indexes. False: no row of
-// the slice can pass.
+// statistics of the slice's row group and its loaded page indexes. The slice keeps only the rows
+// that may pass (so its readers fetch only their pages) and evaluates the filter on the rows not
+// proven. False: no row of the slice can pass.
 Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
   if (!options.runtime_filter) return true;
   RowGroupData& data = *slice.row_group;
-  // An earlier check of the whole row group may have narrowed it.
-  slice.rows = slice.rows.Intersect(data.rows());
-  if (slice.rows.empty()) return false;
-  if (!slice.matched.empty()) slice.matched = slice.matched.Intersect(slice.rows);
   const uint64_t version = options.runtime_filter->version();
   if (version == 0) return true;
   const FileEntry& file = data.file();
@@ -636,21 +762,21 @@ Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
     slice.filter = binding.filter;
     return true;
   }
-  const bool whole_row_group = !data.launched();
+  // The slice's readers fetch only the pages holding its rows: narrowing them here leaves the
+  // pages ruled out in the file.
   PQSIFT_ASSIGN_OR_RETURN(
       scan::RuntimeCheck check,
       scan::CheckRowGroup(binding.bound, *file.file, *file.metadata, file.page_indexes.get(),
-                          data.row_group_index(), whole_row_group ? data.rows() : slice.rows));
+                          data.row_group_index(), slice.rows));
   runtime_pages_skipped += static_cast<uint64_t>(check.pages_pruned);
-  if (whole_row_group) {
-    data.NarrowRows(check.rows);
-    if (data.rows().empty()) ++runtime_row_groups_skipped;
+  if (check.rows.empty()) {
+    if (data.DropSlice()) ++runtime_row_groups_skipped;
+    return false;
   }
   // Proven rows: those the plan proved for the scan's filter (all, without one) that the
   // runtime proof proved too; the rest are evaluated.
   prune::RowSelection scan_matched = slice.needs_filter ? slice.matched : slice.rows;
   slice.rows = slice.rows.Intersect(check.rows);
-  if (slice.rows.empty()) return false;
   slice.matched = scan_matched.Intersect(check.matched).Intersect(slice.rows);
   slice.needs_filter = slice.matched.row_count() != slice.rows.row_count();
   slice.filter = binding.filter;
@@ -696,7 +822,8 @@ Status Scanner::State::Plan() {
       const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
       if (rg_plan.rows.empty()) continue;
       const RowGroup& rg = meta.row_groups[g];
-      auto data = std::make_shared<RowGroupData>(file, g, leaves, rg_plan.rows, &fetches);
+      auto data = std::make_shared<RowGroupData>(file, g, leaves);
+      row_groups.push_back(data);
       bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
       int64_t slice_rows = rg.num_rows;
       if (rg.total_byte_size > kMaxSliceBytes) {
@@ -712,6 +839,7 @@ Status Scanner::State::Plan() {
         prune::RowSelection matched = rg_plan.matched_rows.Intersect(part);
         slices.push_back(
             {data, std::move(part), needs_filter, std::move(matched), file->scan_filter});
+        data->AddSlice();
       }
     }
   }
@@ -742,16 +870,26 @@ void Scanner::State::Finish(SliceResult& result, Status status) {
   if (--result.pending == 0) result.done.notify_all();
 }
 
+// The rows an output column decodes to return `rows`. Scattered rows: a skip and a read cost
+// about as much as decoding kDenseGapRows rows, so shorter gaps are decoded and their rows
+// dropped afterwards. Only gaps inside the slice's rows: the rows outside may lie in pages
+// that were not fetched.
+prune::RowSelection RowsToDecode(const ScanSlice& slice, const prune::RowSelection& rows) {
+  constexpr int64_t kDenseGapRows = 32;
+  return rows.WithGapsFilled(kDenseGapRows).Intersect(slice.rows);
+}
+
 Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
     const ScanSlice& slice, const prune::RowSelection& rows, const DecodedColumn& column) {
+  if (rows.empty()) return std::vector<std::shared_ptr<Array>>{};  // the filter kept nothing
   auto start = Clock::now();
-  PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, {&column}, page_options()));
-  // Scattered rows: a skip and a read cost about as much as decoding kDenseGapRows rows, so
-  // shorter gaps are decoded and their rows dropped afterwards. Only gaps inside the slice's
-  // rows: pages outside them may not have been fetched.
-  constexpr int64_t kDenseGapRows = 32;
-  prune::RowSelection decode = rows.WithGapsFilled(kDenseGapRows).Intersect(slice.rows);
+  prune::RowSelection decode = RowsToDecode(slice, rows);
   const bool drop = decode.row_count() != rows.row_count();
+  // Only the pages holding a row to decode are fetched: after a filter, the pages of the
+  // output columns where it kept nothing are left in the file.
+  std::vector<std::shared_ptr<const void>> owners;
+  PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, {&column},
+                                                    drop ? decode : rows, &owners, page_options()));
   WantedRows wanted(rows.ranges());
   std::vector<std::shared_ptr<Array>> out;
   Status st =
@@ -769,19 +907,75 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
   return out;
 }
 
+// An output column that is filter column `filter_column`: its rows of `rows`, gathered from
+// the filter's decoded windows into the windows DecodeColumn cuts for the other columns.
+Result<std::vector<std::shared_ptr<Array>>> Scanner::State::GatherFilterColumn(
+    const ScanSlice& slice, const prune::RowSelection& rows, const FilterWindows& decoded,
+    size_t filter_column) {
+  if (rows.empty()) return std::vector<std::shared_ptr<Array>>{};
+  auto start = Clock::now();
+  prune::RowSelection decode = RowsToDecode(slice, rows);
+  const bool drop = decode.row_count() != rows.row_count();
+  WindowCutter windows(drop ? decode : rows, options.batch_size);
+  WantedRows wanted(rows.ranges());
+  const std::vector<std::shared_ptr<Array>>& arrays = decoded.arrays[filter_column];
+  std::vector<std::shared_ptr<Array>> out;
+  std::vector<prune::RowRange> pieces;
+  size_t at = 0;  // the decoded range holding the next wanted row
+  while (windows.Next(&pieces)) {
+    std::vector<size_t> source_window;
+    std::vector<std::vector<ElementRange>> source_ranges;
+    for (const prune::RowRange& want : wanted.RowsWithin(pieces)) {
+      for (int64_t row = want.begin; row < want.end;) {
+        while (at < decoded.rows.size() && decoded.rows[at].end <= row) ++at;
+        if (at == decoded.rows.size() || decoded.rows[at].begin > row) {
+          return Status::Internal("row " + std::to_string(row) + " was not decoded by the filter");
+        }
+        const prune::RowRange& held = decoded.rows[at];
+        int64_t end = std::min(want.end, held.end);
+        int64_t element = decoded.element[at] + (row - held.begin);
+        ElementRange range{element, element + (end - row)};
+        if (source_window.empty() || source_window.back() != decoded.window[at]) {
+          source_window.push_back(decoded.window[at]);
+          source_ranges.emplace_back();
+        }
+        std::vector<ElementRange>& ranges = source_ranges.back();
+        if (!ranges.empty() && ranges.back().end == range.begin) {
+          ranges.back().end = range.end;
+        } else {
+          ranges.push_back(range);
+        }
+        row = end;
+      }
+    }
+    std::vector<RangesOf> sources;
+    for (size_t k = 0; k < source_window.size(); ++k) {
+      sources.push_back({arrays[source_window[k]].get(), source_ranges[k]});
+    }
+    // A window of only dropped rows (tiny batches) is an empty array, as DecodeColumn makes it.
+    if (sources.empty()) sources.push_back({arrays.front().get(), {}});
+    out.push_back(SelectRanges(sources));
+  }
+  decode_nanos += NanosSince(start);
+  return out;
+}
+
 // Phase one of a filtered slice: decodes the filter columns of the selected rows, window by
 // window, and keeps the rows where the filter is TRUE.
-Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slice) {
+Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slice,
+                                                           FilterWindows* keep) {
   auto start = Clock::now();
   const FileEntry& file = slice.row_group->file();
   const std::vector<const DecodedColumn*>& filter_columns = slice.filter->columns;
-  PQSIFT_ASSIGN_OR_RETURN(auto readers,
-                          OpenReaders(*slice.row_group, filter_columns, page_options()));
   std::vector<prune::RowRange> matches;
   // Without proven rows (the common case) the slice's rows are used as they are: no copies of a
   // selection that may hold millions of ranges.
   const bool proven = !slice.matched.empty();
   prune::RowSelection unproven = proven ? slice.rows.Difference(slice.matched) : slice.rows;
+  if (unproven.empty()) return slice.matched;
+  std::vector<std::shared_ptr<const void>> owners;
+  PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, filter_columns, unproven,
+                                                    &owners, page_options()));
   Status st =
       WalkSelection(unproven, options.batch_size, readers, *cancelled,
                     [&](const std::vector<prune::RowRange>& pieces) -> Status {
@@ -798,6 +992,12 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                       auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
                       if (!mask.ok()) return mask.status().WithContext(file.file->name());
                       AppendMatches(pieces, *mask, &matches);
+                      if (keep != nullptr) {
+                        keep->AddWindow(pieces);
+                        for (size_t k = 0; k < arrays.size(); ++k) {
+                          if (keep->kept[k]) keep->arrays[k].push_back(std::move(arrays[k]));
+                        }
+                      }
                       return Status::OK();
                     });
   pages.Add(readers);
@@ -811,6 +1011,7 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
 // Phase two: one task per output column over `rows`. Called with result->pending counting the
 // caller; each task adds itself before the caller finishes.
 void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
+                                         std::shared_ptr<const FilterWindows> decoded,
                                          const std::shared_ptr<SliceResult>& result) {
   {
     std::lock_guard<std::mutex> lock(result->mu);
@@ -823,10 +1024,14 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
     rows_decoded += slice.needs_filter ? slice.matched.row_count() : rows.row_count();
   }
   auto shared_rows = std::make_shared<const prune::RowSelection>(std::move(rows));
+  const FileEntry& file = slice.row_group->file();
   for (size_t c = 0; c < columns.size(); ++c) {
-    pool->Submit([this, slice, shared_rows, c, result, cancelled = cancelled] {
+    int from = decoded && c < file.output_from_filter.size() ? file.output_from_filter[c] : -1;
+    pool->Submit([this, slice, shared_rows, c, from, decoded, result, cancelled = cancelled] {
       if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
-      auto arrays = DecodeColumn(slice, *shared_rows, columns[c]);
+      auto arrays =
+          from >= 0 ? GatherFilterColumn(slice, *shared_rows, *decoded, static_cast<size_t>(from))
+                    : DecodeColumn(slice, *shared_rows, columns[c]);
       Status status = arrays.status();
       if (status.ok()) {
         std::lock_guard<std::mutex> lock(result->mu);
@@ -841,21 +1046,37 @@ void Scanner::State::Launch(const ScanSlice& slice) {
   auto result = std::make_shared<SliceResult>();
   result->pending = 1;  // this launch; output column tasks add themselves
   result->columns.resize(columns.size());
+  result->row_group = slice.row_group;
   in_flight.push_back(result);
   if (!slice.row_group->launched()) {
     slice.row_group->MarkLaunched();
     ++row_groups_read;
   }
   if (!slice.needs_filter) {
-    SubmitOutputColumns(slice, slice.rows, result);
+    SubmitOutputColumns(slice, slice.rows, nullptr, result);
     Finish(*result, Status::OK());
     return;
   }
   pool->Submit([this, slice, result, cancelled = cancelled] {
     if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
-    auto matches = EvaluateFilter(slice);
+    // The filter's decoded windows serve the output columns that are filter columns, when it
+    // decodes every row of the slice (proven rows it does not decode).
+    const FileEntry& file = slice.row_group->file();
+    std::shared_ptr<FilterWindows> keep;
+    if (slice.matched.empty()) {
+      for (int from : file.output_from_filter) {
+        if (from < 0) continue;
+        if (!keep) {
+          keep = std::make_shared<FilterWindows>();
+          keep->kept.resize(slice.filter->columns.size());
+          keep->arrays.resize(slice.filter->columns.size());
+        }
+        keep->kept[static_cast<size_t>(from)] = true;
+      }
+    }
+    auto matches = EvaluateFilter(slice, keep.get());
     Status status = matches.status();
-    if (status.ok()) SubmitOutputColumns(slice, std::move(matches).value(), result);
+    if (status.ok()) SubmitOutputColumns(slice, std::move(matches).value(), keep, result);
     Finish(*result, std::move(status));
   });
 }
@@ -959,6 +1180,7 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
       result->done.wait(lock, [&] { return result->pending == 0; });
     }
     s.in_flight.pop_front();
+    result->row_group->SliceDone();
     if (!result->error.ok()) {
       s.cancelled->store(true);
       return result->error;
@@ -1053,8 +1275,11 @@ ScanStats Scanner::stats() const {
   out.row_groups_skipped_at_runtime = s.runtime_row_groups_skipped;
   out.pages_skipped_at_runtime = s.runtime_pages_skipped;
   out.pages_read = static_cast<uint64_t>(s.pages.decoded.load());
-  out.pages_not_fetched = static_cast<uint64_t>(s.fetches.pages_not_fetched.load());
-  out.bytes_not_fetched = s.fetches.bytes_not_fetched.load();
+  int64_t pages_not_fetched = 0;
+  for (const auto& row_group : s.row_groups) {
+    row_group->CountPagesNotFetched(&pages_not_fetched, &out.bytes_not_fetched);
+  }
+  out.pages_not_fetched = static_cast<uint64_t>(pages_not_fetched);
   out.pages_total =
       out.pages_read + static_cast<uint64_t>(s.pages.passed_over.load()) + out.pages_not_fetched;
   out.rows_decoded = s.rows_decoded.load();

@@ -195,6 +195,7 @@ class TypedChunkWriter final : public ColumnChunkWriter {
     if (options.dictionary && !options.encoding && !encoding::kIsBoolean<DType>) {
       w->dictionary_ = std::make_unique<encoding::DictionaryEncoder<DType>>(spec.type_length);
       w->current_ = w->dictionary_.get();
+      w->trying_dictionary_ = true;
     }
     return std::unique_ptr<ColumnChunkWriter>(std::move(w));
   }
@@ -221,6 +222,7 @@ class TypedChunkWriter final : public ColumnChunkWriter {
     return current_->EstimatedSize() + (nullable_ ? static_cast<size_t>(page_rows_) / 8 : 0);
   }
   Status EndPage();
+  void ChooseFirstPageEncoding();
   // Appends the header of a page with `body_size` uncompressed bytes, then compressed_.
   void AppendPage(format::PageHeader header, size_t body_size, std::vector<uint8_t>& out);
   void CountPage(PageType type, Encoding encoding) { ++page_counts_[{type, encoding}]; }
@@ -235,6 +237,8 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   std::unique_ptr<encoding::DictionaryEncoder<DType>> dictionary_;  // null: not used
   encoding::ValueEncoder<DType>* current_ = nullptr;
   bool dictionary_pages_ = false;  // some data page was dictionary-encoded
+  // The first page goes to the dictionary and to PLAIN, until its end chooses one.
+  bool trying_dictionary_ = false;
 
   // The page being filled.
   std::vector<int16_t> page_levels_;
@@ -301,6 +305,7 @@ Status TypedChunkWriter<DType>::Write(const Array& array, int64_t offset, int64_
     order_.Update(values_.data(), valid);
     if (nullable_) order_.UpdateNulls(page_levels_.data() + page_rows_ - step, step);
     current_->Put(values_.data(), valid);
+    if (trying_dictionary_) plain_->Put(values_.data(), valid);
     slot += step;
 
     if (page_rows_ >= options_.page_rows ||
@@ -341,6 +346,7 @@ Status TypedChunkWriter<DType>::EndPage() {
     encoding::AppendLevelsV1(Encoding::kRle, 1, page_levels_.data(), page_rows_, body_);
   }
   const size_t levels_size = v2 ? body_.size() : 0;
+  if (trying_dictionary_) ChooseFirstPageEncoding();
   const Encoding page_encoding = current_->encoding();
   current_->FinishInto(body_);
   if (body_.size() > static_cast<size_t>(INT32_MAX)) {
@@ -397,6 +403,23 @@ Status TypedChunkWriter<DType>::EndPage() {
   page_nulls_ = 0;
   page_levels_.clear();
   return Status::OK();
+}
+
+// parquet-mr's rule: the dictionary stays only when the first page with it, dictionary page
+// included, is smaller than in PLAIN. Columns of mostly distinct values (ids, timestamps,
+// prices) then carry no dictionary page that no data page uses after the fallback, yet every
+// sparse read of the chunk must fetch.
+template <typename DType>
+void TypedChunkWriter<DType>::ChooseFirstPageEncoding() {
+  trying_dictionary_ = false;
+  if (dictionary_->dictionary_page_size() + dictionary_->EstimatedSize() <
+      plain_->EstimatedSize()) {
+    std::vector<uint8_t> unused;
+    plain_->FinishInto(unused);
+    return;
+  }
+  dictionary_.reset();
+  current_ = plain_.get();
 }
 
 template <typename DType>

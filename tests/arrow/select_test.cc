@@ -12,7 +12,7 @@ namespace pqsift {
 namespace {
 
 // The subset of [0, n) given by the bits of `mask`, as ranges.
-std::vector<ElementRange> RangesOf(unsigned mask, int64_t n) {
+std::vector<ElementRange> MaskRanges(unsigned mask, int64_t n) {
   std::vector<ElementRange> out;
   for (int64_t i = 0; i < n; ++i) {
     if (((mask >> i) & 1) == 0) continue;
@@ -45,8 +45,33 @@ TEST(SelectRangesTest, EveryTypeEverySubset) {
   for (const auto& column : testing::EveryTypeColumns()) {
     const Array& full = *column.array;
     for (unsigned mask = 0; mask < (1u << full.length); ++mask) {
-      ExpectSelected(full, RangesOf(mask, full.length),
+      ExpectSelected(full, MaskRanges(mask, full.length),
                      column.name + " mask " + std::to_string(mask));
+    }
+  }
+}
+
+// Gathering from several arrays equals selecting from their concatenation: every type, every
+// split point, every subset.
+TEST(SelectRangesTest, SeveralSources) {
+  for (const auto& column : testing::EveryTypeColumns()) {
+    const Array& full = *column.array;
+    const int64_t n = full.length;
+    for (int64_t split = 1; split < n; ++split) {
+      auto head = Slice(full, 0, split);
+      auto tail = Slice(full, split, n - split);
+      ASSERT_TRUE(head.ok() && tail.ok());
+      for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        std::vector<ElementRange> head_ranges = MaskRanges(mask & ((1u << split) - 1), split);
+        std::vector<ElementRange> tail_ranges = MaskRanges(mask >> split, n - split);
+        const RangesOf sources[] = {{head->get(), head_ranges}, {tail->get(), tail_ranges}};
+        std::shared_ptr<Array> got = SelectRanges(sources);
+        std::shared_ptr<Array> want = SelectRanges(full, MaskRanges(mask, n));
+        std::string what =
+            column.name + " split " + std::to_string(split) + " mask " + std::to_string(mask);
+        ASSERT_TRUE(ValidateArray(*got).ok()) << what << ": " << ValidateArray(*got).ToString();
+        EXPECT_TRUE(ArrayEquals(*got, *want)) << what;
+      }
     }
   }
 }
@@ -57,7 +82,7 @@ TEST(SelectRangesTest, SlicedInputs) {
     auto sliced = Slice(*column.array, 1, column.array->length - 1);
     ASSERT_TRUE(sliced.ok());
     for (unsigned mask = 0; mask < (1u << (*sliced)->length); ++mask) {
-      ExpectSelected(**sliced, RangesOf(mask, (*sliced)->length),
+      ExpectSelected(**sliced, MaskRanges(mask, (*sliced)->length),
                      column.name + " sliced, mask " + std::to_string(mask));
     }
   }

@@ -65,6 +65,25 @@ TEST(ScannerFilterTest, NarrowRangeReadsOneRowGroup) {
   EXPECT_EQ(r->stats.rows_returned, 11);
 }
 
+// `id` is both filter and output column: its output is gathered from the filter's decoded
+// windows, cut into the batches the other columns use. Tiny batches cut scattered matches across
+// many windows (and make windows of only dropped rows).
+TEST(ScannerFilterTest, FilterColumnGatheredAtEveryBatchSize) {
+  std::vector<std::pair<std::string, std::function<bool(int64_t, int64_t)>>> cases = {
+      {"qty < 50 OR id = 3", [](int64_t id, int64_t q) { return q < 50 || id == 3; }},
+      {"id + qty > 19000", [](int64_t id, int64_t q) { return id + q > 19000; }},
+      {"id < 100 OR id > 19950", [](int64_t id, int64_t) { return id < 100 || id > 19950; }},
+  };
+  for (int64_t batch_size : {1, 2, 7, 64, 5000}) {
+    for (const auto& [where, keep] : cases) {
+      SCOPED_TRACE(where + ", batch size " + std::to_string(batch_size));
+      auto r = ScanIds(where, true, -1, 2, batch_size);
+      ASSERT_TRUE(r.ok()) << r.status().message();
+      EXPECT_EQ(r->ids, Expected(keep));
+    }
+  }
+}
+
 TEST(ScannerFilterTest, FilterTrueEverywhereIsFullyMatched) {
   auto r = ScanIds("id >= 0");
   ASSERT_TRUE(r.ok()) << r.status().message();

@@ -572,6 +572,22 @@ TEST(Writer, FileCarriesStatisticsOrdersAndEncodingStats) {
   ExpectPageIndexMatchesPages(w);
 }
 
+// The first page decides: a column of mostly distinct values is smaller in PLAIN, so it gets no
+// dictionary page at all (readers of a few pages would fetch it for nothing).
+TEST(Writer, MostlyDistinctColumnsGetNoDictionary) {
+  RandomColumns gen(11, 1000000);
+  auto batch = MakeFlatBatch(gen, 4000, Nulls::kSome, {"int64", "float64", "string"});
+  Written w = Write(*batch, WriterOptions{});
+  ExpectReadsBack(w, *batch);
+  for (const ColumnChunk& chunk : w.metadata->file().row_groups[0].columns) {
+    const ColumnMetaData& m = *chunk.meta_data;
+    EXPECT_FALSE(m.dictionary_page_offset.has_value()) << m.path_in_schema[0];
+    for (const PageEncodingStats& s : *m.encoding_stats) {
+      EXPECT_NE(s.encoding, Encoding::kRleDictionary) << m.path_in_schema[0];
+    }
+  }
+}
+
 TEST(Writer, WithoutPageIndexWritesNone) {
   RandomColumns gen(3, 1000);
   auto batch = MakeFlatBatch(gen, 3000, Nulls::kSome, {"int64", "string"});
