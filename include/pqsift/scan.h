@@ -1,7 +1,8 @@
 // Scanning Parquet files into Arrow-layout record batches.
 //
 // A Scanner reads the projected columns of one or more files and returns the rows that satisfy
-// the filter, as batches in file order. Open() reads the footers and builds the access plan
+// the filter, as batches in file order (or, with ScanOptions::order_by and a limit, the first
+// rows in that order). Open() reads the footers and builds the access plan
 // (prune/access_plan.h): the pruning stages decide, from the cheapest evidence first, which row
 // groups cannot match (skipped: no byte of them is read) and which match on every row (fully
 // matched: no per-row filter). Next() carries the plan out: row groups (and within them,

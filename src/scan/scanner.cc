@@ -2,6 +2,8 @@
 //
 //   Open: footers -> projection and filter binding (per file) -> access plan -> slices
 //   Next: keep up to `threads + 1` slices in flight; when the oldest is done, cut it into batches
+//   before each launch: the runtime filter, if one was published, narrows or drops the slice
+//   (ApplyRuntimeFilter); ORDER BY ... LIMIT runs as a TopK over an inner Scanner (top_k.h)
 //
 // A slice is the selected rows of a whole row group, or of a row range of a very large one (so
 // memory stays bounded). A slice that needs the residual filter runs in two phases: first its
