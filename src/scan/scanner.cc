@@ -713,12 +713,17 @@ Status Scanner::State::LoadRuntimeEvidence() {
 void Scanner::State::OrderSlices() {
   if (!options.read_order) return;
   const ReadOrder& order = *options.read_order;
+  std::vector<std::optional<expr::ColumnRef>> refs(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto ref = scan::ResolveLeafColumn(order.column, files[f]->metadata->schema());
+    if (ref.ok()) refs[f] = *std::move(ref);  // no such column: nothing promised, file order
+  }
   std::vector<std::pair<scan::Promise, size_t>> keyed;
   for (size_t i = 0; i < slices.size(); ++i) {
     const RowGroupData& data = *slices[i].row_group;
-    auto ref = scan::ResolveLeafColumn(order.column, data.file().metadata->schema());
+    const std::optional<expr::ColumnRef>& ref = refs[data.file().index];
     scan::Promise promise;
-    if (ref.ok()) {
+    if (ref) {
       promise = scan::RowGroupPromise(*data.file().metadata, *ref, data.row_group_index(),
                                       order.descending, order.nulls_first);
     }
