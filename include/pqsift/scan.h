@@ -1,7 +1,8 @@
 // Scanning Parquet files into Arrow-layout record batches.
 //
 // A Scanner reads the projected columns of one or more files and returns the rows that satisfy
-// the filter, as batches in file order. Open() reads the footers and builds the access plan
+// the filter, as batches in file order (or, with ScanOptions::order_by and a limit, the first
+// rows in that order). Open() reads the footers and builds the access plan
 // (prune/access_plan.h): the pruning stages decide, from the cheapest evidence first, which row
 // groups cannot match (skipped: no byte of them is read) and which match on every row (fully
 // matched: no per-row filter). Next() carries the plan out: row groups (and within them,
@@ -26,12 +27,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pqsift/array.h"
 #include "pqsift/arrow_export.h"
 #include "pqsift/parquet_file.h"
+#include "pqsift/runtime_filter.h"
 #include "pqsift/status.h"
 
 namespace pqsift {
@@ -39,6 +42,15 @@ namespace pqsift {
 namespace prune {
 struct AccessPlan;
 }
+
+// The order in which a scan reads row groups, most promising first for the first rows of
+// ORDER BY column [DESC] [NULLS FIRST]: by the statistics' max (DESC) or min (ASC), row groups
+// that may hold NULLs first when NULLs sort first, unknown statistics last.
+struct ReadOrder {
+  std::string column;  // a leaf column, dotted path
+  bool descending = false;
+  bool nulls_first = false;
+};
 
 struct ScanOptions {
   // Dotted paths of the columns to return ("id", "s.a" for a struct field, "tags" for a whole
@@ -53,10 +65,24 @@ struct ScanOptions {
   // A filter in the `--where` language (docs/filter-language.md); empty: every row.
   std::string filter;
   // False: no pruning stage runs; every row group is read and the filter evaluated on every row
-  // (for comparison and debugging; the result is the same).
+  // (for comparison and debugging; the result is the same). A runtime filter then skips no row
+  // group either; it only filters rows.
   bool prune = true;
   bool verify_crc = false;  // check page CRCs where written (a mismatch is an error)
   OpenOptions open;
+  // Constraints published while the scan runs (runtime_filter.h): checked against the
+  // statistics of each row group and loaded page index right before it is fetched, and applied
+  // to the rows read. Null: none.
+  std::shared_ptr<RuntimeFilter> runtime_filter;
+  // Set: row groups are read in this order (then batches do not come in file order), and only
+  // one at a time until the runtime filter has something published.
+  std::optional<ReadOrder> read_order;
+  // SQL ORDER BY ("ts DESC, id NULLS FIRST"; defaults ASC NULLS LAST, as DuckDB): with `limit`
+  // K, the scan returns the first K rows in that order (top-k): it reads row groups in the order
+  // their statistics promise for the first key and, once it holds K rows, prunes the rest with a
+  // runtime filter on that key. Needs limit >= 0; not with count_only or runtime_filter (it uses
+  // its own). The keys need not be among `columns`. Empty: file order.
+  std::string order_by;
 };
 
 // What a scan cost and produced so far. Exact: every byte read goes through the counted I/O.
@@ -77,6 +103,10 @@ struct ScanStats {
   uint64_t pages_read = 0;
   uint64_t pages_not_fetched = 0;
   uint64_t bytes_not_fetched = 0;
+  // Row groups and pages of the constrained columns a runtime filter ruled out right before
+  // their fetch (not counted in row_groups_skipped, which the plan decided).
+  uint64_t row_groups_skipped_at_runtime = 0;
+  uint64_t pages_skipped_at_runtime = 0;
   int64_t rows_total = 0;     // in the files
   int64_t rows_decoded = 0;   // rows decoded in at least one column
   int64_t rows_returned = 0;  // rows handed out by Next()

@@ -168,6 +168,8 @@ json StatsJson(const ScanStats& s, const prune::AccessPlan* plan) {
               {"row_groups_skipped", s.row_groups_skipped},
               {"row_groups_fully_matched", s.row_groups_fully_matched},
               {"row_groups_read", s.row_groups_read},
+              {"row_groups_skipped_at_runtime", s.row_groups_skipped_at_runtime},
+              {"pages_skipped_at_runtime", s.pages_skipped_at_runtime},
               {"pages_total", s.pages_total},
               {"pages_read", s.pages_read},
               {"pages_not_fetched", s.pages_not_fetched},
@@ -204,6 +206,11 @@ std::string StatsText(const ScanStats& s, const prune::AccessPlan* plan) {
                 static_cast<unsigned long long>(s.row_groups_skipped),
                 static_cast<unsigned long long>(s.row_groups_fully_matched),
                 static_cast<unsigned long long>(s.row_groups_read));
+  if (s.row_groups_skipped_at_runtime > 0 || s.pages_skipped_at_runtime > 0) {
+    out += Format("runtime filter: %llu row groups and %llu pages skipped before their fetch\n",
+                  static_cast<unsigned long long>(s.row_groups_skipped_at_runtime),
+                  static_cast<unsigned long long>(s.pages_skipped_at_runtime));
+  }
   out += Format(
       "pages: %llu read of %llu in the opened column chunks; %llu not fetched (offset index), "
       "%llu bytes saved\n",

@@ -1,6 +1,8 @@
-// `pqsift scan PATH... [--select ...] [--where EXPR] [--limit N] [--format ...] [-o FILE]
+// `pqsift scan PATH... [--select ...] [--where EXPR] [--order-by KEYS] [--limit N] [--format ...]
+// [-o FILE]
 // [--threads N] [--stats] [--stats-json FILE] [--no-prune]`: decodes the selected columns of the
-// rows that match and writes them as CSV, JSON Lines, a table, nothing, or a Parquet file.
+// rows that match and writes them as CSV, JSON Lines, a table, nothing, or a Parquet file. With
+// --order-by and --limit K: the first K rows in that order (top-k).
 #include <unistd.h>
 
 #include <chrono>
@@ -40,6 +42,7 @@ struct ScanArgs {
   std::vector<std::string> paths;
   std::string select;
   std::string where;
+  std::string order_by;
   bool no_prune = false;
   std::string stats_json;
   int64_t limit = -1;
@@ -96,6 +99,10 @@ int RunScan(const ScanArgs& args) {
   options.columns = SplitList(args.select);
   options.limit = args.limit;
   options.filter = args.where;
+  if (!args.order_by.empty() && args.limit < 0) {
+    return ReportError(Status::InvalidArgument("--order-by needs --limit K (top-k)"));
+  }
+  options.order_by = args.order_by;
   options.prune = !args.no_prune;
   options.threads = args.threads;
   options.batch_size = args.batch_size;
@@ -151,6 +158,9 @@ Command AddScanCommand(CLI::App& root) {
                   "default: all");
   sub->add_option("--where", args->where,
                   "Return only the rows where EXPR is true (SQL-like; docs/filter-language.md)");
+  sub->add_option("--order-by", args->order_by,
+                  "With --limit K: the first K rows in this order, as SQL ORDER BY: \"ts DESC, "
+                  "id\", NULLS FIRST|LAST (default ASC NULLS LAST, as DuckDB)");
   sub->add_flag("--no-prune", args->no_prune,
                 "Prune nothing: read every row group and filter every row (same result)");
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);

@@ -50,7 +50,9 @@ class PageIndexStage final : public PruningStage {
     std::optional<format::PageIndexStore> own_store;
     format::PageIndexStore* store = context.page_indexes;
     if (store == nullptr) store = &own_store.emplace(context.file, context.metadata);
-    PQSIFT_RETURN_IF_ERROR(Load(context, groups, leaves, *store, &report.bytes_read));
+    if (context.load_evidence) {
+      PQSIFT_RETURN_IF_ERROR(Load(context, groups, leaves, *store, &report.bytes_read));
+    }
 
     std::vector<CutRowGroup> cuts;
     size_t containers = 0;

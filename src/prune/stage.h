@@ -25,6 +25,9 @@ struct FileContext {
   // Every leaf the scan will read (output and filter columns): their offset indexes are loaded
   // with the predicate columns' page indexes, in the same reads.
   std::span<const int32_t> read_leaves;
+  // False: use only evidence already in memory (the footer, page indexes already loaded), read
+  // nothing: the runtime filter checks during a scan (scan/runtime_check.h).
+  bool load_evidence = true;
 };
 
 // A filter column's leaf in the file and the Arrow type it decodes to; null when the leaf is not

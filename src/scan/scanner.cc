@@ -2,6 +2,8 @@
 //
 //   Open: footers -> projection and filter binding (per file) -> access plan -> slices
 //   Next: keep up to `threads + 1` slices in flight; when the oldest is done, cut it into batches
+//   before each launch: the runtime filter, if one was published, narrows or drops the slice
+//   (ApplyRuntimeFilter); ORDER BY ... LIMIT runs as a TopK over an inner Scanner (top_k.h)
 //
 // A slice is the selected rows of a whole row group, or of a row range of a very large one (so
 // memory stays bounded). A slice that needs the residual filter runs in two phases: first its
@@ -30,7 +32,9 @@
 #include "prune/access_plan.h"
 #include "scan/page_fetch.h"
 #include "scan/planner.h"
+#include "scan/runtime_check.h"
 #include "scan/thread_pool.h"
+#include "scan/top_k.h"
 
 namespace pqsift {
 namespace {
@@ -49,7 +53,15 @@ struct DecodedColumn {
   std::vector<int32_t> leaves;
 };
 
+// The filter a slice evaluates on its rows: the scan's filter, AND the runtime filter as it stood
+// when the slice was launched. columns[k] decodes filter.columns[k].
+struct SliceFilter {
+  expr::BoundFilter filter;
+  std::vector<const DecodedColumn*> columns;
+};
+
 struct FileEntry {
+  size_t index = 0;  // in the scan's files
   std::shared_ptr<RandomAccessFile> file;
   std::shared_ptr<const ParquetMetadata> metadata;
   std::optional<expr::BoundFilter> filter;    // bound against this file's schema
@@ -59,6 +71,11 @@ struct FileEntry {
   std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
   // The page indexes the planning loaded (its offset indexes say which pages a selection needs).
   std::unique_ptr<format::PageIndexStore> page_indexes;
+  // The runtime filter's columns in this file: runtime_refs[k] and runtime_columns[k] are
+  // RuntimeFilter column k.
+  std::vector<expr::ColumnRef> runtime_refs;
+  std::vector<DecodedColumn> runtime_columns;
+  std::shared_ptr<const SliceFilter> scan_filter;  // `filter` over filter_columns
 };
 
 // The column chunks of one row group as the slices read them. A chunk with an offset index is
@@ -101,6 +118,17 @@ class RowGroupData {
 
   const FileEntry& file() const { return *file_; }
   const RowGroup& row_group() const { return file_->metadata->file().row_groups[row_group_]; }
+  size_t row_group_index() const { return row_group_; }
+
+  // Whether a slice of the row group was launched (consumer thread only).
+  bool launched() const { return launched_; }
+  void MarkLaunched() { launched_ = true; }
+  // A slice the runtime filter dropped before its launch. True when no slice of the row group
+  // was launched and none is left: the whole row group was skipped.
+  bool DropSlice() {
+    SliceDone();
+    return slices_left_ == 0 && !launched_;
+  }
 
   std::string Where(int32_t leaf) const {
     return file_->file->name() + ": row group " + std::to_string(row_group_) + ", column '" +
@@ -250,6 +278,7 @@ class RowGroupData {
   std::shared_ptr<const FileEntry> file_;
   size_t row_group_;
   int slices_left_ = 0;  // changed by the consumer thread only (Plan, Next)
+  bool launched_ = false;
   std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
 };
 
@@ -258,7 +287,7 @@ struct ScanSlice {
   prune::RowSelection rows;     // row numbers within the row group
   bool needs_filter = false;    // evaluate the residual filter (the row group is not fully matched)
   prune::RowSelection matched;  // rows of `rows` proven to match: no residual filter for them
-  bool first_of_row_group = false;
+  std::shared_ptr<const SliceFilter> filter;  // the residual filter (when needs_filter)
 };
 
 // The decoded columns of one slice: columns[c][w] is output column c of batch window w.
@@ -502,9 +531,24 @@ struct Scanner::State {
   std::atomic<int64_t> rows_decoded{0};
   std::atomic<int64_t> filter_nanos{0};
   std::atomic<int64_t> decode_nanos{0};
+  // The runtime filter bound to each file, for the version last seen: proofs use `bound`, rows
+  // are evaluated with `filter`.
+  struct RuntimeBinding {
+    uint64_t version = 0;
+    scan::BoundRuntimeFilter bound;
+    std::shared_ptr<const SliceFilter> filter;
+  };
+  std::vector<RuntimeBinding> runtime;
+  uint64_t runtime_row_groups_skipped = 0;
+  uint64_t runtime_pages_skipped = 0;
+  std::unique_ptr<scan::TopK> top_k;       // set: Next() returns its rows (ScanOptions::order_by)
   std::unique_ptr<scan::ThreadPool> pool;  // last: destroyed first, joining the workers
 
   Status Project();
+  Status BindRuntimeColumns();
+  Status LoadRuntimeEvidence();
+  void OrderSlices();
+  Result<bool> ApplyRuntimeFilter(ScanSlice& slice);
   Status BindFilter();
   Status Plan();
   Status LoadOffsetIndexes();
@@ -597,6 +641,10 @@ Status Scanner::State::BindFilter() {
       entry->filter_columns.push_back(std::move(col));
     }
     entry->filter = std::move(bound).value();
+    auto scan_filter = std::make_shared<SliceFilter>();
+    scan_filter->filter = *entry->filter;
+    for (const DecodedColumn& col : entry->filter_columns) scan_filter->columns.push_back(&col);
+    entry->scan_filter = std::move(scan_filter);
     for (const DecodedColumn& out : columns) {
       int from = -1;
       for (size_t k = 0; k < entry->filter_columns.size(); ++k) {
@@ -611,9 +659,141 @@ Status Scanner::State::BindFilter() {
   return Status::OK();
 }
 
+// Resolves the runtime filter's columns in each file (same leaves' types in every file, as for
+// the filter).
+Status Scanner::State::BindRuntimeColumns() {
+  if (!options.runtime_filter) return Status::OK();
+  runtime.resize(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto entry = std::const_pointer_cast<FileEntry>(files[f]);
+    const Schema& schema = entry->metadata->schema();
+    for (const std::string& path : options.runtime_filter->columns()) {
+      auto ref = scan::ResolveLeafColumn(path, schema);
+      if (!ref.ok()) {
+        return ref.status().WithContext(entry->metadata->file_name() + ": runtime filter");
+      }
+      size_t k = entry->runtime_refs.size();
+      if (f > 0 && !(*files.front()->runtime_refs[k].type == *ref->type)) {
+        return Status::InvalidArgument("runtime filter column '" + path + "' differs between " +
+                                       files.front()->metadata->file_name() + " and " +
+                                       entry->metadata->file_name());
+      }
+      DecodedColumn col;
+      col.path = ref->path;
+      PQSIFT_ASSIGN_OR_RETURN(
+          col.plan, column::PlanNode(schema, schema.columns()[ref->leaf].node, &col.leaves));
+      entry->runtime_refs.push_back(*std::move(ref));
+      entry->runtime_columns.push_back(std::move(col));
+    }
+  }
+  return Status::OK();
+}
+
+// The evidence the runtime checks use, loaded during planning (later loads would race with the
+// workers reading the store): the column indexes of the runtime filter's columns, and the offset
+// indexes of every leaf read, so pages the check rules out are not fetched.
+Status Scanner::State::LoadRuntimeEvidence() {
+  if (!options.runtime_filter || !options.prune) return Status::OK();
+  for (size_t f = 0; f < files.size(); ++f) {
+    const FileEntry& file = *files[f];
+    std::vector<format::PageIndexStore::Request> requests;
+    for (size_t g = 0; g < plan.files[f].row_groups.size(); ++g) {
+      if (plan.files[f].row_groups[g].decision() == prune::Decision::kSkip) continue;
+      for (const expr::ColumnRef& ref : file.runtime_refs) requests.push_back({g, ref.leaf, true});
+      for (int32_t leaf : file.leaves) requests.push_back({g, leaf, false});
+    }
+    uint64_t bytes_read = 0;
+    PQSIFT_RETURN_IF_ERROR(file.page_indexes->Load(requests, &bytes_read));
+  }
+  return Status::OK();
+}
+
+// Slices of the most promising row groups first (ScanOptions::read_order); a row group's slices
+// stay together and in order.
+void Scanner::State::OrderSlices() {
+  if (!options.read_order) return;
+  const ReadOrder& order = *options.read_order;
+  std::vector<std::optional<expr::ColumnRef>> refs(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto ref = scan::ResolveLeafColumn(order.column, files[f]->metadata->schema());
+    if (ref.ok()) refs[f] = *std::move(ref);  // no such column: nothing promised, file order
+  }
+  std::vector<std::pair<scan::Promise, size_t>> keyed;
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const RowGroupData& data = *slices[i].row_group;
+    const std::optional<expr::ColumnRef>& ref = refs[data.file().index];
+    scan::Promise promise;
+    if (ref) {
+      promise = scan::RowGroupPromise(*data.file().metadata, *ref, data.row_group_index(),
+                                      order.descending, order.nulls_first);
+    }
+    keyed.emplace_back(std::move(promise), i);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    return scan::MorePromising(a.first, b.first, order.descending);
+  });
+  std::vector<ScanSlice> ordered;
+  for (const auto& k : keyed) ordered.push_back(std::move(slices[k.second]));
+  slices = std::move(ordered);
+}
+
+// Right before a slice is launched: the runtime filter as it stands now, proved against the
+// statistics of the slice's row group and its loaded page indexes. The slice keeps only the rows
+// that may pass (so its readers fetch only their pages) and evaluates the filter on the rows not
+// proven. False: no row of the slice can pass.
+Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
+  if (!options.runtime_filter) return true;
+  RowGroupData& data = *slice.row_group;
+  const uint64_t version = options.runtime_filter->version();
+  if (version == 0) return true;
+  const FileEntry& file = data.file();
+  RuntimeBinding& binding = runtime[file.index];
+  if (binding.version != version) {
+    scan::RuntimeSnapshot snapshot = scan::TakeSnapshot(*options.runtime_filter);
+    PQSIFT_ASSIGN_OR_RETURN(binding.bound, scan::BindRuntimeFilter(snapshot, file.runtime_refs,
+                                                                   file.metadata->file_name()));
+    scan::CombinedFilter combined =
+        scan::CombineFilters(file.filter ? &*file.filter : nullptr, snapshot, file.runtime_refs);
+    auto filter = std::make_shared<SliceFilter>();
+    for (const DecodedColumn& col : file.filter_columns) filter->columns.push_back(&col);
+    for (size_t k : combined.added) filter->columns.push_back(&file.runtime_columns[k]);
+    filter->filter = std::move(combined.filter);
+    binding.filter = std::move(filter);
+    binding.version = snapshot.version;
+  }
+  if (!binding.bound.filter.root) return true;
+  if (!options.prune) {
+    // No proof (--no-prune): every row is read and the runtime filter evaluated on it.
+    slice.matched = prune::RowSelection();
+    slice.needs_filter = true;
+    slice.filter = binding.filter;
+    return true;
+  }
+  // The slice's readers fetch only the pages holding its rows: narrowing them here leaves the
+  // pages ruled out in the file.
+  PQSIFT_ASSIGN_OR_RETURN(
+      scan::RuntimeCheck check,
+      scan::CheckRowGroup(binding.bound, *file.file, *file.metadata, file.page_indexes.get(),
+                          data.row_group_index(), slice.rows));
+  runtime_pages_skipped += static_cast<uint64_t>(check.pages_pruned);
+  if (check.rows.empty()) {
+    if (data.DropSlice()) ++runtime_row_groups_skipped;
+    return false;
+  }
+  // Proven rows: those the plan proved for the scan's filter (all, without one) that the
+  // runtime proof proved too; the rest are evaluated.
+  prune::RowSelection scan_matched = slice.needs_filter ? slice.matched : slice.rows;
+  slice.rows = slice.rows.Intersect(check.rows);
+  slice.matched = scan_matched.Intersect(check.matched).Intersect(slice.rows);
+  slice.needs_filter = slice.matched.row_count() != slice.rows.row_count();
+  slice.filter = binding.filter;
+  return true;
+}
+
 Status Scanner::State::Plan() {
   PQSIFT_RETURN_IF_ERROR(Project());
   PQSIFT_RETURN_IF_ERROR(BindFilter());
+  PQSIFT_RETURN_IF_ERROR(BindRuntimeColumns());
 
   auto start = Clock::now();
   std::vector<scan::PlanInput> inputs;
@@ -636,6 +816,7 @@ Status Scanner::State::Plan() {
   plan_options.limit = options.limit;
   PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
   PQSIFT_RETURN_IF_ERROR(LoadOffsetIndexes());
+  PQSIFT_RETURN_IF_ERROR(LoadRuntimeEvidence());
   plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
 
   // Slices: the selected rows of each row group, cut by rows when a row group is very large.
@@ -658,18 +839,18 @@ Status Scanner::State::Plan() {
         slice_rows =
             (slice_rows + options.batch_size - 1) / options.batch_size * options.batch_size;
       }
-      bool first = true;
       for (int64_t begin = 0; begin < rg.num_rows; begin += slice_rows) {
         auto part = rg_plan.rows.Intersect(
             prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
         if (part.empty()) continue;
         prune::RowSelection matched = rg_plan.matched_rows.Intersect(part);
-        slices.push_back({data, std::move(part), needs_filter, std::move(matched), first});
+        slices.push_back(
+            {data, std::move(part), needs_filter, std::move(matched), file->scan_filter});
         data->AddSlice();
-        first = false;
       }
     }
   }
+  OrderSlices();
   return Status::OK();
 }
 
@@ -792,8 +973,7 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                                                            FilterWindows* keep) {
   auto start = Clock::now();
   const FileEntry& file = slice.row_group->file();
-  std::vector<const DecodedColumn*> filter_columns;
-  for (const DecodedColumn& col : file.filter_columns) filter_columns.push_back(&col);
+  const std::vector<const DecodedColumn*>& filter_columns = slice.filter->columns;
   std::vector<prune::RowRange> matches;
   // Without proven rows (the common case) the slice's rows are used as they are: no copies of a
   // selection that may hold millions of ranges.
@@ -816,7 +996,7 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                       }
                       int64_t n = 0;
                       for (const prune::RowRange& p : pieces) n += p.length();
-                      auto mask = expr::EvaluateFilter(*file.filter, inputs, n);
+                      auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
                       if (!mask.ok()) return mask.status().WithContext(file.file->name());
                       AppendMatches(pieces, *mask, &matches);
                       if (keep != nullptr) {
@@ -875,7 +1055,10 @@ void Scanner::State::Launch(const ScanSlice& slice) {
   result->columns.resize(columns.size());
   result->row_group = slice.row_group;
   in_flight.push_back(result);
-  if (slice.first_of_row_group) ++row_groups_read;
+  if (!slice.row_group->launched()) {
+    slice.row_group->MarkLaunched();
+    ++row_groups_read;
+  }
   if (!slice.needs_filter) {
     SubmitOutputColumns(slice, slice.rows, nullptr, result);
     Finish(*result, Status::OK());
@@ -892,8 +1075,8 @@ void Scanner::State::Launch(const ScanSlice& slice) {
         if (from < 0) continue;
         if (!keep) {
           keep = std::make_shared<FilterWindows>();
-          keep->kept.resize(file.filter_columns.size());
-          keep->arrays.resize(file.filter_columns.size());
+          keep->kept.resize(slice.filter->columns.size());
+          keep->arrays.resize(slice.filter->columns.size());
         }
         keep->kept[static_cast<size_t>(from)] = true;
       }
@@ -936,8 +1119,14 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
   if (options.batch_size <= 0) return Status::InvalidArgument("batch size must be positive");
   auto state = std::make_unique<State>();
   state->options = options;
+  if (!options.order_by.empty() && !options.count_only) {
+    // Top-k: a scan of its own, driven by the heap (scan/top_k.h).
+    PQSIFT_ASSIGN_OR_RETURN(state->top_k, scan::TopK::Open(files, metadata, options));
+    return std::unique_ptr<Scanner>(new Scanner(std::move(state)));
+  }
   for (size_t i = 0; i < files.size(); ++i) {
     auto entry = std::make_shared<FileEntry>();
+    entry->index = i;
     entry->file = files[i];
     entry->metadata = metadata[i];
     state->files.push_back(std::move(entry));
@@ -947,14 +1136,22 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
   return std::unique_ptr<Scanner>(new Scanner(std::move(state)));
 }
 
-std::shared_ptr<const BatchSchema> Scanner::schema() const { return state_->schema; }
+std::shared_ptr<const BatchSchema> Scanner::schema() const {
+  return state_->top_k ? state_->top_k->schema() : state_->schema;
+}
 
 Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   State& s = *state_;
   // With a filter and a limit, the scan must stop as soon as enough rows matched: decoding row
   // groups ahead would fetch data the answer does not need.
+  if (s.top_k) return s.top_k->Next();
   const bool stop_early = s.options.limit >= 0 && !s.options.filter.empty();
-  const size_t max_in_flight = stop_early ? 1 : static_cast<size_t>(s.pool->size()) + 1;
+  // Reading in a chosen order (top-k), the first row group is read alone: the runtime filter it
+  // leads to then reaches every later launch.
+  const bool first_alone =
+      s.options.read_order && s.options.runtime_filter && s.options.runtime_filter->version() == 0;
+  const size_t max_in_flight =
+      stop_early || first_alone ? 1 : static_cast<size_t>(s.pool->size()) + 1;
   if (s.options.limit == 0) return std::shared_ptr<RecordBatch>();
   for (;;) {
     if (!s.ready.empty()) {
@@ -979,7 +1176,9 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
     }
     if (s.limit_reached) return std::shared_ptr<RecordBatch>();
     while (s.in_flight.size() < max_in_flight && s.next_slice < s.slices.size()) {
-      s.Launch(s.slices[s.next_slice++]);
+      ScanSlice& slice = s.slices[s.next_slice++];
+      PQSIFT_ASSIGN_OR_RETURN(bool launch, s.ApplyRuntimeFilter(slice));
+      if (launch) s.Launch(slice);
     }
     if (s.in_flight.empty()) return std::shared_ptr<RecordBatch>();
     std::shared_ptr<SliceResult> result = s.in_flight.front();
@@ -1014,9 +1213,12 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   }
 }
 
-const prune::AccessPlan& Scanner::plan() const { return state_->plan; }
+const prune::AccessPlan& Scanner::plan() const {
+  return state_->top_k ? state_->top_k->inner().plan() : state_->plan;
+}
 
 ScanEstimate Scanner::Estimate() const {
+  if (state_->top_k) return state_->top_k->inner().Estimate();
   ScanEstimate out;
   const State& s = *state_;
   for (size_t f = 0; f < s.files.size(); ++f) {
@@ -1059,6 +1261,7 @@ ScanEstimate Scanner::Estimate() const {
 
 ScanStats Scanner::stats() const {
   const State& s = *state_;
+  if (s.top_k) return s.top_k->stats();
   ScanStats out;
   for (const auto& f : s.files) {
     IoStats io = f->file->stats();
@@ -1076,6 +1279,8 @@ ScanStats Scanner::stats() const {
     }
   }
   out.row_groups_read = s.row_groups_read;
+  out.row_groups_skipped_at_runtime = s.runtime_row_groups_skipped;
+  out.pages_skipped_at_runtime = s.runtime_pages_skipped;
   out.pages_read = static_cast<uint64_t>(s.pages.decoded.load());
   int64_t pages_not_fetched = 0;
   for (const auto& row_group : s.row_groups) {
