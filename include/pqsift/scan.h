@@ -40,6 +40,15 @@ namespace prune {
 struct AccessPlan;
 }
 
+// Which pruning stages run (when ScanOptions::prune) and what they may fetch.
+struct PruningOptions {
+  // Read the dictionary pages of filter columns whose data pages are all dictionary-encoded and
+  // test the predicate on their values.
+  bool dictionary = true;
+  // Dictionary pages larger than this are not read for pruning.
+  uint64_t max_dictionary_bytes = uint64_t{1} << 20;
+};
+
 struct ScanOptions {
   // Dotted paths of the columns to return ("id", "s.a" for a struct field, "tags" for a whole
   // list). A group returns all its fields. Empty: every top-level field.
@@ -55,8 +64,20 @@ struct ScanOptions {
   // False: no pruning stage runs; every row group is read and the filter evaluated on every row
   // (for comparison and debugging; the result is the same).
   bool prune = true;
+  PruningOptions pruning;
   bool verify_crc = false;  // check page CRCs where written (a mismatch is an error)
   OpenOptions open;
+};
+
+// What one pruning stage of the plan decided and what its evidence cost.
+struct StageStats {
+  std::string stage;  // "row-group statistics", "page index", "dictionary", ...
+  uint64_t row_groups_considered = 0;
+  uint64_t row_groups_skipped = 0;
+  uint64_t row_groups_fully_matched = 0;
+  int64_t rows_pruned = 0;
+  uint64_t bytes_read = 0;  // evidence fetched (also counted in ScanStats::bytes_read)
+  double seconds = 0;
 };
 
 // What a scan cost and produced so far. Exact: every byte read goes through the counted I/O.
@@ -83,6 +104,10 @@ struct ScanStats {
   double plan_seconds = 0;    // footers and pruning stages (wall)
   double filter_seconds = 0;  // decoding filter columns and evaluating the filter (all threads)
   double decode_seconds = 0;  // decoding the returned columns (all threads)
+  std::vector<StageStats> stages;  // the plan's stages, in the order they ran
+  // Dictionary page bytes the dictionary stage fetched that the scan then used instead of
+  // reading them again.
+  uint64_t evidence_bytes_reused = 0;
 };
 
 // What the plan says a scan will read, before it reads any data page.

@@ -89,6 +89,9 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
                       {"pages_total", s.pages_total},
                       {"pages_pruned", s.pages_pruned},
                       {"bytes_read", s.bytes_read},
+                      {"evidence_loaded", s.evidence_loaded},
+                      {"evidence_too_large", s.evidence_too_large},
+                      {"evidence_unusable", s.evidence_unusable},
                       {"seconds", s.seconds}});
   }
   out["stages"] = std::move(stages);
@@ -135,13 +138,21 @@ std::string ExplainText(const json& explain) {
                      s["pages_pruned"].get<long long>(), s["pages_total"].get<long long>(),
                      s["rows_matched"].get<long long>());
     }
+    std::string evidence;
+    long long loaded = s.value("evidence_loaded", 0LL);
+    long long too_large = s.value("evidence_too_large", 0LL);
+    long long unusable = s.value("evidence_unusable", 0LL);
+    if (loaded + too_large + unusable > 0) {
+      evidence =
+          Format("%lld fetched, %lld too large, %lld unusable, ", loaded, too_large, unusable);
+    }
     out += Format(
         "stage %s: %lld row groups considered, %lld skipped, %lld fully matched, "
-        "%lld rows pruned, %s%llu bytes read, %.3f ms\n",
+        "%lld rows pruned, %s%s%llu bytes read, %.3f ms\n",
         s["stage"].get<std::string>().c_str(), s["row_groups_considered"].get<long long>(),
         s["row_groups_skipped"].get<long long>(), s["row_groups_fully_matched"].get<long long>(),
-        s["rows_pruned"].get<long long>(), pages.c_str(), s["bytes_read"].get<unsigned long long>(),
-        s["seconds"].get<double>() * 1e3);
+        s["rows_pruned"].get<long long>(), pages.c_str(), evidence.c_str(),
+        s["bytes_read"].get<unsigned long long>(), s["seconds"].get<double>() * 1e3);
   }
   uint64_t to_read = sum["bytes_to_read"].get<uint64_t>();
   uint64_t file_bytes = sum["file_bytes"].get<uint64_t>();
@@ -160,6 +171,16 @@ std::string ExplainText(const json& explain) {
 }
 
 json StatsJson(const ScanStats& s) {
+  json stages = json::array();
+  for (const StageStats& st : s.stages) {
+    stages.push_back({{"stage", st.stage},
+                      {"row_groups_considered", st.row_groups_considered},
+                      {"row_groups_skipped", st.row_groups_skipped},
+                      {"row_groups_fully_matched", st.row_groups_fully_matched},
+                      {"rows_pruned", st.rows_pruned},
+                      {"bytes_read", st.bytes_read},
+                      {"seconds", st.seconds}});
+  }
   return {{"files", s.files},
           {"file_bytes", s.file_bytes},
           {"bytes_read", s.bytes_read},
@@ -177,7 +198,9 @@ json StatsJson(const ScanStats& s) {
           {"rows_returned", s.rows_returned},
           {"plan_seconds", s.plan_seconds},
           {"filter_seconds", s.filter_seconds},
-          {"decode_seconds", s.decode_seconds}};
+          {"decode_seconds", s.decode_seconds},
+          {"evidence_bytes_reused", s.evidence_bytes_reused},
+          {"stages", std::move(stages)}};
 }
 
 std::string StatsText(const ScanStats& s) {
@@ -205,6 +228,19 @@ std::string StatsText(const ScanStats& s) {
       "time: plan %.3f ms, filter %.3f ms, decode %.3f ms (filter and decode summed "
       "over threads)\n",
       s.plan_seconds * 1e3, s.filter_seconds * 1e3, s.decode_seconds * 1e3);
+  for (const StageStats& st : s.stages) {
+    out += Format(
+        "stage %s: %llu row groups considered, %llu skipped, %llu fully matched, %llu bytes "
+        "read\n",
+        st.stage.c_str(), static_cast<unsigned long long>(st.row_groups_considered),
+        static_cast<unsigned long long>(st.row_groups_skipped),
+        static_cast<unsigned long long>(st.row_groups_fully_matched),
+        static_cast<unsigned long long>(st.bytes_read));
+  }
+  if (s.evidence_bytes_reused > 0) {
+    out += Format("evidence reused by the scan: %llu bytes of dictionary pages\n",
+                  static_cast<unsigned long long>(s.evidence_bytes_reused));
+  }
   return out;
 }
 

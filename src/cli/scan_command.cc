@@ -41,6 +41,7 @@ struct ScanArgs {
   std::string select;
   std::string where;
   bool no_prune = false;
+  bool no_dictionary = false;
   std::string stats_json;
   int64_t limit = -1;
   std::string format = "csv";
@@ -97,6 +98,7 @@ int RunScan(const ScanArgs& args) {
   options.limit = args.limit;
   options.filter = args.where;
   options.prune = !args.no_prune;
+  options.pruning.dictionary = !args.no_dictionary;
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.verify_crc = args.verify_crc;
@@ -153,6 +155,8 @@ Command AddScanCommand(CLI::App& root) {
                   "Return only the rows where EXPR is true (SQL-like; docs/filter-language.md)");
   sub->add_flag("--no-prune", args->no_prune,
                 "Prune nothing: read every row group and filter every row (same result)");
+  sub->add_flag("--no-dictionary", args->no_dictionary,
+                "Do not read dictionary pages to prune (the other stages still run)");
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);
   sub->add_option("--format", args->format,
                   "Output: csv (RFC 4180, header row), jsonl (one object per line), table "

@@ -12,6 +12,8 @@
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 #include "prune/access_plan.h"
+#include "prune/dictionary_source.h"
+#include "prune/statistics.h"
 
 namespace pqsift::prune {
 
@@ -25,6 +27,9 @@ struct FileContext {
   // Every leaf the scan will read (output and filter columns): their offset indexes are loaded
   // with the predicate columns' page indexes, in the same reads.
   std::span<const int32_t> read_leaves;
+  // Where the dictionary stage fetches dictionary pages from (the scan keeps their bytes for its
+  // own reads); null: the dictionary stage does nothing.
+  DictionarySource* dictionaries = nullptr;
 };
 
 // A filter column's leaf in the file and the Arrow type it decodes to; null when the leaf is not
@@ -36,6 +41,11 @@ struct FilterLeaf {
   bool known() const { return descriptor != nullptr && type != nullptr; }
 };
 FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column);
+
+// bounds[k][i]: filter column k in row group groups[i], from the footer's statistics under the
+// trust rules. Anything missing (no such leaf, an Arrow type we cannot represent, encrypted
+// column metadata, no statistics) is unknown.
+StatisticsTable RowGroupStatisticsTable(const FileContext& context, std::span<const size_t> groups);
 
 // Internal error unless `plan` has one entry per row group of the file: every stage checks it
 // before indexing one by the other.
@@ -53,5 +63,12 @@ class PruningStage {
 std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage();
 // Page min/max/null counts from the column index, cut at the offset index's page boundaries.
 std::unique_ptr<PruningStage> MakePageIndexStage();
+
+struct DictionaryStageOptions {
+  // A dictionary page larger than this is not fetched (counted as too large in the report).
+  uint64_t max_dictionary_bytes = uint64_t{1} << 20;
+};
+// The values of dictionary pages of chunks whose data pages are all dictionary-encoded.
+std::unique_ptr<PruningStage> MakeDictionaryStage(DictionaryStageOptions options = {});
 
 }  // namespace pqsift::prune

@@ -28,6 +28,7 @@
 #include "format/page_index_store.h"
 #include "pqsift/scan.h"
 #include "prune/access_plan.h"
+#include "scan/dictionary_store.h"
 #include "scan/page_fetch.h"
 #include "scan/planner.h"
 #include "scan/thread_pool.h"
@@ -57,6 +58,8 @@ struct FileEntry {
   std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
   // The page indexes the planning loaded (its offset indexes say which pages a selection needs).
   std::unique_ptr<format::PageIndexStore> page_indexes;
+  // The dictionary pages the planning fetched; their bytes are taken by the chunk fetches.
+  std::unique_ptr<scan::DictionaryStore> dictionaries;
 };
 
 // Pages and bytes of the opened column chunks that their offset index let the scan leave out.
@@ -133,7 +136,7 @@ class RowGroupData {
       counters_->pages_not_fetched += pages->pages_not_fetched;
       counters_->bytes_not_fetched += pages->bytes_not_fetched;
     } else {
-      PQSIFT_ASSIGN_OR_RETURN(bytes, ReadAroundCache(c.range));
+      PQSIFT_ASSIGN_OR_RETURN(bytes, ReadReusingDictionary(c.range));
     }
     auto buffer = std::make_shared<const Buffer>(std::move(bytes));
     c.bytes = buffer->span();
@@ -160,7 +163,7 @@ class RowGroupData {
     uint64_t written = 0;
     size_t piece = 0;
     for (const ByteRange& read : fetch.reads) {
-      PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadAroundCache(read));
+      PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadReusingDictionary(read));
       // The reads are the pieces coalesced, in order: each piece lies in the first read that
       // reaches past its start.
       for (; piece < fetch.pieces.size() && fetch.pieces[piece].end() <= read.end(); ++piece) {
@@ -171,6 +174,22 @@ class RowGroupData {
       }
     }
     return out;
+  }
+
+  // A read that starts with a dictionary page the planning fetched (the dictionary stage) takes
+  // those bytes and reads only the rest.
+  Result<Buffer> ReadReusingDictionary(ByteRange range) {
+    std::optional<Buffer> held;
+    if (file_->dictionaries) held = file_->dictionaries->TakeBytes(range.offset);
+    if (!held || held->size() == 0) return ReadAroundCache(range);
+    uint64_t head = std::min<uint64_t>(held->size(), range.length);
+    if (head == range.length) return Buffer::CopyOf(held->span().subspan(0, head));
+    PQSIFT_ASSIGN_OR_RETURN(Buffer rest,
+                            ReadAroundCache({range.offset + head, range.length - head}));
+    Buffer whole(range.length);
+    std::memcpy(whole.mutable_data(), held->data(), head);
+    std::memcpy(whole.mutable_data() + head, rest.data(), rest.size());
+    return whole;
   }
 
   // The last chunks of a file often end inside the bytes read with the footer: only the part
@@ -500,14 +519,18 @@ Status Scanner::State::Plan() {
     std::sort(leaves.begin(), leaves.end());
     leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
     file->page_indexes = std::make_unique<format::PageIndexStore>(*file->file, *file->metadata);
+    file->dictionaries = std::make_unique<scan::DictionaryStore>(*file->file, *file->metadata);
     inputs.push_back({file->file.get(), file->metadata.get(),
                       file->filter ? &*file->filter : nullptr, file->page_indexes.get(),
-                      file->leaves});
+                      file->leaves, file->dictionaries.get()});
   }
   scan::PlanOptions plan_options;
   plan_options.prune = options.prune;
   plan_options.limit = options.limit;
+  plan_options.dictionary = options.pruning.dictionary;
+  plan_options.dictionary_options.max_dictionary_bytes = options.pruning.max_dictionary_bytes;
   PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
+  for (size_t f = 0; f < files.size(); ++f) files[f]->dictionaries->ReleaseAfterPlan(plan.files[f]);
   PQSIFT_RETURN_IF_ERROR(LoadOffsetIndexes());
   plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
 
@@ -863,6 +886,15 @@ ScanStats Scanner::stats() const {
   out.plan_seconds = s.plan_seconds;
   out.filter_seconds = static_cast<double>(s.filter_nanos.load()) * 1e-9;
   out.decode_seconds = static_cast<double>(s.decode_nanos.load()) * 1e-9;
+  for (const auto& f : s.files) {
+    if (f->dictionaries) out.evidence_bytes_reused += f->dictionaries->bytes_reused();
+  }
+  for (const prune::StageReport& r : s.plan.stages) {
+    out.stages.push_back({r.stage, static_cast<uint64_t>(r.row_groups_considered),
+                          static_cast<uint64_t>(r.row_groups_skipped),
+                          static_cast<uint64_t>(r.row_groups_fully_matched), r.rows_pruned,
+                          r.bytes_read, r.seconds});
+  }
   return out;
 }
 
