@@ -3,6 +3,11 @@
 #include "column/dictionary_page.h"
 
 namespace pqsift::scan {
+namespace {
+
+constexpr int64_t kMaxDecodedDictionaryBytes = int64_t{64} << 20;
+
+}  // namespace
 
 DictionaryStore::DictionaryStore(RandomAccessFile& file, const ParquetMetadata& metadata,
                                  uint64_t max_held_bytes)
@@ -42,8 +47,12 @@ Status DictionaryStore::LoadOne(const Request& r, uint64_t* bytes_read) {
   }
   std::string where = file_.name() + ": row group " + std::to_string(r.row_group) + ", column '" +
                       leaves[r.leaf].path + "'";
-  Result<std::shared_ptr<Array>> values =
-      column::ReadDictionaryPage(leaves[r.leaf], meta, bytes, range->offset, std::move(where));
+  // The page's declared uncompressed size is the file's claim: a small compressed page may not
+  // make the planning allocate more than this (a larger one is simply no evidence).
+  column::PageReaderOptions options;
+  options.max_page_bytes = kMaxDecodedDictionaryBytes;
+  Result<std::shared_ptr<Array>> values = column::ReadDictionaryPage(
+      leaves[r.leaf], meta, bytes, range->offset, std::move(where), options);
   // A dictionary that does not decode is no evidence (the scan reports the corruption if it
   // reads the chunk).
   if (values.ok()) slot = std::move(values).value();
