@@ -52,6 +52,15 @@ struct ReadOrder {
   bool nulls_first = false;
 };
 
+// Which pruning stages run (when ScanOptions::prune) and what they may fetch.
+struct PruningOptions {
+  // Read the dictionary pages of filter columns whose data pages are all dictionary-encoded and
+  // test the predicate on their values.
+  bool dictionary = true;
+  // Dictionary pages larger than this are not read for pruning.
+  uint64_t max_dictionary_bytes = uint64_t{1} << 20;
+};
+
 struct ScanOptions {
   // Dotted paths of the columns to return ("id", "s.a" for a struct field, "tags" for a whole
   // list). A group returns all its fields. Empty: every top-level field.
@@ -68,6 +77,7 @@ struct ScanOptions {
   // (for comparison and debugging; the result is the same). A runtime filter then skips no row
   // group either; it only filters rows.
   bool prune = true;
+  PruningOptions pruning;
   bool verify_crc = false;  // check page CRCs where written (a mismatch is an error)
   OpenOptions open;
   // Constraints published while the scan runs (runtime_filter.h): checked against the
@@ -83,6 +93,17 @@ struct ScanOptions {
   // runtime filter on that key. Needs limit >= 0; not with count_only or runtime_filter (it uses
   // its own). The keys need not be among `columns`. Empty: file order.
   std::string order_by;
+};
+
+// What one pruning stage of the plan decided and what its evidence cost.
+struct StageStats {
+  std::string stage;  // "row-group statistics", "page index", "dictionary", ...
+  uint64_t row_groups_considered = 0;
+  uint64_t row_groups_skipped = 0;
+  uint64_t row_groups_fully_matched = 0;
+  int64_t rows_pruned = 0;
+  uint64_t bytes_read = 0;  // evidence fetched (also counted in ScanStats::bytes_read)
+  double seconds = 0;
 };
 
 // What a scan cost and produced so far. Exact: every byte read goes through the counted I/O.
@@ -113,6 +134,10 @@ struct ScanStats {
   double plan_seconds = 0;    // footers and pruning stages (wall)
   double filter_seconds = 0;  // decoding filter columns and evaluating the filter (all threads)
   double decode_seconds = 0;  // decoding the returned columns (all threads)
+  std::vector<StageStats> stages;  // the plan's stages, in the order they ran
+  // Dictionary page bytes the dictionary stage fetched that the scan then used instead of
+  // reading them again.
+  uint64_t evidence_bytes_reused = 0;
 };
 
 // What the plan says a scan will read, before it reads any data page.

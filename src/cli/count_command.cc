@@ -18,6 +18,7 @@ struct CountArgs {
   std::vector<std::string> paths;
   std::string where;
   bool no_prune = false;
+  bool no_dictionary = false;
   int threads = 0;
   bool stats = false;
   std::string stats_json;
@@ -28,6 +29,7 @@ int RunCount(const CountArgs& args) {
   options.count_only = true;
   options.filter = args.where;
   options.prune = !args.no_prune;
+  options.pruning.dictionary = !args.no_dictionary;
   options.threads = args.threads;
   auto scanner = Scanner::Open(args.paths, options);
   if (!scanner.ok()) return ReportError(scanner.status());
@@ -42,7 +44,7 @@ int RunCount(const CountArgs& args) {
   std::cout.flush();
   if (!std::cout) return ReportError(Status::IOError("stdout: write failed"));
   ScanStats stats = (*scanner)->stats();
-  Status reported = ReportStats(stats, args.stats, args.stats_json, &(*scanner)->plan());
+  Status reported = ReportStats(stats, args.stats, args.stats_json);
   if (!reported.ok()) return ReportError(reported);
   return 0;
 }
@@ -57,6 +59,8 @@ Command AddCountCommand(CLI::App& root) {
                   "Count only the rows where EXPR is true (SQL-like; docs/filter-language.md)");
   sub->add_flag("--no-prune", args->no_prune,
                 "Prune nothing: filter every row of every row group (same result)");
+  sub->add_flag("--no-dictionary", args->no_dictionary,
+                "Do not read dictionary pages to prune (the other stages still run)");
   sub->add_option("--threads", args->threads, "Decoding threads (default: one per core)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--stats", args->stats, "After the count, print on stderr what it read and pruned");

@@ -20,6 +20,7 @@ struct ExplainArgs {
   int64_t limit = -1;
   bool json = false;
   bool no_prune = false;
+  bool no_dictionary = false;
 };
 
 int RunExplain(const ExplainArgs& args) {
@@ -28,6 +29,7 @@ int RunExplain(const ExplainArgs& args) {
   options.filter = args.where;
   options.limit = args.limit;
   options.prune = !args.no_prune;
+  options.pruning.dictionary = !args.no_dictionary;
   options.threads = 1;
   auto scanner = Scanner::Open(args.paths, options);
   if (!scanner.ok()) return ReportError(scanner.status());
@@ -55,6 +57,8 @@ Command AddExplainCommand(CLI::App& root) {
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--json", args->json, "Print the plan as JSON");
   sub->add_flag("--no-prune", args->no_prune, "Show the plan without pruning");
+  sub->add_flag("--no-dictionary", args->no_dictionary,
+                "Do not read dictionary pages to prune (the other stages still run)");
   return {sub, [args] { return RunExplain(*args); }};
 }
 

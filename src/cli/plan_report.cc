@@ -89,6 +89,9 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
                       {"pages_total", s.pages_total},
                       {"pages_pruned", s.pages_pruned},
                       {"bytes_read", s.bytes_read},
+                      {"evidence_loaded", s.evidence_loaded},
+                      {"evidence_too_large", s.evidence_too_large},
+                      {"evidence_unusable", s.evidence_unusable},
                       {"seconds", s.seconds}});
   }
   out["stages"] = std::move(stages);
@@ -135,13 +138,21 @@ std::string ExplainText(const json& explain) {
                      s["pages_pruned"].get<long long>(), s["pages_total"].get<long long>(),
                      s["rows_matched"].get<long long>());
     }
+    std::string evidence;
+    long long loaded = s.value("evidence_loaded", 0LL);
+    long long too_large = s.value("evidence_too_large", 0LL);
+    long long unusable = s.value("evidence_unusable", 0LL);
+    if (loaded + too_large + unusable > 0) {
+      evidence =
+          Format("%lld fetched, %lld too large, %lld unusable, ", loaded, too_large, unusable);
+    }
     out += Format(
         "stage %s: %lld row groups considered, %lld skipped, %lld fully matched, "
-        "%lld rows pruned, %s%llu bytes read, %.3f ms\n",
+        "%lld rows pruned, %s%s%llu bytes read, %.3f ms\n",
         s["stage"].get<std::string>().c_str(), s["row_groups_considered"].get<long long>(),
         s["row_groups_skipped"].get<long long>(), s["row_groups_fully_matched"].get<long long>(),
-        s["rows_pruned"].get<long long>(), pages.c_str(), s["bytes_read"].get<unsigned long long>(),
-        s["seconds"].get<double>() * 1e3);
+        s["rows_pruned"].get<long long>(), pages.c_str(), evidence.c_str(),
+        s["bytes_read"].get<unsigned long long>(), s["seconds"].get<double>() * 1e3);
   }
   uint64_t to_read = sum["bytes_to_read"].get<uint64_t>();
   uint64_t file_bytes = sum["file_bytes"].get<uint64_t>();
@@ -159,42 +170,42 @@ std::string ExplainText(const json& explain) {
   return out;
 }
 
-json StatsJson(const ScanStats& s, const prune::AccessPlan* plan) {
-  json out = {{"files", s.files},
-              {"file_bytes", s.file_bytes},
-              {"bytes_read", s.bytes_read},
-              {"requests", s.read_requests},
-              {"row_groups_total", s.row_groups},
-              {"row_groups_skipped", s.row_groups_skipped},
-              {"row_groups_fully_matched", s.row_groups_fully_matched},
-              {"row_groups_read", s.row_groups_read},
-              {"row_groups_skipped_at_runtime", s.row_groups_skipped_at_runtime},
-              {"pages_skipped_at_runtime", s.pages_skipped_at_runtime},
-              {"pages_total", s.pages_total},
-              {"pages_read", s.pages_read},
-              {"pages_not_fetched", s.pages_not_fetched},
-              {"bytes_not_fetched", s.bytes_not_fetched},
-              {"rows_total", s.rows_total},
-              {"rows_decoded", s.rows_decoded},
-              {"rows_returned", s.rows_returned},
-              {"plan_seconds", s.plan_seconds},
-              {"filter_seconds", s.filter_seconds},
-              {"decode_seconds", s.decode_seconds}};
-  if (plan != nullptr) {
-    json stages = json::array();
-    for (const prune::StageReport& stage : plan->stages) {
-      stages.push_back({{"stage", stage.stage},
-                        {"row_groups_skipped", stage.row_groups_skipped},
-                        {"row_groups_fully_matched", stage.row_groups_fully_matched},
-                        {"rows_pruned", stage.rows_pruned},
-                        {"bytes_read", stage.bytes_read}});
-    }
-    out["stages"] = std::move(stages);
+json StatsJson(const ScanStats& s) {
+  json stages = json::array();
+  for (const StageStats& st : s.stages) {
+    stages.push_back({{"stage", st.stage},
+                      {"row_groups_considered", st.row_groups_considered},
+                      {"row_groups_skipped", st.row_groups_skipped},
+                      {"row_groups_fully_matched", st.row_groups_fully_matched},
+                      {"rows_pruned", st.rows_pruned},
+                      {"bytes_read", st.bytes_read},
+                      {"seconds", st.seconds}});
   }
-  return out;
+  return {{"files", s.files},
+          {"file_bytes", s.file_bytes},
+          {"bytes_read", s.bytes_read},
+          {"requests", s.read_requests},
+          {"row_groups_total", s.row_groups},
+          {"row_groups_skipped", s.row_groups_skipped},
+          {"row_groups_fully_matched", s.row_groups_fully_matched},
+          {"row_groups_read", s.row_groups_read},
+          {"row_groups_skipped_at_runtime", s.row_groups_skipped_at_runtime},
+          {"pages_skipped_at_runtime", s.pages_skipped_at_runtime},
+          {"pages_total", s.pages_total},
+          {"pages_read", s.pages_read},
+          {"pages_not_fetched", s.pages_not_fetched},
+          {"bytes_not_fetched", s.bytes_not_fetched},
+          {"rows_total", s.rows_total},
+          {"rows_decoded", s.rows_decoded},
+          {"rows_returned", s.rows_returned},
+          {"plan_seconds", s.plan_seconds},
+          {"filter_seconds", s.filter_seconds},
+          {"decode_seconds", s.decode_seconds},
+          {"evidence_bytes_reused", s.evidence_bytes_reused},
+          {"stages", std::move(stages)}};
 }
 
-std::string StatsText(const ScanStats& s, const prune::AccessPlan* plan) {
+std::string StatsText(const ScanStats& s) {
   std::string out;
   out += Format(
       "files: %llu, bytes read: %llu of %llu (%s) in %llu requests\n",
@@ -224,26 +235,27 @@ std::string StatsText(const ScanStats& s, const prune::AccessPlan* plan) {
       "time: plan %.3f ms, filter %.3f ms, decode %.3f ms (filter and decode summed "
       "over threads)\n",
       s.plan_seconds * 1e3, s.filter_seconds * 1e3, s.decode_seconds * 1e3);
-  if (plan != nullptr) {
-    for (const prune::StageReport& stage : plan->stages) {
-      out += Format(
-          "stage %s: %lld row groups skipped, %lld fully matched, %lld rows pruned, %llu bytes "
-          "read\n",
-          stage.stage.c_str(), static_cast<long long>(stage.row_groups_skipped),
-          static_cast<long long>(stage.row_groups_fully_matched),
-          static_cast<long long>(stage.rows_pruned),
-          static_cast<unsigned long long>(stage.bytes_read));
-    }
+  for (const StageStats& st : s.stages) {
+    out += Format(
+        "stage %s: %llu row groups considered, %llu skipped, %llu fully matched, %llu bytes "
+        "read\n",
+        st.stage.c_str(), static_cast<unsigned long long>(st.row_groups_considered),
+        static_cast<unsigned long long>(st.row_groups_skipped),
+        static_cast<unsigned long long>(st.row_groups_fully_matched),
+        static_cast<unsigned long long>(st.bytes_read));
+  }
+  if (s.evidence_bytes_reused > 0) {
+    out += Format("evidence reused by the scan: %llu bytes of dictionary pages\n",
+                  static_cast<unsigned long long>(s.evidence_bytes_reused));
   }
   return out;
 }
 
-Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path,
-                   const prune::AccessPlan* plan) {
-  if (text) std::cerr << StatsText(stats, plan);
+Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path) {
+  if (text) std::cerr << StatsText(stats);
   if (json_path.empty()) return Status::OK();
   std::ofstream file(json_path, std::ios::trunc);
-  file << StatsJson(stats, plan).dump(2) << '\n';
+  file << StatsJson(stats).dump(2) << '\n';
   if (!file) return Status::IOError(json_path + ": write failed");
   return Status::OK();
 }

@@ -19,11 +19,10 @@ std::string ExplainText(const json& explain);
 
 // The counters of a finished scan (keys documented in docs/cli.md); with `plan`, also what each
 // pruning stage skipped and read ("stages").
-json StatsJson(const ScanStats& stats, const prune::AccessPlan* plan = nullptr);
-std::string StatsText(const ScanStats& stats, const prune::AccessPlan* plan = nullptr);
+json StatsJson(const ScanStats& stats);
+std::string StatsText(const ScanStats& stats);
 // --stats and --stats-json: the text on stderr when `text`, the JSON written to `json_path` when
 // not empty. IOError when the file cannot be written.
-Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path,
-                   const prune::AccessPlan* plan = nullptr);
+Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path);
 
 }  // namespace pqsift::cli

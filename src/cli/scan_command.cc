@@ -44,6 +44,7 @@ struct ScanArgs {
   std::string where;
   std::string order_by;
   bool no_prune = false;
+  bool no_dictionary = false;
   std::string stats_json;
   int64_t limit = -1;
   std::string format = "csv";
@@ -104,6 +105,7 @@ int RunScan(const ScanArgs& args) {
   }
   options.order_by = args.order_by;
   options.prune = !args.no_prune;
+  options.pruning.dictionary = !args.no_dictionary;
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.verify_crc = args.verify_crc;
@@ -141,7 +143,7 @@ int RunScan(const ScanArgs& args) {
         Status::IOError((args.output.empty() ? "stdout" : args.output) + ": write failed"));
   }
   ScanStats stats = (*scanner)->stats();
-  Status reported = ReportStats(stats, args.stats, args.stats_json, &(*scanner)->plan());
+  Status reported = ReportStats(stats, args.stats, args.stats_json);
   if (!reported.ok()) return ReportError(reported);
   return 0;
 }
@@ -163,6 +165,8 @@ Command AddScanCommand(CLI::App& root) {
                   "id\", NULLS FIRST|LAST (default ASC NULLS LAST, as DuckDB)");
   sub->add_flag("--no-prune", args->no_prune,
                 "Prune nothing: read every row group and filter every row (same result)");
+  sub->add_flag("--no-dictionary", args->no_dictionary,
+                "Do not read dictionary pages to prune (the other stages still run)");
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);
   sub->add_option("--format", args->format,
                   "Output: csv (RFC 4180, header row), jsonl (one object per line), table "

@@ -3,6 +3,7 @@
 // the bottom is the one switch from (physical type, Arrow type) to a template instantiation.
 #include "column/value_accumulator.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -56,12 +57,48 @@ class Decoders {
   }
 
   ValueDecoder<DType>& current() { return *current_; }
+  const encoding::DictionaryDecoder<DType>* dictionary() const { return dictionary_.get(); }
 
  private:
   int32_t type_length_;
   std::unique_ptr<encoding::DictionaryDecoder<DType>> dictionary_;
   std::array<std::unique_ptr<ValueDecoder<DType>>, 10> by_encoding_;
   ValueDecoder<DType>* current_ = nullptr;
+};
+
+// A dictionary's entries in order as a value decoder, so the sinks convert the dictionary to
+// Arrow with the same code that converts the values of dictionary-encoded pages.
+template <typename DType>
+class EntriesDecoder final : public ValueDecoder<DType> {
+ public:
+  using Value = typename DType::Value;
+  explicit EntriesDecoder(std::span<const Value> entries) : entries_(entries) {}
+  Status SetData(std::span<const uint8_t>, int64_t) override {
+    return Status::Internal("dictionary entries take no page data");
+  }
+  Status Decode(Value* out, int64_t n) override {
+    PQSIFT_RETURN_IF_ERROR(Check(n));
+    std::copy_n(entries_.begin() + next_, n, out);
+    next_ += n;
+    return Status::OK();
+  }
+  Status Skip(int64_t n) override {
+    PQSIFT_RETURN_IF_ERROR(Check(n));
+    next_ += n;
+    return Status::OK();
+  }
+  int64_t values_left() const override { return static_cast<int64_t>(entries_.size()) - next_; }
+
+ private:
+  Status Check(int64_t n) const {
+    if (n < 0 || n > values_left()) {
+      return Status::Corruption("asked for " + std::to_string(n) + " of " +
+                                std::to_string(values_left()) + " dictionary entries left");
+    }
+    return Status::OK();
+  }
+  std::span<const Value> entries_;
+  int64_t next_ = 0;
 };
 
 // ---- sinks: decoded physical values -> Arrow buffers ----
@@ -306,6 +343,16 @@ class TypedAccumulator final : public ValueAccumulator {
   Status Read(int64_t n) override {
     if (n == 0) return Status::OK();
     PQSIFT_RETURN_IF_ERROR(sink_.Append(decoders_.current(), n));
+    length_ += n;
+    return Status::OK();
+  }
+  Status ReadDictionary() override {
+    const auto* dictionary = decoders_.dictionary();
+    if (dictionary == nullptr) return Status::Corruption("the column chunk has no dictionary");
+    EntriesDecoder<DType> entries(dictionary->dictionary());
+    int64_t n = entries.values_left();
+    if (n == 0) return Status::OK();
+    PQSIFT_RETURN_IF_ERROR(sink_.Append(entries, n));
     length_ += n;
     return Status::OK();
   }

@@ -29,6 +29,10 @@ class ValueAccumulator {
                            int64_t num_values) = 0;
   // Decodes the next `n` values of the page and appends them to the batch.
   virtual Status Read(int64_t n) = 0;
+  // Appends every entry of the dictionary (SetDictionary), in dictionary order, to the batch:
+  // the values a dictionary-encoded page can hold, converted exactly as Read converts them.
+  // Corruption when no dictionary was set.
+  virtual Status ReadDictionary() = 0;
   // Passes over the next `n` values of the page.
   virtual Status Skip(int64_t n) = 0;
   // The values appended since the last Finish, as a dense array (no validity) of the

@@ -220,6 +220,31 @@ class Evaluator {
     return out;
   }
 
+  Result<std::vector<Truth>> RunTruth(const Expr& predicate) {
+    if (arrays_.size() != filter_.columns.size()) {
+      return Status::InvalidArgument("filter reads " + std::to_string(filter_.columns.size()) +
+                                     " columns but " + std::to_string(arrays_.size()) +
+                                     " were given");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Vec v, Eval(predicate));
+    auto truth = [](bool valid, bool value) {
+      return !valid ? Truth::kNull : value ? Truth::kTrue : Truth::kFalse;
+    };
+    std::vector<Truth> out(static_cast<size_t>(n_));
+    if (v.scalar) {
+      bool valid = !v.scalar_value.is_null();
+      bool value = v.scalar_value.kind == Value::Kind::kBool && v.scalar_value.b;
+      std::fill(out.begin(), out.end(), truth(valid, value));
+      return out;
+    }
+    if (v.phys != Phys::kBool) return Status::InvalidArgument("the predicate is not boolean");
+    const auto* values = static_cast<const uint8_t*>(v.values);
+    for (int64_t i = 0; i < n_; ++i) {
+      out[static_cast<size_t>(i)] = truth(v.valid == nullptr || v.valid[i], values[i] != 0);
+    }
+    return out;
+  }
+
  private:
   Result<Vec> Eval(const Expr& e) {
     switch (e.op) {
@@ -987,6 +1012,13 @@ Result<std::vector<uint8_t>> EvaluateFilter(const BoundFilter& filter,
   if (num_rows < 0) return Status::InvalidArgument("negative row count");
   Evaluator evaluator(filter, columns, num_rows);
   return evaluator.Run();
+}
+
+Result<std::vector<Truth>> EvaluateTruth(const BoundFilter& filter, const Expr& predicate,
+                                         std::span<const Array* const> columns, int64_t num_rows) {
+  if (num_rows < 0) return Status::InvalidArgument("negative row count");
+  Evaluator evaluator(filter, columns, num_rows);
+  return evaluator.RunTruth(predicate);
 }
 
 }  // namespace pqsift::expr

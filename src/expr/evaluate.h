@@ -19,4 +19,14 @@ Result<std::vector<uint8_t>> EvaluateFilter(const BoundFilter& filter,
                                             std::span<const Array* const> columns,
                                             int64_t num_rows);
 
+// The three truth values of a predicate on one row, as EvaluateTruth returns them.
+enum class Truth : uint8_t { kFalse = 0, kTrue = 1, kNull = 2 };
+
+// Evaluates `predicate` (a boolean node of `filter`'s tree, e.g. its root or a subtree) over
+// `num_rows` rows, keeping NULL apart from FALSE: one Truth per row. `columns` as for
+// EvaluateFilter, except that columns the predicate does not reference may be null. Errors as
+// EvaluateFilter's.
+Result<std::vector<Truth>> EvaluateTruth(const BoundFilter& filter, const Expr& predicate,
+                                         std::span<const Array* const> columns, int64_t num_rows);
+
 }  // namespace pqsift::expr

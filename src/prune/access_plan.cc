@@ -120,6 +120,11 @@ std::string ToString(const AccessPlan& plan) {
       out += std::to_string(s.pages_pruned) + " of " + Plural(s.pages_total, "page") + " pruned, " +
              std::to_string(s.rows_matched) + " rows matched, ";
     }
+    if (s.evidence_loaded + s.evidence_too_large + s.evidence_unusable > 0) {
+      out += std::to_string(s.evidence_loaded) + " fetched, " +
+             std::to_string(s.evidence_too_large) + " too large, " +
+             std::to_string(s.evidence_unusable) + " unusable, ";
+    }
     out += std::to_string(s.bytes_read) + " bytes read, " + seconds + "\n";
   }
   return out;

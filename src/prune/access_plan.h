@@ -57,6 +57,11 @@ struct StageReport {
   int64_t pages_total = 0;
   int64_t pages_pruned = 0;
   uint64_t bytes_read = 0;  // evidence the stage fetched (page index, dictionaries, bloom)
+  // Evidence stages (dictionary, ...): items fetched (one per column chunk), items left unread
+  // because they exceed the stage's size cap, and items fetched that turned out unusable.
+  int64_t evidence_loaded = 0;
+  int64_t evidence_too_large = 0;
+  int64_t evidence_unusable = 0;
   double seconds = 0;
 };
 

@@ -7,7 +7,9 @@
 #include <limits>
 #include <optional>
 
+#include "arrow/builder.h"
 #include "arrow/layout.h"
+#include "expr/evaluate.h"
 
 namespace pqsift::prune {
 namespace {
@@ -244,14 +246,35 @@ std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {
 
 class Prover {
  public:
-  Prover(const expr::BoundFilter& filter, const StatisticsTable& stats)
+  // `assumed` (probing): the outcomes of the value-set subtrees in the order met, instead of
+  // evaluating them.
+  Prover(const expr::BoundFilter& filter, const StatisticsTable& stats,
+         const std::vector<Outcomes>* assumed = nullptr)
       : filter_(filter),
         stats_(stats),
-        n_(static_cast<size_t>(std::max<int64_t>(0, stats.containers))) {
+        n_(static_cast<size_t>(std::max<int64_t>(0, stats.containers))),
+        assumed_(assumed) {
     column_cache_.resize(filter.columns.size());
   }
 
+  // The outcomes of predicate `e` per container: from the bounds, narrowed by value sets where
+  // `e` is a largest subtree reading a single column that has them.
   std::vector<Outcomes> Predicate(const Expr& e) {
+    if (inside_value_set_subtree_) return FromBounds(e);
+    int32_t column = SingleColumnOf(e);
+    if (column < 0 || !HasValueSets(column)) return FromBounds(e);
+    if (assumed_ != nullptr) return Assumed(e, column);
+    inside_value_set_subtree_ = true;
+    std::vector<Outcomes> out = FromBounds(e);
+    inside_value_set_subtree_ = false;
+    NarrowByValueSets(e, column, out);
+    return out;
+  }
+
+  // Value-set subtrees met so far (probing).
+  size_t subtrees_assumed() const { return next_assumed_; }
+
+  std::vector<Outcomes> FromBounds(const Expr& e) {
     switch (e.op) {
       case Op::kEq:
       case Op::kNe:
@@ -361,6 +384,110 @@ class Prover {
   }
   std::vector<Outcomes> Any() { return std::vector<Outcomes>(n_, kAnyOutcome); }
   static Ranges Unknown() { return Ranges{true, {Range{}}}; }
+
+  // The one column `e` reads; kNoColumn when none, kManyColumns when several.
+  static constexpr int32_t kNoColumn = -1;
+  static constexpr int32_t kManyColumns = -2;
+  static int32_t SingleColumnOf(const Expr& e) {
+    if (e.op == Op::kColumn) return e.column >= 0 ? e.column : kManyColumns;
+    int32_t found = kNoColumn;
+    for (const auto& child : e.children) {
+      int32_t c = SingleColumnOf(*child);
+      if (c == kNoColumn) continue;
+      if (c == kManyColumns || (found != kNoColumn && found != c)) return kManyColumns;
+      found = c;
+    }
+    return found;
+  }
+
+  bool HasValueSets(int32_t column) const {
+    if (static_cast<size_t>(column) >= stats_.bounds.size() || stats_.bounds[column].size() < n_) {
+      return false;
+    }
+    const std::vector<ColumnBounds>& bounds = stats_.bounds[column];
+    return std::any_of(bounds.begin(), bounds.begin() + static_cast<std::ptrdiff_t>(n_),
+                       [](const ColumnBounds& b) { return b.values != nullptr; });
+  }
+
+  // Outcomes of `e` (reading only `column`) where every row's value is one of `values`:
+  // nullopt when the evaluator cannot evaluate it (an error, e.g. overflow): then the bounds'
+  // outcomes stand.
+  std::optional<Outcomes> EvaluateOn(const Expr& e, int32_t column, const Array& values) {
+    std::vector<const Array*> columns(filter_.columns.size(), nullptr);
+    columns[static_cast<size_t>(column)] = &values;
+    Result<std::vector<expr::Truth>> truth =
+        expr::EvaluateTruth(filter_, e, columns, values.length);
+    if (!truth.ok()) return std::nullopt;
+    Outcomes out = 0;
+    for (expr::Truth t : *truth) {
+      out |= t == expr::Truth::kTrue    ? kCanBeTrue
+             : t == expr::Truth::kFalse ? kCanBeFalse
+                                        : kCanBeNull;
+    }
+    return out;
+  }
+
+  // The outcome of `e` on a row where `column` is NULL (once per subtree).
+  Outcomes OnNull(const Expr& e, int32_t column) {
+    const std::shared_ptr<const DataType>& type = filter_.columns[column].type;
+    if (!type) return kAnyOutcome;
+    Result<std::shared_ptr<Array>> null = MakeAllNullArray(type, 1);
+    if (!null.ok()) return kAnyOutcome;
+    return EvaluateOn(e, column, **null).value_or(kAnyOutcome);
+  }
+
+  // Probing (CouldDecide): the value-set subtree's outcome is the next assumed one, plus its
+  // outcome on NULL where the column may be NULL.
+  std::vector<Outcomes> Assumed(const Expr& e, int32_t column) {
+    Outcomes t = next_assumed_ < assumed_->size() ? (*assumed_)[next_assumed_] : kAnyOutcome;
+    ++next_assumed_;
+    std::vector<Outcomes> out = FromBoundsInside(e);
+    std::optional<Outcomes> on_null;
+    for (size_t c = 0; c < n_; ++c) {
+      const ColumnBounds& b = stats_.bounds[column][c];
+      if (b.values == nullptr || b.num_rows <= 0) continue;
+      bool can_be_null = !b.null_count || *b.null_count > 0;
+      bool can_be_value = !b.null_count || *b.null_count < b.num_rows;
+      Outcomes o = can_be_value ? t : 0;
+      if (can_be_null) {
+        if (!on_null) on_null = OnNull(e, column);
+        o |= *on_null;
+      }
+      out[c] = o;
+    }
+    return out;
+  }
+
+  std::vector<Outcomes> FromBoundsInside(const Expr& e) {
+    bool was = inside_value_set_subtree_;
+    inside_value_set_subtree_ = true;
+    std::vector<Outcomes> out = FromBounds(e);
+    inside_value_set_subtree_ = was;
+    return out;
+  }
+
+  void NarrowByValueSets(const Expr& e, int32_t column, std::vector<Outcomes>& out) {
+    if (static_cast<size_t>(column) >= filter_.columns.size()) return;
+    std::optional<Outcomes> on_null;
+    for (size_t c = 0; c < n_; ++c) {
+      const ColumnBounds& b = stats_.bounds[column][c];
+      if (b.values == nullptr || b.num_rows <= 0) continue;
+      bool can_be_null = !b.null_count || *b.null_count > 0;
+      bool can_be_value = !b.null_count || *b.null_count < b.num_rows;
+      Outcomes exact = 0;
+      if (can_be_value) {
+        std::optional<Outcomes> o = EvaluateOn(e, column, *b.values);
+        if (!o) continue;
+        exact |= *o;
+      }
+      if (can_be_null) {
+        if (!on_null) on_null = OnNull(e, column);
+        exact |= *on_null;
+      }
+      // Both sets hold every outcome a row can give: so does their intersection.
+      out[c] &= exact;
+    }
+  }
 
   const Value* Keep(Value v) {
     arena_.push_back(std::move(v));
@@ -530,6 +657,10 @@ class Prover {
   size_t n_;
   std::vector<std::optional<Ranges>> column_cache_;
   std::deque<Value> arena_;  // derived bounds; a deque keeps their addresses stable
+  bool inside_value_set_subtree_ = false;
+  // Outcomes of the value-set subtrees met in order, for probing (null: evaluate them).
+  const std::vector<Outcomes>* assumed_ = nullptr;
+  size_t next_assumed_ = 0;
 };
 
 }  // namespace
@@ -541,6 +672,37 @@ std::vector<Outcomes> Prove(const expr::BoundFilter& filter, const StatisticsTab
   }
   Prover prover(filter, stats);
   return prover.Predicate(*filter.root);
+}
+
+std::vector<bool> CouldDecide(const expr::BoundFilter& filter, const StatisticsTable& stats) {
+  size_t n = static_cast<size_t>(std::max<int64_t>(0, stats.containers));
+  if (!filter.root) return std::vector<bool>(n, false);
+  // Count the value-set subtrees (every one assumed TRUE).
+  constexpr size_t kMaxSubtrees = 4;  // 3^4 probes at most
+  std::vector<Outcomes> assumed(64, kCanBeTrue);
+  size_t subtrees = 0;
+  {
+    Prover prover(filter, stats, &assumed);
+    prover.Predicate(*filter.root);
+    subtrees = prover.subtrees_assumed();
+  }
+  if (subtrees > kMaxSubtrees) return std::vector<bool>(n, true);
+  // If some value sets decide a container, so does one of their values alone (outcome sets only
+  // shrink with the values, and decisions survive shrinking): trying one outcome per subtree,
+  // each subtree independently, covers every value set.
+  std::vector<bool> out(n, false);
+  size_t combinations = 1;
+  for (size_t j = 0; j < subtrees; ++j) combinations *= 3;
+  for (size_t m = 0; m < combinations; ++m) {
+    size_t code = m;
+    for (size_t j = 0; j < subtrees; ++j, code /= 3) {
+      assumed[j] = static_cast<Outcomes>(1u << (code % 3));
+    }
+    Prover prover(filter, stats, &assumed);
+    std::vector<Outcomes> o = prover.Predicate(*filter.root);
+    for (size_t c = 0; c < n; ++c) out[c] = out[c] || CannotMatch(o[c]) || FullyMatches(o[c]);
+  }
+  return out;
 }
 
 std::string OutcomesToString(Outcomes o) {

@@ -7,6 +7,14 @@
 //   the set is {TRUE}    -> every row matches: fully matched, no residual filter needed.
 // AND, OR and NOT combine sets by SQL three-valued logic. Anything the evaluator cannot reason
 // about (arithmetic it cannot bound, unknown bounds) gives all three outcomes.
+//
+// Value sets (ColumnBounds::values, e.g. a dictionary): a largest subtree of the predicate that
+// reads only one column, in a container where that column has a value set, is evaluated exactly
+// (expr/evaluate.h, three-valued) on each value of the set, and on NULL when the column may be
+// NULL there; the outcomes that occur, intersected with what the bounds give, are the subtree's.
+// Any condition on the column (=, IN, NOT IN, <, LIKE, arithmetic, ...) is decided this way;
+// conditions on other columns keep their bounds, so `a = 1 OR b = 2` stays undecided unless b's
+// bounds decide it.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +38,13 @@ inline bool FullyMatches(Outcomes o) { return o == kCanBeTrue; }
 // One Outcomes per container (stats.containers of them), all containers at once.
 // REQUIRES: stats.bounds has one entry per filter.columns entry.
 std::vector<Outcomes> Prove(const expr::BoundFilter& filter, const StatisticsTable& stats);
+
+// For deciding which evidence to fetch: per container, whether some value sets for the columns
+// whose ColumnBounds::values are set (their contents are ignored) could make the predicate skip
+// or fully match the container. False means no dictionary can decide it, so none need be read.
+// Over-approximates (subtrees on one column are taken as independent; more than four such
+// subtrees: true everywhere).
+std::vector<bool> CouldDecide(const expr::BoundFilter& filter, const StatisticsTable& stats);
 
 // "{TRUE,NULL}": for explain and test messages.
 std::string OutcomesToString(Outcomes o);

@@ -26,7 +26,7 @@ class RowGroupStatisticsStage final : public PruningStage {
       if (p.decision() != Decision::kSkip && !p.fully_matched) groups.push_back(g);
     }
     if (!groups.empty()) {
-      StatisticsTable table = BuildTable(context, groups);
+      StatisticsTable table = RowGroupStatisticsTable(context, groups);
       std::vector<Outcomes> outcomes = Prove(context.filter, table);
       std::string stage(name());
       for (size_t i = 0; i < groups.size(); ++i) {
@@ -45,31 +45,6 @@ class RowGroupStatisticsStage final : public PruningStage {
     report.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return Status::OK();
-  }
-
- private:
-  // bounds[k][i]: filter column k in row group groups[i]. Anything missing (no such leaf, an
-  // Arrow type we cannot represent, encrypted column metadata, no statistics) is unknown.
-  static StatisticsTable BuildTable(const FileContext& context, const std::vector<size_t>& groups) {
-    const FileMetaData& file = context.metadata.file();
-    StatisticsTable table;
-    table.containers = static_cast<int64_t>(groups.size());
-    table.bounds.resize(context.filter.columns.size());
-    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
-      std::vector<ColumnBounds>& column = table.bounds[k];
-      column.resize(groups.size());
-      FilterLeaf leaf = ResolveFilterLeaf(context, k);
-      for (size_t i = 0; i < groups.size(); ++i) {
-        const RowGroup& rg = file.row_groups[groups[i]];
-        column[i].num_rows = rg.num_rows;
-        if (!leaf.known() || static_cast<size_t>(leaf.leaf) >= rg.columns.size()) continue;
-        const std::optional<ColumnMetaData>& meta = rg.columns[leaf.leaf].meta_data;
-        if (!meta) continue;
-        column[i] =
-            BoundsFromStatistics(*leaf.descriptor, *leaf.type, meta->statistics, rg.num_rows);
-      }
-    }
-    return table;
   }
 };
 

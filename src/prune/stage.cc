@@ -17,6 +17,28 @@ FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column) {
   return out;
 }
 
+StatisticsTable RowGroupStatisticsTable(const FileContext& context,
+                                        std::span<const size_t> groups) {
+  const FileMetaData& file = context.metadata.file();
+  StatisticsTable table;
+  table.containers = static_cast<int64_t>(groups.size());
+  table.bounds.resize(context.filter.columns.size());
+  for (size_t k = 0; k < context.filter.columns.size(); ++k) {
+    std::vector<ColumnBounds>& column = table.bounds[k];
+    column.resize(groups.size());
+    FilterLeaf leaf = ResolveFilterLeaf(context, k);
+    for (size_t i = 0; i < groups.size(); ++i) {
+      const RowGroup& rg = file.row_groups[groups[i]];
+      column[i].num_rows = rg.num_rows;
+      if (!leaf.known() || static_cast<size_t>(leaf.leaf) >= rg.columns.size()) continue;
+      const std::optional<ColumnMetaData>& meta = rg.columns[leaf.leaf].meta_data;
+      if (!meta) continue;
+      column[i] = BoundsFromStatistics(*leaf.descriptor, *leaf.type, meta->statistics, rg.num_rows);
+    }
+  }
+  return table;
+}
+
 Status CheckPlanMatchesFile(const FileContext& context, const FilePlan& plan) {
   const FileMetaData& file = context.metadata.file();
   if (plan.row_groups.size() == file.row_groups.size()) return Status::OK();

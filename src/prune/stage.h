@@ -12,6 +12,8 @@
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 #include "prune/access_plan.h"
+#include "prune/dictionary_source.h"
+#include "prune/statistics.h"
 
 namespace pqsift::prune {
 
@@ -28,6 +30,9 @@ struct FileContext {
   // False: use only evidence already in memory (the footer, page indexes already loaded), read
   // nothing: the runtime filter checks during a scan (scan/runtime_check.h).
   bool load_evidence = true;
+  // Where the dictionary stage fetches dictionary pages from (the scan keeps their bytes for its
+  // own reads); null: the dictionary stage does nothing.
+  DictionarySource* dictionaries = nullptr;
 };
 
 // A filter column's leaf in the file and the Arrow type it decodes to; null when the leaf is not
@@ -39,6 +44,11 @@ struct FilterLeaf {
   bool known() const { return descriptor != nullptr && type != nullptr; }
 };
 FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column);
+
+// bounds[k][i]: filter column k in row group groups[i], from the footer's statistics under the
+// trust rules. Anything missing (no such leaf, an Arrow type we cannot represent, encrypted
+// column metadata, no statistics) is unknown.
+StatisticsTable RowGroupStatisticsTable(const FileContext& context, std::span<const size_t> groups);
 
 // Internal error unless `plan` has one entry per row group of the file: every stage checks it
 // before indexing one by the other.
@@ -58,5 +68,12 @@ std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage();
 std::unique_ptr<PruningStage> MakePageIndexStage();
 // Split-block bloom filters: equality and IN values proven absent from a row group.
 std::unique_ptr<PruningStage> MakeBloomFilterStage();
+
+struct DictionaryStageOptions {
+  // A dictionary page larger than this is not fetched (counted as too large in the report).
+  uint64_t max_dictionary_bytes = uint64_t{1} << 20;
+};
+// The values of dictionary pages of chunks whose data pages are all dictionary-encoded.
+std::unique_ptr<PruningStage> MakeDictionaryStage(DictionaryStageOptions options = {});
 
 }  // namespace pqsift::prune

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ struct ColumnBounds {
   // Inexact bounds still bound; only exact ones may be reported as values (MIN/MAX answers).
   bool min_is_exact = false;
   bool max_is_exact = false;
+  // When set: every non-null value of the column in the container is one of these (a
+  // superset, e.g. a dictionary page whose chunk's data pages are all dictionary-encoded), as
+  // an array of the column's Arrow type. The proof evaluates the column's own conditions on
+  // them (proof.h); null: nothing known beyond the bounds.
+  std::shared_ptr<const Array> values;
 };
 
 // The bounds of `column` (decoded as `arrow_type`) from a column chunk's statistics, applying the

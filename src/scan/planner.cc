@@ -62,14 +62,17 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
     std::vector<std::unique_ptr<prune::PruningStage>> stages;
     stages.push_back(prune::MakeRowGroupStatisticsStage());
     stages.push_back(prune::MakePageIndexStage());
+    if (options.dictionary)
+      stages.push_back(prune::MakeDictionaryStage(options.dictionary_options));
     stages.push_back(prune::MakeBloomFilterStage());
     for (auto& stage : stages) {
       prune::StageReport report;
       report.stage = std::string(stage->name());
       auto start = std::chrono::steady_clock::now();
       for (size_t f = 0; f < files.size(); ++f) {
-        prune::FileContext context{*files[f].metadata, *files[f].file, *files[f].filter,
-                                   files[f].page_indexes, files[f].read_leaves};
+        prune::FileContext context{*files[f].metadata,   *files[f].file,
+                                   *files[f].filter,     files[f].page_indexes,
+                                   files[f].read_leaves, files[f].dictionaries};
         PQSIFT_RETURN_IF_ERROR(stage->Apply(context, plan.files[f], report));
       }
       report.seconds =

@@ -1,5 +1,6 @@
 // The planner: builds a scan's access plan by running the pruning stages over each file,
-// cheapest evidence first, each stage only over what the previous ones left undecided.
+// cheapest evidence first, each stage only over what the previous ones left undecided:
+// row-group statistics, page index, dictionary (then, without a filter, the limit).
 #pragma once
 
 #include <memory>
@@ -11,6 +12,7 @@
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 #include "prune/access_plan.h"
+#include "prune/stage.h"
 
 namespace pqsift::scan {
 
@@ -22,11 +24,15 @@ struct PlanInput {
   // and the leaves the scan reads (their offset indexes are loaded with the filter's).
   format::PageIndexStore* page_indexes = nullptr;
   std::span<const int32_t> read_leaves;
+  // Where the dictionary stage fetches dictionary pages (null: the stage does nothing here).
+  prune::DictionarySource* dictionaries = nullptr;
 };
 
 struct PlanOptions {
-  bool prune = true;   // false: no stage runs (every row group is scanned)
-  int64_t limit = -1;  // without a filter, row groups past the first `limit` rows are skipped
+  bool prune = true;       // false: no stage runs (every row group is scanned)
+  int64_t limit = -1;      // without a filter, row groups past the first `limit` rows are skipped
+  bool dictionary = true;  // false: the dictionary stage does not run
+  prune::DictionaryStageOptions dictionary_options;
 };
 
 // Every row group starts as Scan; the stages narrow. A stage error (e.g. unreadable evidence)

@@ -30,6 +30,7 @@
 #include "format/page_index_store.h"
 #include "pqsift/scan.h"
 #include "prune/access_plan.h"
+#include "scan/dictionary_store.h"
 #include "scan/page_fetch.h"
 #include "scan/planner.h"
 #include "scan/runtime_check.h"
@@ -76,6 +77,8 @@ struct FileEntry {
   std::vector<expr::ColumnRef> runtime_refs;
   std::vector<DecodedColumn> runtime_columns;
   std::shared_ptr<const SliceFilter> scan_filter;  // `filter` over filter_columns
+  // The dictionary pages the planning fetched; their bytes are taken by the chunk fetches.
+  std::unique_ptr<scan::DictionaryStore> dictionaries;
 };
 
 // The column chunks of one row group as the slices read them. A chunk with an offset index is
@@ -158,7 +161,7 @@ class RowGroupData {
     if (!pages) {
       std::lock_guard<std::mutex> lock(c.mu);
       if (!c.owner) {
-        auto whole = ReadAroundCache(c.range);
+        auto whole = ReadReusingDictionary(c.range);
         if (!whole.ok()) return c.status = whole.status();
         auto buffer = std::make_shared<const Buffer>(std::move(whole).value());
         c.bytes = buffer->span();
@@ -237,13 +240,13 @@ class RowGroupData {
     for (const ByteRange& p : fetch.pieces) total += p.length;
     // Pages next to each other (a range of rows): the one read is the buffer, no copy.
     if (fetch.reads.size() == 1 && fetch.reads[0].length == total) {
-      return ReadAroundCache(fetch.reads[0]);
+      return ReadReusingDictionary(fetch.reads[0]);
     }
     Buffer out(total);
     uint64_t written = 0;
     size_t piece = 0;
     for (const ByteRange& read : fetch.reads) {
-      PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadAroundCache(read));
+      PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadReusingDictionary(read));
       // The reads are the pieces coalesced, in order: each piece lies in the first read that
       // reaches past its start.
       for (; piece < fetch.pieces.size() && fetch.pieces[piece].end() <= read.end(); ++piece) {
@@ -254,6 +257,22 @@ class RowGroupData {
       }
     }
     return out;
+  }
+
+  // A read that starts with a dictionary page the planning fetched (the dictionary stage) takes
+  // those bytes and reads only the rest.
+  Result<Buffer> ReadReusingDictionary(ByteRange range) {
+    std::optional<Buffer> held;
+    if (file_->dictionaries) held = file_->dictionaries->TakeBytes(range.offset);
+    if (!held || held->size() == 0) return ReadAroundCache(range);
+    uint64_t head = std::min<uint64_t>(held->size(), range.length);
+    if (head == range.length) return Buffer::CopyOf(held->span().subspan(0, head));
+    PQSIFT_ASSIGN_OR_RETURN(Buffer rest,
+                            ReadAroundCache({range.offset + head, range.length - head}));
+    Buffer whole(range.length);
+    std::memcpy(whole.mutable_data(), held->data(), head);
+    std::memcpy(whole.mutable_data() + head, rest.data(), rest.size());
+    return whole;
   }
 
   // The last chunks of a file often end inside the bytes read with the footer: only the part
@@ -807,14 +826,18 @@ Status Scanner::State::Plan() {
     std::sort(leaves.begin(), leaves.end());
     leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
     file->page_indexes = std::make_unique<format::PageIndexStore>(*file->file, *file->metadata);
+    file->dictionaries = std::make_unique<scan::DictionaryStore>(*file->file, *file->metadata);
     inputs.push_back({file->file.get(), file->metadata.get(),
                       file->filter ? &*file->filter : nullptr, file->page_indexes.get(),
-                      file->leaves});
+                      file->leaves, file->dictionaries.get()});
   }
   scan::PlanOptions plan_options;
   plan_options.prune = options.prune;
   plan_options.limit = options.limit;
+  plan_options.dictionary = options.pruning.dictionary;
+  plan_options.dictionary_options.max_dictionary_bytes = options.pruning.max_dictionary_bytes;
   PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
+  for (size_t f = 0; f < files.size(); ++f) files[f]->dictionaries->ReleaseAfterPlan(plan.files[f]);
   PQSIFT_RETURN_IF_ERROR(LoadOffsetIndexes());
   PQSIFT_RETURN_IF_ERROR(LoadRuntimeEvidence());
   plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
@@ -1294,6 +1317,15 @@ ScanStats Scanner::stats() const {
   out.plan_seconds = s.plan_seconds;
   out.filter_seconds = static_cast<double>(s.filter_nanos.load()) * 1e-9;
   out.decode_seconds = static_cast<double>(s.decode_nanos.load()) * 1e-9;
+  for (const auto& f : s.files) {
+    if (f->dictionaries) out.evidence_bytes_reused += f->dictionaries->bytes_reused();
+  }
+  for (const prune::StageReport& r : s.plan.stages) {
+    out.stages.push_back({r.stage, static_cast<uint64_t>(r.row_groups_considered),
+                          static_cast<uint64_t>(r.row_groups_skipped),
+                          static_cast<uint64_t>(r.row_groups_fully_matched), r.rows_pruned,
+                          r.bytes_read, r.seconds});
+  }
   return out;
 }
 

@@ -8,7 +8,7 @@
 //
 //   node tests/property/differential.mjs --pqsift PATH [--cases N] [--files F] [--seed S]
 //        [--workdir D] [--keep] [--strict] [--only K[.J],...] [--max-mismatches M]
-//        [--min-pruned-share X] [--min-page-pruned-share X] [--in-process]
+//        [--min-pruned-share X] [--min-page-pruned-share X] [--min-dictionary-share X] [--in-process]
 //        [--bloom-share X] [--min-bloom-pruned-cases N]
 //
 // --cases N cases over --files F random files (ceil(N/F) predicates per file); everything is a
@@ -20,7 +20,9 @@
 // D/reproducers.txt). The run stops after M mismatching cases (default 10).
 // --min-pruned-share X fails the run when fewer than X (0..1) of the compared cases skipped a row
 // group (read from --stats-json), so a pqsift that silently stopped pruning is noticed;
-// --min-page-pruned-share X the same for cases that left pages unfetched by the page index.
+// --min-page-pruned-share X the same for cases that left pages unfetched by the page index;
+// --min-dictionary-share X for cases where the dictionary stage skipped or fully matched a row
+// group (`stages` of --stats-json).
 // --bloom-share X rewrites that share of the files (those without a struct column) with
 // `pqsift convert --bloom-filter` on every non-boolean column (smaller row groups, a random fpp),
 // so the bloom-filter stage has filters of every type to prune with (DuckDB-written files carry
@@ -42,7 +44,7 @@ const NAME = 'property_differential';
 
 function parseArgs(argv) {
   const a = { cases: 3000, files: 60, seed: 1, keep: false, strict: false, only: null, maxMismatches: 10,
-              minPrunedShare: 0, minPagePrunedShare: 0, inProcess: false, maxShown: 5, bloomShare: 0,
+              minPrunedShare: 0, minPagePrunedShare: 0, minDictionaryShare: 0, inProcess: false, maxShown: 5, bloomShare: 0,
               minBloomPrunedCases: 0 };
   for (let i = 2; i < argv.length; i++) {
     const x = argv[i];
@@ -58,6 +60,7 @@ function parseArgs(argv) {
     else if (x === '--max-mismatches') a.maxMismatches = Number(val());
     else if (x === '--min-pruned-share') a.minPrunedShare = Number(val());
     else if (x === '--min-page-pruned-share') a.minPagePrunedShare = Number(val());
+    else if (x === '--min-dictionary-share') a.minDictionaryShare = Number(val());
     else if (x === '--in-process') a.inProcess = true;
     else if (x === '--bloom-share') a.bloomShare = Number(val());
     else if (x === '--min-bloom-pruned-cases') a.minBloomPrunedCases = Number(val());
@@ -73,7 +76,7 @@ function parseArgs(argv) {
 function usage(why) {
   process.stderr.write(`${NAME}: ${why}\nusage: node tests/property/differential.mjs --pqsift PATH [--cases N] [--files F] ` +
                        '[--seed S] [--workdir D] [--keep] [--strict] [--only K[.J],...] [--max-mismatches M] ' +
-                       '[--min-pruned-share X] [--min-page-pruned-share X] [--in-process] [--bloom-share X] ' +
+                       '[--min-pruned-share X] [--min-page-pruned-share X] [--min-dictionary-share X] [--in-process] [--bloom-share X] ' +
                        '[--min-bloom-pruned-cases N]\n');
   process.exit(2);
 }
@@ -228,7 +231,8 @@ const showRow = (names, row) => `{${row.split(SEP).map((v, c) => `${names[c]}: $
 const totals = {
   cases: 0, compared: 0, failures: 0, duckRejects: 0, pqsiftRejects: 0, rowsCompared: 0, statsCases: 0,
   prunedCases: 0, rgTotal: 0, rgRead: 0, statsInconsistent: 0, emptyResults: 0, files: 0, rowGroups: 0,
-  oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, pagesNotFetchedCases: 0, bloomPrunedCases: 0, msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
+  oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, pagesNotFetchedCases: 0, bloomPrunedCases: 0, dictionaryCases: 0,
+  msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
 };
 const duckRejectSamples = new Map();
 const pqsiftRejectSamples = [];
@@ -383,6 +387,10 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
         if (Number(s.pages_not_fetched) > 0) totals.pagesNotFetchedCases++;
         const bloom = (s.stages ?? []).find((x) => x.stage === 'bloom filter');
         if (Number(bloom?.row_groups_skipped) > 0) totals.bloomPrunedCases++;
+        const dictionary = (s.stages ?? []).find((st) => st.stage === 'dictionary');
+        if (dictionary && Number(dictionary.row_groups_skipped) + Number(dictionary.row_groups_fully_matched) > 0) {
+          totals.dictionaryCases++;
+        }
         const returned = s.rows_returned === undefined ? pLines.length : Number(s.rows_returned);
         if (total !== c.spec.rowGroups.length || read > total || returned !== pLines.length) {
           totals.statsInconsistent++;
@@ -487,7 +495,7 @@ if (totals.statsCases) {
            `skipped at least one row group; ${totals.rgTotal - totals.rgRead} of ${totals.rgTotal} row groups skipped (${pct(totals.rgTotal - totals.rgRead, totals.rgTotal)}); ` +
            `${totals.fullyMatchedCases} cases had a fully matched row group, ${totals.pagePrunedCases} skipped pages, ` +
            `${totals.pagesNotFetchedCases} left pages unfetched (page index), ${totals.bloomPrunedCases} skipped a row group by ` +
-           'its bloom filters');
+           `its bloom filters, ${totals.dictionaryCases} decided a row group by its dictionary`);
 } else {
   out.push('  pruning: no --stats-json output: cannot tell whether pruning happened');
 }
@@ -522,6 +530,10 @@ if (args.minPagePrunedShare > 0 && pageShare < args.minPagePrunedShare) {
 }
 if (totals.bloomPrunedCases < args.minBloomPrunedCases) {
   reasons.push(`only ${totals.bloomPrunedCases} cases skipped a row group by its bloom filters (--min-bloom-pruned-cases ${args.minBloomPrunedCases})`);
+}
+const dictionaryShare = totals.statsCases ? totals.dictionaryCases / totals.statsCases : 0;
+if (args.minDictionaryShare > 0 && dictionaryShare < args.minDictionaryShare) {
+  reasons.push(`only ${pct(totals.dictionaryCases, totals.statsCases)} of the cases decided a row group by its dictionary (--min-dictionary-share ${args.minDictionaryShare})`);
 }
 out.push(reasons.length ? `${NAME}: FAIL: ${reasons.join('; ')}` : `${NAME}: PASS`);
 process.stdout.write(out.join('\n') + '\n');

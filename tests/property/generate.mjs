@@ -99,6 +99,15 @@ function makeKey(rng, order, n, H) {
       const k = rng.int(1, 8);
       return { sql: `(${H('k')} % ${k})`, span: BigInt(k) };
     }
+    case 'drift': {
+      // Low cardinality, unsorted, and a value set that changes every `blk` rows: block b holds
+      // the values of residue b % m, so row groups overlap in min/max but differ in their
+      // dictionaries (what the dictionary stage can prune and the statistics cannot).
+      const k = rng.int(1, 4);
+      const m = rng.int(2, 4);
+      const blk = rng.pick([100, 333, 1000, 2048]);
+      return { sql: `((${H('k')} % ${k}) * ${m} + (i // ${blk}) % ${m})`, span: BigInt(k * m), drift: true };
+    }
     default: { // random
       const span = rng.pick([rows, rows, 10n, 1000n, 2n ** 31n, 2n ** 62n]);
       return { sql: `(${H('k')} % ${span})`, span };
@@ -134,6 +143,11 @@ const sqlStr = (s) => `'${s.replaceAll("'", "''")}'`;
 const sqlList = (a) => `[${a.map(sqlStr).join(', ')}]`;
 
 function stringOverKey(rng, key, n) {
+  if (key.drift) {
+    // One word per key value, so each block's value set is its own.
+    const words = rng.shuffle([...WORDS]).slice(0, Number(key.span));
+    return { style: 'drift', sql: `(${sqlList(words)})[(${key.sql} % ${words.length} + 1)::BIGINT]`, words };
+  }
   const style = rng.weighted([[3, 'sorted'], [3, 'lowcard'], [3, 'random'], [2, 'nonascii'], [1, 'long'], [1, 'emptymix']]);
   const digits = String(key.span).length;
   switch (style) {
@@ -251,7 +265,7 @@ function columnSpec(rng, name, kind, n, fileSeed) {
   const [, short, type, forced] = kind;
   const H = (tag) => `hash(i, ${fileSeed}, '${name}.${tag}')`;
   const order = forced ? rng.pick(forced)
-    : rng.weighted([[3, 'asc'], [1, 'desc'], [4, 'random'], [2, 'clustered'], [1, 'lowcard']]);
+    : rng.weighted([[3, 'asc'], [1, 'desc'], [4, 'random'], [2, 'clustered'], [1, 'lowcard'], [2, 'drift']]);
   const key = makeKey(rng, order, n, H);
   if (order === 'random' && rng.chance(0.2)) key.full = true;
   if (type === 'STRUCT') {

@@ -1,0 +1,176 @@
+// The dictionary stage: a column chunk whose data pages are all dictionary-encoded (the footer
+// proves it: column/dictionary_page.h) holds no non-null value outside its dictionary page. The
+// predicate's conditions on that column are evaluated exactly on the dictionary's values (value
+// sets in the proof, proof.h), the other columns keep their row-group statistics: a row group
+// where no value can make the predicate TRUE is skipped, one where every value (and NULL, when
+// the column may hold it) makes it TRUE is fully matched.
+//
+// I/O: only for row groups still undecided (read, not fully matched) with an eligible filter
+// column, and only when dictionaries can decide them: a probe tries every outcome for each
+// condition on a column whose dictionary is not fetched yet (prune::CouldDecide); when none
+// skips or fully matches the row group (e.g. `a = 1 OR b = 2` and b's statistics allow 2 but b
+// has no usable dictionary), nothing more is fetched for it. Dictionaries are fetched one per row
+// group per round, smallest first, until the probe says no more can help. Dictionary pages above
+// the size cap are never fetched.
+#include <chrono>
+
+#include "arrow/builder.h"
+#include "column/dictionary_page.h"
+#include "prune/proof.h"
+#include "prune/stage.h"
+
+namespace pqsift::prune {
+namespace {
+
+class DictionaryStage final : public PruningStage {
+ public:
+  explicit DictionaryStage(DictionaryStageOptions options) : options_(options) {}
+
+  std::string_view name() const override { return "dictionary"; }
+
+  Status Apply(const FileContext& context, FilePlan& plan, StageReport& report) override {
+    auto start = std::chrono::steady_clock::now();
+    if (report.stage.empty()) report.stage = std::string(name());
+    PQSIFT_RETURN_IF_ERROR(CheckPlanMatchesFile(context, plan));
+    if (!context.filter.root || context.dictionaries == nullptr) return Status::OK();
+
+    std::vector<FilterLeaf> leaves;
+    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
+      leaves.push_back(ResolveFilterLeaf(context, k));
+    }
+    // Undecided row groups with at least one eligible filter column; dictionary_bytes[i][k]:
+    // the size of the dictionary page of column k in groups[i], 0 when not eligible.
+    std::vector<size_t> groups;
+    std::vector<std::vector<uint64_t>> dictionary_bytes;
+    for (size_t g = 0; g < plan.row_groups.size(); ++g) {
+      const RowGroupPlan& p = plan.row_groups[g];
+      if (p.decision() == Decision::kSkip || p.fully_matched) continue;
+      std::vector<uint64_t> sizes(leaves.size(), 0);
+      bool any = false;
+      for (size_t k = 0; k < leaves.size(); ++k) {
+        std::optional<uint64_t> size = DictionaryBytes(context, g, leaves[k]);
+        if (size && *size > options_.max_dictionary_bytes) {
+          ++report.evidence_too_large;
+        } else if (size) {
+          sizes[k] = *size;
+          any = true;
+        }
+      }
+      if (!any) continue;
+      groups.push_back(g);
+      dictionary_bytes.push_back(std::move(sizes));
+    }
+    report.row_groups_considered += static_cast<int64_t>(groups.size());
+    if (groups.empty()) return Finish(start, report);
+
+    // Rounds: each fetches, for every row group that some dictionaries could still decide, its
+    // smallest dictionary not fetched yet; so `a = 1 AND b = 2` reads one dictionary when that
+    // one decides, and `a = 1 OR b = 2` reads b's only after a's could not rule out a = 1.
+    StatisticsTable table = RowGroupStatisticsTable(context, groups);
+    std::vector<bool> fetched(groups.size(), false);
+    std::vector<Outcomes> outcomes;
+    for (;;) {
+      outcomes = Prove(context.filter, table);
+      std::vector<DictionarySource::Request> requests;
+      std::vector<std::pair<size_t, size_t>> requested;  // (i, k)
+      for (size_t i : WorthFetching(context, table, dictionary_bytes, leaves)) {
+        if (CannotMatch(outcomes[i]) || FullyMatches(outcomes[i])) continue;  // decided
+
+        size_t best = leaves.size();
+        for (size_t k = 0; k < leaves.size(); ++k) {
+          uint64_t size = dictionary_bytes[i][k];
+          if (size != 0 && (best == leaves.size() || size < dictionary_bytes[i][best])) best = k;
+        }
+        if (best == leaves.size()) continue;
+        requests.push_back({groups[i], leaves[best].leaf});
+        requested.emplace_back(i, best);
+        dictionary_bytes[i][best] = 0;  // fetched (or found unusable): never again
+        fetched[i] = true;
+      }
+      if (requests.empty()) break;
+      PQSIFT_RETURN_IF_ERROR(context.dictionaries->Load(requests, &report.bytes_read));
+      for (auto [i, k] : requested) {
+        std::shared_ptr<const Array> values =
+            context.dictionaries->dictionary(groups[i], leaves[k].leaf);
+        ++(values ? report.evidence_loaded : report.evidence_unusable);
+        table.bounds[k][i].values = std::move(values);
+      }
+    }
+
+    std::string stage(name());
+    for (size_t i = 0; i < groups.size(); ++i) {
+      if (!fetched[i]) continue;
+      RowGroupPlan& p = plan.row_groups[groups[i]];
+      if (CannotMatch(outcomes[i])) {
+        report.rows_pruned += p.rows.row_count();
+        p.Skip(stage);
+        ++report.row_groups_skipped;
+      } else if (FullyMatches(outcomes[i])) {
+        p.MarkFullyMatched(stage);
+        ++report.row_groups_fully_matched;
+      }
+    }
+    return Finish(start, report);
+  }
+
+ private:
+  Status Finish(std::chrono::steady_clock::time_point start, StageReport& report) const {
+    report.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return Status::OK();
+  }
+
+  // The size of the dictionary page of a filter column's chunk in row group g, when that
+  // dictionary lists every value of the chunk; nullopt otherwise.
+  static std::optional<uint64_t> DictionaryBytes(const FileContext& context, size_t g,
+                                                 const FilterLeaf& leaf) {
+    const RowGroup& rg = context.metadata.file().row_groups[g];
+    if (!leaf.known() || static_cast<size_t>(leaf.leaf) >= rg.columns.size()) return std::nullopt;
+    const ColumnChunk& chunk = rg.columns[leaf.leaf];
+    if (!chunk.meta_data || chunk.is_encrypted || chunk.file_path) return std::nullopt;
+    if (!column::AllDataPagesDictionaryEncoded(*chunk.meta_data)) return std::nullopt;
+    std::optional<ByteRange> range =
+        column::DictionaryPageRange(*chunk.meta_data, context.file.size());
+    if (!range) return std::nullopt;
+    return range->length;
+  }
+
+  // The row groups (indices into the table's containers) that the dictionaries not fetched yet
+  // (dictionary_bytes[i][k] != 0) could still decide (CouldDecide: some value set for them
+  // skips or fully matches the row group).
+  static std::vector<size_t> WorthFetching(
+      const FileContext& context, const StatisticsTable& table,
+      const std::vector<std::vector<uint64_t>>& dictionary_bytes,
+      const std::vector<FilterLeaf>& leaves) {
+    StatisticsTable probe = table;
+    bool any = false;
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      if (!leaves[k].known()) continue;
+      Result<std::shared_ptr<Array>> empty = MakeEmptyArray(leaves[k].type);
+      if (!empty.ok()) continue;
+      std::shared_ptr<const Array> unknown = std::move(empty).value();  // contents unused
+      for (size_t i = 0; i < dictionary_bytes.size(); ++i) {
+        if (dictionary_bytes[i][k] == 0) continue;
+        probe.bounds[k][i].values = unknown;
+        any = true;
+      }
+    }
+    if (!any) return {};
+    std::vector<bool> could = CouldDecide(context.filter, probe);
+    std::vector<size_t> out;
+    for (size_t i = 0; i < dictionary_bytes.size(); ++i) {
+      if (could[i]) out.push_back(i);
+    }
+    return out;
+  }
+
+  DictionaryStageOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<PruningStage> MakeDictionaryStage(DictionaryStageOptions options) {
+  return std::make_unique<DictionaryStage>(options);
+}
+
+}  // namespace pqsift::prune

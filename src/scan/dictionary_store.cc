@@ -1,0 +1,104 @@
+#include "scan/dictionary_store.h"
+
+#include "column/dictionary_page.h"
+
+namespace pqsift::scan {
+namespace {
+
+constexpr int64_t kMaxDecodedDictionaryBytes = int64_t{64} << 20;
+
+}  // namespace
+
+DictionaryStore::DictionaryStore(RandomAccessFile& file, const ParquetMetadata& metadata,
+                                 uint64_t max_held_bytes)
+    : file_(file), metadata_(metadata), max_held_bytes_(max_held_bytes) {}
+
+Status DictionaryStore::Load(std::span<const Request> requests, uint64_t* bytes_read) {
+  for (const Request& r : requests) {
+    if (decoded_.count({r.row_group, r.leaf}) != 0) continue;
+    PQSIFT_RETURN_IF_ERROR(LoadOne(r, bytes_read));
+  }
+  return Status::OK();
+}
+
+Status DictionaryStore::LoadOne(const Request& r, uint64_t* bytes_read) {
+  std::shared_ptr<const Array>& slot = decoded_[{r.row_group, r.leaf}];
+  const FileMetaData& file = metadata_.file();
+  const std::vector<ColumnDescriptor>& leaves = metadata_.schema().columns();
+  if (r.row_group >= file.row_groups.size() || r.leaf < 0 ||
+      static_cast<size_t>(r.leaf) >= leaves.size() ||
+      static_cast<size_t>(r.leaf) >= file.row_groups[r.row_group].columns.size()) {
+    return Status::OK();  // no such chunk: unusable
+  }
+  const ColumnChunk& chunk = file.row_groups[r.row_group].columns[r.leaf];
+  if (!chunk.meta_data) return Status::OK();
+  const ColumnMetaData& meta = *chunk.meta_data;
+  std::optional<ByteRange> range = column::DictionaryPageRange(meta, file_.size());
+  if (!range) return Status::OK();
+
+  std::span<const uint8_t> bytes;
+  Buffer fetched;
+  if (auto cached = metadata_.CachedBytes(*range)) {
+    bytes = *cached;  // read with the footer: no request, nothing to keep
+  } else {
+    PQSIFT_ASSIGN_OR_RETURN(fetched, file_.Read(*range));
+    *bytes_read += fetched.size();
+    bytes = fetched.span();
+  }
+  std::string where = file_.name() + ": row group " + std::to_string(r.row_group) + ", column '" +
+                      leaves[r.leaf].path + "'";
+  // The page's declared uncompressed size is the file's claim: a small compressed page may not
+  // make the planning allocate more than this (a larger one is simply no evidence).
+  column::PageReaderOptions options;
+  options.max_page_bytes = kMaxDecodedDictionaryBytes;
+  Result<std::shared_ptr<Array>> values = column::ReadDictionaryPage(
+      leaves[r.leaf], meta, bytes, range->offset, std::move(where), options);
+  // A dictionary that does not decode is no evidence (the scan reports the corruption if it
+  // reads the chunk).
+  if (values.ok()) slot = std::move(values).value();
+  if (fetched.size() == 0) return Status::OK();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (held_bytes_ + fetched.size() <= max_held_bytes_ && held_.count(range->offset) == 0) {
+    held_bytes_ += fetched.size();
+    held_.emplace(range->offset, Held{r.row_group, std::move(fetched)});
+  }
+  return Status::OK();
+}
+
+std::shared_ptr<const Array> DictionaryStore::dictionary(size_t row_group, int32_t leaf) const {
+  auto it = decoded_.find({row_group, leaf});
+  return it == decoded_.end() ? nullptr : it->second;
+}
+
+std::optional<Buffer> DictionaryStore::TakeBytes(uint64_t offset) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = held_.find(offset);
+  if (it == held_.end()) return std::nullopt;
+  Buffer bytes = std::move(it->second.bytes);
+  held_.erase(it);
+  held_bytes_ -= bytes.size();
+  reused_bytes_ += bytes.size();
+  return bytes;
+}
+
+uint64_t DictionaryStore::bytes_reused() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return reused_bytes_;
+}
+
+void DictionaryStore::ReleaseAfterPlan(const prune::FilePlan& plan) {
+  decoded_.clear();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = held_.begin(); it != held_.end();) {
+    size_t g = it->second.row_group;
+    bool skipped = g >= plan.row_groups.size() || plan.row_groups[g].rows.empty();
+    if (!skipped) {
+      ++it;
+      continue;
+    }
+    held_bytes_ -= it->second.bytes.size();
+    it = held_.erase(it);
+  }
+}
+
+}  // namespace pqsift::scan
