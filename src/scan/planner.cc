@@ -70,9 +70,9 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
       report.stage = std::string(stage->name());
       auto start = std::chrono::steady_clock::now();
       for (size_t f = 0; f < files.size(); ++f) {
-        prune::FileContext context{*files[f].metadata,   *files[f].file,
-                                   *files[f].filter,     files[f].page_indexes,
-                                   files[f].read_leaves, files[f].dictionaries};
+        prune::FileContext context{*files[f].metadata,    *files[f].file,       *files[f].filter,
+                                   files[f].page_indexes, files[f].read_leaves, true,
+                                   files[f].dictionaries};
         PQSIFT_RETURN_IF_ERROR(stage->Apply(context, plan.files[f], report));
       }
       report.seconds =
