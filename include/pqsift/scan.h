@@ -56,6 +56,10 @@ struct ScanOptions {
   // (for comparison and debugging; the result is the same).
   bool prune = true;
   bool verify_crc = false;  // check page CRCs where written (a mismatch is an error)
+  // Memory limit per page, against hostile files: a page declaring a larger uncompressed size,
+  // or whose levels (2 bytes each, held whole) would take more, is refused before anything is
+  // allocated. Declared sizes are also checked against what the compressed bytes can expand to.
+  int64_t max_page_bytes = int64_t{512} << 20;
   OpenOptions open;
 };
 

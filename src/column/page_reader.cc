@@ -98,6 +98,9 @@ Result<Page> PageReader::Read() {
     page.body = values;
     return page;
   }
+  // Checked before the allocation: the declared size is a claim of the file.
+  Status plausible = compression::CheckDecompressedSize(codec_, values, values_size);
+  if (!plausible.ok()) return Error(plausible.message());
   decompressed_ = Buffer(values_size);
   Status st = compression::Decompress(codec_, values, {decompressed_.mutable_data(), values_size});
   if (!st.ok()) {
