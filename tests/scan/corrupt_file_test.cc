@@ -77,6 +77,12 @@ bool SameData(const Batches& a, const Batches& b) {
   return true;
 }
 
+struct PageBody {
+  int64_t begin = 0;  // [begin, end) in the file
+  int64_t end = 0;
+  bool has_crc = false;
+};
+
 enum class Kind { kFooterCut, kFooterThriftCut, kFileCut, kFooterFlip, kPageBodyFlip, kOtherFlip };
 
 const char* KindName(Kind k) {
@@ -113,9 +119,14 @@ class CorruptFiles {
     std::memcpy(&footer_length, original_.data() + original_.size() - 8, 4);
     footer_start_ = original_.size() - 8 - footer_length;
     FindPageBodies();
+    // The CRC assertion would be vacuous for a file without page CRCs.
+    if (has_crc_) {
+      EXPECT_GT(crc_pages_, 0) << label_ << ": no page has a CRC";
+    }
   }
 
-  void Check(Kind kind, const Bytes& variant, const std::string& what) {
+  // `crc_covered`: the change is inside the body of a page whose header has a CRC.
+  void Check(Kind kind, const Bytes& variant, const std::string& what, bool crc_covered = false) {
     const auto start = std::chrono::steady_clock::now();
     Result<Batches> got = ScanAll(variant, has_crc_);
     const double seconds =
@@ -134,7 +145,7 @@ class CorruptFiles {
       const bool cut =
           kind == Kind::kFooterCut || kind == Kind::kFooterThriftCut || kind == Kind::kFileCut;
       EXPECT_FALSE(cut) << label_ << ", " << what << ": a truncated file scanned successfully";
-      EXPECT_FALSE(kind == Kind::kPageBodyFlip && has_crc_)
+      EXPECT_FALSE(crc_covered && has_crc_)
           << label_ << ", " << what << ": a changed page byte passed the CRC check";
     }
     ++tally_.counts[std::string(KindName(kind)) + ": " + outcome];
@@ -171,10 +182,12 @@ class CorruptFiles {
       } else {
         v[at] = static_cast<uint8_t>(v[at] + 1 + rng() % 255);
       }
+      const PageBody* body = PageBodyAt(at);
       Check(at >= footer_start_ ? Kind::kFooterFlip
-            : InPageBody(at)    ? Kind::kPageBodyFlip
+            : body != nullptr   ? Kind::kPageBodyFlip
                                 : Kind::kOtherFlip,
-            v, (i % 2 == 0 ? "bit flip at " : "byte change at ") + std::to_string(at));
+            v, (i % 2 == 0 ? "bit flip at " : "byte change at ") + std::to_string(at),
+            body != nullptr && body->has_crc);
     }
   }
 
@@ -198,16 +211,18 @@ class CorruptFiles {
           std::span<const uint8_t> rest(original_.data() + pos, static_cast<size_t>(end - pos));
           ASSERT_TRUE(format::DecodePageHeader(rest, header, &header_size).ok());
           pos += static_cast<int64_t>(header_size);
-          bodies_.emplace_back(pos, pos + header.compressed_page_size);
+          bodies_.push_back({pos, pos + header.compressed_page_size, header.crc.has_value()});
+          crc_pages_ += header.crc.has_value() ? 1 : 0;
           pos += header.compressed_page_size;
         }
       }
     }
   }
-  bool InPageBody(size_t at) const {
+  const PageBody* PageBodyAt(size_t at) const {
     const auto a = static_cast<int64_t>(at);
-    return std::any_of(bodies_.begin(), bodies_.end(),
-                       [a](const auto& b) { return a >= b.first && a < b.second; });
+    auto it = std::find_if(bodies_.begin(), bodies_.end(),
+                           [a](const PageBody& b) { return a >= b.begin && a < b.end; });
+    return it == bodies_.end() ? nullptr : &*it;
   }
 
   Tally& tally_;
@@ -216,7 +231,8 @@ class CorruptFiles {
   bool has_crc_;
   Batches reference_;
   size_t footer_start_ = 0;
-  std::vector<std::pair<int64_t, int64_t>> bodies_;  // [begin, end) of each page body
+  std::vector<PageBody> bodies_;
+  int crc_pages_ = 0;
 };
 
 // alltypes_plain.parquet rewritten by pqsift: several row groups, dictionary and PLAIN pages,
@@ -263,7 +279,7 @@ TEST(CorruptFile, ParquetTestingFiles) {
       {"datapage_v2.snappy.parquet", false},
       {"nested_lists.snappy.parquet", false},
       {"nested_maps.snappy.parquet", false},
-      {"delta_length_byte_array.parquet", false},
+      {"delta_length_byte_array.parquet", true},
       {"byte_stream_split.zstd.parquet", false},
       {"lz4_raw_compressed.parquet", false},
       {"nulls.snappy.parquet", false},
