@@ -79,6 +79,10 @@ struct ScanOptions {
   bool prune = true;
   PruningOptions pruning;
   bool verify_crc = false;  // check page CRCs where written (a mismatch is an error)
+  // Memory limit per page, against hostile files: a page declaring a larger uncompressed size,
+  // or whose levels (2 bytes each, held whole) would take more, is refused before anything is
+  // allocated. Declared sizes are also checked against what the compressed bytes can expand to.
+  int64_t max_page_bytes = int64_t{512} << 20;
   OpenOptions open;
   // Constraints published while the scan runs (runtime_filter.h): checked against the
   // statistics of each row group and loaded page index right before it is fetched, and applied

@@ -83,6 +83,9 @@ struct WriterOptions {
   // so readers can skip a page without decompressing it); off by default, as some older
   // readers accept only v1.
   bool data_page_v2 = false;
+  // A CRC-32 of each page's stored bytes in its header (PageHeader.crc), which readers verify
+  // on request (ScanOptions::verify_crc, `--verify-crc`).
+  bool page_checksums = false;
   // Per column (by name): every data page in this encoding (PLAIN, RLE for booleans,
   // DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) instead
   // of dictionary / PLAIN. Open fails with NotSupported for an encoding the column's physical

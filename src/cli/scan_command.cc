@@ -52,6 +52,7 @@ struct ScanArgs {
   int threads = 0;
   int64_t batch_size = 64 * 1024;
   bool verify_crc = false;
+  int64_t max_page_bytes = ScanOptions{}.max_page_bytes;
   uint64_t footer_read_bytes = OpenOptions{}.tail_bytes;
   bool stats = false;
   std::string binary = "hex";
@@ -109,6 +110,7 @@ int RunScan(const ScanArgs& args) {
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.verify_crc = args.verify_crc;
+  options.max_page_bytes = args.max_page_bytes;
   options.open.tail_bytes = args.footer_read_bytes;
   auto scanner = Scanner::Open(args.paths, options);
   if (!scanner.ok()) return ReportError(scanner.status());
@@ -181,6 +183,11 @@ Command AddScanCommand(CLI::App& root) {
       ->capture_default_str();
   sub->add_flag("--verify-crc", args->verify_crc,
                 "Check page CRCs where the writer stored them; a mismatch is an error");
+  sub->add_option("--max-page-bytes", args->max_page_bytes,
+                  "Memory limit per page: a page declaring more uncompressed bytes (or levels "
+                  "needing more) is refused as corrupt or hostile")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   sub->add_option("--footer-read-bytes", args->footer_read_bytes,
                   "Bytes read from the end of each file with the footer in one request (column "
                   "data and page indexes they cover are not read again)")

@@ -59,13 +59,29 @@ LeafReader::LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t
       values_(std::move(values)) {}
 
 Status LeafReader::Error(const std::string& what) const {
-  return Status::Corruption(pages_.where() + ": " + what);
+  // The page being read (or the last one), so the message says where in the file to look.
+  return Status::Corruption(pages_.where() + ", page at offset " +
+                            std::to_string(pages_.page_file_offset()) + ": " + what);
 }
 
 Status LeafReader::DecodeLevels(const Page& page, size_t* values_offset) {
   const int64_t n = page.num_values;
   const int16_t max_rep = column_.max_repetition_level;
   const int16_t max_def = column_.max_definition_level;
+  // The levels are held whole, and a few bytes of RLE can claim 2^31 of them: the count is
+  // checked against the chunk's rows (a flat column has one level per row) and the page memory
+  // limit before anything is allocated.
+  if (max_rep == 0 && n > num_rows_) {
+    return Status::Corruption("the page holds " + std::to_string(n) + " values, more than the " +
+                              std::to_string(num_rows_) + " rows of its column chunk");
+  }
+  const int64_t level_bytes = n * 2 * ((max_rep > 0 ? 1 : 0) + (max_def > 0 ? 1 : 0));
+  if (level_bytes > pages_.options().max_page_bytes) {
+    return Status::Corruption("the page's " + std::to_string(n) + " levels need " +
+                              std::to_string(level_bytes) + " bytes, over the page limit of " +
+                              std::to_string(pages_.options().max_page_bytes) +
+                              " (max_page_bytes)");
+  }
   page_rep_.resize(max_rep > 0 ? static_cast<size_t>(n) : 0);
   page_all_defined_ = false;
   size_t offset = 0;

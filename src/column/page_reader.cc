@@ -108,6 +108,9 @@ Result<Page> PageReader::ReadPage(const format::PageHeader& header, size_t page_
     page.body = values;
     return page;
   }
+  // Checked before the allocation: the declared size is a claim of the file.
+  Status plausible = compression::CheckDecompressedSize(codec_, values, values_size);
+  if (!plausible.ok()) return corrupt(plausible.message());
   *storage = Buffer(values_size);
   Status st = compression::Decompress(codec_, values, {storage->mutable_data(), values_size});
   if (!st.ok()) {

@@ -24,7 +24,8 @@ namespace pqsift::column {
 struct PageReaderOptions {
   // Verify each page's CRC when the header has one (a mismatch is Corruption).
   bool verify_crc = false;
-  // A page declaring a larger uncompressed size is refused before anything is allocated.
+  // A page declaring a larger uncompressed size is refused before anything is allocated, and
+  // so is a page whose levels would take more memory (2 bytes per level, held whole).
   int64_t max_page_bytes = int64_t{512} << 20;
 };
 
@@ -74,6 +75,7 @@ class PageReader {
   // Where the current page starts in the file (its header), for messages.
   uint64_t page_file_offset() const { return chunk_offset_ + page_start_; }
   const std::string& where() const { return where_; }
+  const PageReaderOptions& options() const { return options_; }
 
  private:
   Status Error(const std::string& what) const { return ErrorAt(page_start_, what); }

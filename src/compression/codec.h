@@ -22,6 +22,15 @@ namespace pqsift::compression {
 Status Decompress(CompressionCodec codec, std::span<const uint8_t> input,
                   std::span<uint8_t> output);
 
+// Refuses, before the caller allocates the output, a declared uncompressed size that `input`
+// cannot decompress to (a decompression bomb, or a corrupt page header): the size a stream
+// records itself (SNAPPY's preamble, ZSTD frame headers) must be the declared one, and no
+// stream may declare more than its codec can expand its bytes to (LZ4 about 255 times, DEFLATE
+// 1032, a ZSTD block 32768). Corruption naming the codec and both sizes. BROTLI records no size
+// and has no useful bound: its output is bounded only by the caller's limit.
+Status CheckDecompressedSize(CompressionCodec codec, std::span<const uint8_t> input,
+                             uint64_t declared);
+
 // Compresses `input` with `codec` and appends the result to `out` (what Decompress takes back).
 // `level` is the codec's compression level (ZSTD 1..22, GZIP 1..9, BROTLI 0..11); 0 means the
 // codec's default; codecs without levels ignore it. The deprecated LZ4 (Hadoop framing) and LZO

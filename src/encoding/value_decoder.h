@@ -53,7 +53,7 @@ class ValueDecoder {
 
   // At most how many more values Decode/Skip may give: SetData's num_values (or the count an
   // encoding's header declares, if smaller) minus those already decoded or skipped. After an
-  // error it is 0.
+  // error in the data it is 0; a request for more than values_left() fails and changes nothing.
   virtual int64_t values_left() const = 0;
 };
 

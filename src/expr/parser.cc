@@ -49,13 +49,14 @@ Literal NumberLiteral(const Token& t) {
       continue;
     }
     if (digits > 0 || c != '0') ++digits;
-    value = value * 10 + (c - '0');
-    if (after_point) ++scale;
+    // Checked before the digit is added: a 39th digit would overflow int128.
     if (digits > 38) {
       lit.kind = Literal::Kind::kFloat;
       lit.f = std::strtod(t.text.c_str(), nullptr);
       return lit;
     }
+    value = value * 10 + (c - '0');
+    if (after_point) ++scale;
   }
   lit.kind = t.kind == TokenKind::kDecimal ? Literal::Kind::kDecimal : Literal::Kind::kInteger;
   lit.i = value;

@@ -26,7 +26,8 @@ struct CutRowGroup {
   size_t row_group = 0;
   std::vector<int64_t> starts;  // ascending; the last is the row group's row count
   size_t first_container = 0;   // its first segment's container in the statistics table
-  size_t segments() const { return starts.size() - 1; }
+  // None when no filter column had a usable index (starts is empty then).
+  size_t segments() const { return starts.empty() ? 0 : starts.size() - 1; }
 };
 
 class PageIndexStage final : public PruningStage {

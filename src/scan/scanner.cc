@@ -134,8 +134,11 @@ class RowGroupData {
   }
 
   std::string Where(int32_t leaf) const {
+    return WhereColumn(file_->metadata->schema().columns()[leaf].path);
+  }
+  std::string WhereColumn(std::string_view path) const {
     return file_->file->name() + ": row group " + std::to_string(row_group_) + ", column '" +
-           file_->metadata->schema().columns()[leaf].path + "'";
+           std::string(path) + "'";
   }
 
   struct Fetched {
@@ -501,15 +504,19 @@ struct FilterWindows {
   size_t windows = 0;
 };
 
-// Flushes the readers of `column` (starting at `*next_reader`) and assembles its array.
+// Flushes the readers of `column` (starting at `*next_reader`) and assembles its array. Levels
+// that do not assemble (leaves of a struct disagreeing on their rows) are the file's fault: the
+// error names the file, row group and column.
 Result<std::shared_ptr<Array>> FlushColumn(
-    const DecodedColumn& column, const std::vector<std::unique_ptr<column::LeafReader>>& readers,
-    size_t* next_reader) {
+    const RowGroupData& data, const DecodedColumn& column,
+    const std::vector<std::unique_ptr<column::LeafReader>>& readers, size_t* next_reader) {
   std::vector<column::LeafBatch> batches;
   for (size_t i = 0; i < column.leaves.size(); ++i) {
     batches.push_back(readers[(*next_reader)++]->Flush());
   }
-  return column::Assemble(column.plan, column.leaves, batches);
+  Result<std::shared_ptr<Array>> array = column::Assemble(column.plan, column.leaves, batches);
+  if (!array.ok()) return array.status().WithContext(data.WhereColumn(column.path));
+  return array;
 }
 
 // The rows of `pieces` (consecutive row ranges holding mask.size() rows) whose mask byte is set.
@@ -586,6 +593,7 @@ struct Scanner::State {
   column::PageReaderOptions page_options() const {
     column::PageReaderOptions o;
     o.verify_crc = options.verify_crc;
+    o.max_page_bytes = options.max_page_bytes;
     return o;
   }
   static void Finish(SliceResult& result, Status status);
@@ -844,6 +852,7 @@ Status Scanner::State::Plan() {
 
   // Slices: the selected rows of each row group, cut by rows when a row group is very large.
   constexpr int64_t kMaxSliceBytes = int64_t{128} << 20;
+  constexpr int64_t kMaxSliceRows = int64_t{1} << 20;
   for (size_t f = 0; f < files.size(); ++f) {
     auto file = std::const_pointer_cast<FileEntry>(files[f]);
     const std::vector<int32_t>& leaves = file->leaves;
@@ -857,11 +866,15 @@ Status Scanner::State::Plan() {
       bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
       int64_t slice_rows = rg.num_rows;
       if (rg.total_byte_size > kMaxSliceBytes) {
-        slice_rows = std::max<int64_t>(options.batch_size,
-                                       rg.num_rows * kMaxSliceBytes / rg.total_byte_size);
-        slice_rows =
-            (slice_rows + options.batch_size - 1) / options.batch_size * options.batch_size;
+        // In floating point: the product overflows for the row counts a footer may claim.
+        slice_rows = static_cast<int64_t>(static_cast<double>(rg.num_rows) * kMaxSliceBytes /
+                                          static_cast<double>(rg.total_byte_size));
       }
+      // Whatever the footer claims about sizes: a slice's columns are decoded whole before its
+      // batches are handed out, and a few bytes of RLE can hold billions of rows.
+      slice_rows = std::min(slice_rows, kMaxSliceRows);
+      slice_rows = std::max<int64_t>(options.batch_size, slice_rows);
+      slice_rows = (slice_rows + options.batch_size - 1) / options.batch_size * options.batch_size;
       for (int64_t begin = 0; begin < rg.num_rows; begin += slice_rows) {
         auto part = rg_plan.rows.Intersect(
             prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
@@ -922,15 +935,15 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
                                                     drop ? decode : rows, &owners, page_options()));
   WantedRows wanted(rows.ranges());
   std::vector<std::shared_ptr<Array>> out;
-  Status st =
-      WalkSelection(drop ? decode : rows, options.batch_size, readers, *cancelled,
-                    [&](const std::vector<prune::RowRange>& pieces) -> Status {
-                      size_t next = 0;
-                      PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(column, readers, &next));
-                      if (drop) array = SelectRanges(*array, wanted.Within(pieces));
-                      out.push_back(std::move(array));
-                      return Status::OK();
-                    });
+  Status st = WalkSelection(
+      drop ? decode : rows, options.batch_size, readers, *cancelled,
+      [&](const std::vector<prune::RowRange>& pieces) -> Status {
+        size_t next = 0;
+        PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(*slice.row_group, column, readers, &next));
+        if (drop) array = SelectRanges(*array, wanted.Within(pieces));
+        out.push_back(std::move(array));
+        return Status::OK();
+      });
   pages.Add(readers);
   decode_nanos += NanosSince(start);
   PQSIFT_RETURN_IF_ERROR(st);
@@ -1006,30 +1019,30 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   std::vector<std::shared_ptr<const void>> owners;
   PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, filter_columns, unproven,
                                                     &owners, page_options()));
-  Status st =
-      WalkSelection(unproven, options.batch_size, readers, *cancelled,
-                    [&](const std::vector<prune::RowRange>& pieces) -> Status {
-                      std::vector<std::shared_ptr<Array>> arrays;
-                      std::vector<const Array*> inputs;
-                      size_t next = 0;
-                      for (const DecodedColumn* col : filter_columns) {
-                        PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(*col, readers, &next));
-                        inputs.push_back(array.get());
-                        arrays.push_back(std::move(array));
-                      }
-                      int64_t n = 0;
-                      for (const prune::RowRange& p : pieces) n += p.length();
-                      auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
-                      if (!mask.ok()) return mask.status().WithContext(file.file->name());
-                      AppendMatches(pieces, *mask, &matches);
-                      if (keep != nullptr) {
-                        keep->AddWindow(pieces);
-                        for (size_t k = 0; k < arrays.size(); ++k) {
-                          if (keep->kept[k]) keep->arrays[k].push_back(std::move(arrays[k]));
-                        }
-                      }
-                      return Status::OK();
-                    });
+  Status st = WalkSelection(
+      unproven, options.batch_size, readers, *cancelled,
+      [&](const std::vector<prune::RowRange>& pieces) -> Status {
+        std::vector<std::shared_ptr<Array>> arrays;
+        std::vector<const Array*> inputs;
+        size_t next = 0;
+        for (const DecodedColumn* col : filter_columns) {
+          PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(*slice.row_group, *col, readers, &next));
+          inputs.push_back(array.get());
+          arrays.push_back(std::move(array));
+        }
+        int64_t n = 0;
+        for (const prune::RowRange& p : pieces) n += p.length();
+        auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
+        if (!mask.ok()) return mask.status().WithContext(file.file->name());
+        AppendMatches(pieces, *mask, &matches);
+        if (keep != nullptr) {
+          keep->AddWindow(pieces);
+          for (size_t k = 0; k < arrays.size(); ++k) {
+            if (keep->kept[k]) keep->arrays[k].push_back(std::move(arrays[k]));
+          }
+        }
+        return Status::OK();
+      });
   pages.Add(readers);
   rows_decoded += unproven.row_count();
   filter_nanos += NanosSince(start);

@@ -2,6 +2,8 @@
 // type decides only how values are gathered (Gather), once per step, never per value.
 #include "write/column_chunk_writer.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -341,6 +343,10 @@ void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_
                                          std::vector<uint8_t>& out) {
   header.uncompressed_page_size = static_cast<int32_t>(body_size);
   header.compressed_page_size = static_cast<int32_t>(compressed_.size());
+  if (options_.page_checksums) {
+    header.crc =
+        static_cast<int32_t>(crc32(0L, compressed_.data(), static_cast<uInt>(compressed_.size())));
+  }
   std::string bytes = format::MetadataEncoder().PageHeader(header).Take();
   out.insert(out.end(), bytes.begin(), bytes.end());
   out.insert(out.end(), compressed_.begin(), compressed_.end());

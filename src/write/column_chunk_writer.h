@@ -36,6 +36,7 @@ struct ChunkOptions {
   bool page_index = true;
   int32_t truncate_bytes = 64;  // 0: never
   bool data_page_v2 = false;
+  bool page_checksums = false;  // PageHeader.crc: CRC-32 of the stored page bytes
   // Every data page in this encoding instead of dictionary / PLAIN.
   std::optional<Encoding> encoding;
   // A bloom filter of the chunk's values. REQUIRES: not for BOOLEAN, 0 < fpp < 1, ndv >= 0.

@@ -295,6 +295,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   c.page_index = options.page_index;
   c.truncate_bytes = options.statistics_truncate_bytes;
   c.data_page_v2 = options.data_page_v2;
+  c.page_checksums = options.page_checksums;
   PQSIFT_RETURN_IF_ERROR(state->Append(kMagic));
   for (const WriterOptions::SortBy& by : options.sort_by) {
     bool known = false;
