@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "expr/expr.h"
@@ -22,6 +23,11 @@ struct PlanInput {
   // and the leaves the scan reads (their offset indexes are loaded with the filter's).
   format::PageIndexStore* page_indexes = nullptr;
   std::span<const int32_t> read_leaves;
+  // Non-empty: evidence above the file (partition values, the manifest; named here) proved
+  // every row matches: every row group starts fully matched, decided by it.
+  std::string_view fully_matched_by;
+  // Row groups outside the scan (a split), skipped before any stage; empty: none.
+  std::span<const uint8_t> excluded_row_groups;
 };
 
 struct PlanOptions {
