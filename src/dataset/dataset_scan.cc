@@ -9,6 +9,7 @@
 //     -> UnifySchemas        their schemas by name, then the partition columns
 //     -> Scanner::Open       as over any files: row groups, pages, decoding
 #include <cctype>
+#include <optional>
 
 #include "dataset/footer_cache.h"
 #include "dataset/manifest.h"
@@ -21,6 +22,7 @@
 #include "pqsift/dataset.h"
 #include "prune/proof.h"
 #include "scan/scan_input.h"
+#include "scan/thread_pool.h"
 
 namespace pqsift {
 namespace {
@@ -157,16 +159,16 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
 
   std::shared_ptr<const ParquetMetadata> manifest_schema;
   if (dataset.options().use_manifest) {
-    PQSIFT_RETURN_IF_ERROR(dataset::PruneWithManifest(
-        dataset, options.prune ? options.filter : std::string(), values, &keep, &proven,
-        &input.counts, &manifest_schema));
+    PQSIFT_RETURN_IF_ERROR(
+        dataset::PruneWithManifest(dataset, options.prune ? options.filter : std::string(), values,
+                                   &keep, &proven, &input.counts, &manifest_schema));
   }
 
-  auto load = [&](size_t f) -> Result<scan::ScanFile> {
+  auto load_counted = [&](size_t f, uint64_t* footers_read) -> Result<scan::ScanFile> {
     PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenLocalFile(files[f].path));
     scan::ScanFile out;
-    PQSIFT_ASSIGN_OR_RETURN(out.metadata, dataset::CachedFooter(files[f], *file, options.open,
-                                                                &input.counts.footers_read));
+    PQSIFT_ASSIGN_OR_RETURN(out.metadata,
+                            dataset::CachedFooter(files[f], *file, options.open, footers_read));
     out.file = std::move(file);
     out.partition_values = values[f];
     out.fully_matched_by = proven[f];
@@ -179,10 +181,26 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     }
     return out;
   };
-  std::vector<std::shared_ptr<const ParquetMetadata>> footers;
+  auto load = [&](size_t f) { return load_counted(f, &input.counts.footers_read); };
+  // The footers of the files that remain, read side by side on the scan's threads (each is one
+  // small request, so many files are latency-bound), kept in file order.
+  std::vector<size_t> kept;
   for (size_t f = 0; f < files.size(); ++f) {
-    if (!keep[f]) continue;
-    PQSIFT_ASSIGN_OR_RETURN(scan::ScanFile file, load(f));
+    if (keep[f]) kept.push_back(f);
+  }
+  std::vector<std::optional<Result<scan::ScanFile>>> loaded(kept.size());
+  std::vector<uint64_t> footers_read(kept.size(), 0);
+  {
+    scan::ThreadPool pool(kept.size() > 1 ? options.threads : 1);
+    for (size_t k = 0; k < kept.size(); ++k) {
+      pool.Submit([&, k] { loaded[k].emplace(load_counted(kept[k], &footers_read[k])); });
+    }
+  }  // joins the workers
+  std::vector<std::shared_ptr<const ParquetMetadata>> footers;
+  for (size_t k = 0; k < kept.size(); ++k) {
+    input.counts.footers_read += footers_read[k];
+    if (!loaded[k]->ok()) return loaded[k]->status();
+    scan::ScanFile file = std::move(*loaded[k]).value();
     footers.push_back(file.metadata);
     input.files.push_back(std::move(file));
   }

@@ -83,7 +83,8 @@ async function makeDataset(index) {
     const folder = path.join(dir, ...keys.map((k, j) => `${k.name}=${encode(values[j])}`));
     fs.mkdirSync(folder, { recursive: true });
     const file = path.join(folder, `part-${String(f).padStart(3, '0')}.parquet`);
-    const rows = rng.int(0, 300);
+    // Some files hold several row groups (DuckDB cuts them at 2048 rows), for the splits.
+    const rows = rng.chance(0.15) ? rng.int(2049, 6000) : rng.int(0, 300);
     const vType = rng.chance(0.5) ? 'INTEGER' : 'BIGINT';
     const fType = rng.chance(0.5) ? 'FLOAT' : 'DOUBLE';
     const base = rng.int(-1000, 1000);
@@ -94,7 +95,7 @@ async function makeDataset(index) {
     }
     cols.push(`((hash(i, 3, ${f}) % 1000)::DOUBLE / 10 - 50)::${fType} AS x`);
     const order = rng.shuffle(cols.slice());
-    await con.run(`COPY (SELECT ${order.join(', ')} FROM range(${rows}) t(i)) TO '${file}' (FORMAT parquet)`);
+    await con.run(`COPY (SELECT ${order.join(', ')} FROM range(${rows}) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
     id += rows;
     files.push({ file, values, rows, hasS });
   }
@@ -104,7 +105,7 @@ async function makeDataset(index) {
   return { index, dir, keys, files, manifest, rng };
 }
 
-function randomPredicate(rng, ds) {
+function randomPredicate(rng, ds, everywhere = false) {
   const atoms = [];
   for (const k of ds.keys) {
     const seen = ds.files.map((f) => f.values[ds.keys.indexOf(k)]);
@@ -121,7 +122,9 @@ function randomPredicate(rng, ds) {
     }
   }
   atoms.push(`v > ${rng.int(-1200, 1500)}`, `v < ${rng.int(-1200, 1500)}`, `id BETWEEN ${rng.int(0, 800)} AND ${rng.int(0, 1600)}`,
-             `x < ${rng.int(-60, 60)}`, 's IS NULL', `s = '${rng.pick(['a', 'b', 'c'])}'`, 'TRUE');
+             `id >= ${rng.int(0, 20000)}`, `x < ${rng.int(-60, 60)}`, 'TRUE');
+  // s is not in every file: a scan of one split of a file without it could not bind it.
+  if (!everywhere) atoms.push('s IS NULL', `s = '${rng.pick(['a', 'b', 'c'])}'`);
   const atom = () => rng.pick(atoms);
   const form = rng.int(0, 5);
   if (form === 0) return atom();
@@ -144,6 +147,7 @@ function pqsiftRows(out, cols) {
   });
 }
 
+let splitChecks = 0, splitCount = 0;
 let cases = 0, compared = 0, skippedCases = 0, failures = 0, manifestSkips = 0;
 const start = Date.now();
 for (let d = 0; d < args.datasets; d++) {
@@ -215,11 +219,46 @@ for (let d = 0; d < args.datasets; d++) {
     if (failures >= 10) break;
   }
   if (failures >= 10) break;
+  // Splits: the rows of every split, scanned one by one, are the rows of the whole scan, each
+  // once (ids are unique in a dataset).
+  {
+    splitChecks++;
+    const where = randomPredicate(rng, ds, true);
+    const target = rng.pick([1, 500, 5000, 50000, 1 << 30]);
+    const listed = pqsift(['splits', ds.dir, '--target-bytes', String(target), '--where', where]);
+    const whole = pqsift(['scan', ds.dir, '--where', where, '--select', 'id', '--format', 'jsonl']);
+    const repro = `splits of ${ds.dir} --target-bytes ${target} --where "${where}"`;
+    if (listed.code !== 0 || whole.code !== 0) {
+      failures++;
+      process.stdout.write(`FAIL ${repro}: exit ${listed.code}/${whole.code}: ${listed.stderr.trim()} ${whole.stderr.trim()}\n`);
+      continue;
+    }
+    const splits = listed.stdout.trim() === '' ? [] : listed.stdout.trim().split('\n');
+    splitCount += splits.length;
+    const ids = [];
+    let bad = null;
+    for (const split of splits) {
+      const part = pqsift(['scan', '--split', split, '--where', where, '--select', 'id', '--format', 'jsonl']);
+      if (part.code !== 0) { bad = `split ${split}: ${part.stderr.trim()}`; break; }
+      ids.push(...pqsiftRows(part.stdout, ['id']));
+    }
+    const expected = pqsiftRows(whole.stdout, ['id']).sort();
+    const sorted = ids.slice().sort();
+    const dup = sorted.find((x, i) => i > 0 && sorted[i - 1] === x);
+    if (!bad && dup !== undefined) bad = `row id ${dup} in two splits`;
+    if (!bad && (sorted.length !== expected.length || sorted.some((x, i) => x !== expected[i]))) {
+      bad = `${sorted.length} rows in the splits, ${expected.length} in the scan`;
+    }
+    if (bad) {
+      failures++;
+      process.stdout.write(`FAIL ${repro}: ${bad}\n`);
+    }
+  }
 }
 const share = compared ? skippedCases / compared : 0;
 process.stdout.write(`${NAME}: seed ${args.seed}: ${args.datasets} datasets, ${cases} cases in ${((Date.now() - start) / 1000).toFixed(1)} s; ` +
                      `compared ${compared}, failing ${failures}; ${skippedCases} cases skipped a file (${(share * 100).toFixed(1)}%), ` +
-                     `${manifestSkips} by the manifest\n`);
+                     `${manifestSkips} by the manifest; splits: ${splitChecks} datasets, ${splitCount} splits\n`);
 if (failures === 0 && share < args.minSkippedShare) {
   process.stdout.write(`${NAME}: FAIL: only ${(share * 100).toFixed(1)}% of the cases skipped a file (--min-skipped-share ${args.minSkippedShare})\n`);
   process.exit(1);
