@@ -165,6 +165,17 @@ Result<Manifest> ReadManifest(const std::string& path) {
   options.columns = {"path", "size", "mtime_ns",   "num_rows", "column",
                      "min",  "max",  "null_count", "nan"};
   PQSIFT_ASSIGN_OR_RETURN(auto scanner, Scanner::Open(std::vector<std::string>{path}, options));
+  // Column types as WriteManifest writes them; anything else is not a manifest we can read.
+  const TypeId kTypes[] = {TypeId::kLargeString, TypeId::kInt64,       TypeId::kInt64,
+                           TypeId::kInt64,       TypeId::kLargeString, TypeId::kLargeBinary,
+                           TypeId::kLargeBinary, TypeId::kInt64,       TypeId::kBoolean};
+  const auto& fields = scanner->schema()->fields;
+  for (size_t k = 0; k < fields.size(); ++k) {
+    if (fields[k].type->id != kTypes[k]) {
+      return Status::Corruption(path + ": column '" + fields[k].name + "' is " +
+                                fields[k].type->ToString() + ", not a manifest's");
+    }
+  }
   Manifest out;
   // The schema record, from the manifest's own footer.
   PQSIFT_ASSIGN_OR_RETURN(auto file, OpenLocalFile(path));

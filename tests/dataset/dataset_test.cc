@@ -306,5 +306,92 @@ TEST(DatasetScanTest, ConflictsNameBothFiles) {
   EXPECT_NE(c.status().message().find("both a hive partition key"), std::string::npos);
 }
 
+TEST(ManifestTest, SkipsFilesWithoutFootersAndIgnoresStaleEntries) {
+  TempDir dir;
+  WriteFile(dir / "a.parquet", {{"id", Int64s({1, 2, 3})}});
+  WriteFile(dir / "b.parquet", {{"id", Int64s({10, 11})}, {"name", Strings({"x", "y"})}});
+  WriteFile(dir / "c.parquet", {{"id", Int64s({20, 21})}});
+  auto dataset = Dataset::Discover({dir.str()});
+  ASSERT_TRUE(dataset.ok()) << dataset.status().message();
+  ASSERT_TRUE(WriteManifest(*dataset, dir / std::string(kManifestName)).ok());
+  ClearFooterCache();
+  auto rows = ScanDataset({dir.str()}, "id >= 10 AND id < 15", {"id", "name"});
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  EXPECT_EQ(rows->lines, (std::vector<std::string>{"10|x", "11|y"}));
+  EXPECT_EQ(rows->stats.files_skipped_by_manifest, 2u);
+  EXPECT_EQ(rows->stats.footers_read, 1u);              // the schema came from the manifest
+  EXPECT_EQ(rows->stats.row_groups_fully_matched, 1u);  // proven by the manifest
+  // A column some file lacks is NULL there: the manifest proves it for that file.
+  auto nulls = ScanDataset({dir.str()}, "name = 'x'", {"id"});
+  ASSERT_TRUE(nulls.ok()) << nulls.status().message();
+  EXPECT_EQ(nulls->lines, (std::vector<std::string>{"10"}));
+  EXPECT_EQ(nulls->stats.files_skipped_by_manifest, 2u);
+
+  // c.parquet rewritten: its entry is stale and must not be used.
+  WriteFile(dir / "c.parquet", {{"id", Int64s({12, 13, 14, 99})}});
+  ClearFooterCache();
+  auto stale = ScanDataset({dir.str()}, "id >= 10 AND id < 15", {"id"});
+  ASSERT_TRUE(stale.ok()) << stale.status().message();
+  EXPECT_EQ(stale->lines, (std::vector<std::string>{"10", "11", "12", "13", "14"}));
+  EXPECT_EQ(stale->stats.files_skipped_by_manifest, 1u);
+  auto unpruned = ScanDataset({dir.str()}, "id >= 10 AND id < 15", {"id"}, false);
+  ASSERT_TRUE(unpruned.ok());
+  EXPECT_EQ(unpruned->lines, stale->lines);
+
+  // Not a manifest: ignored, never an error.
+  WriteFile(dir / std::string(kManifestName), {{"path", Int64s({1})}});
+  auto ignored = ScanDataset({dir.str()}, "id >= 10 AND id < 15", {"id"});
+  ASSERT_TRUE(ignored.ok()) << ignored.status().message();
+  EXPECT_EQ(ignored->lines, stale->lines);
+  EXPECT_EQ(ignored->stats.files_skipped_by_manifest, 0u);
+}
+
+TEST(SplitsTest, EveryRowGroupInExactlyOneSplit) {
+  TempDir dir;
+  std::vector<int64_t> ids;
+  for (int64_t i = 0; i < 9; ++i) ids.push_back(i);
+  WriteFile(dir / "a.parquet", {{"id", Int64s(ids)}});  // row groups of 2 rows: 5 of them
+  WriteFile(dir / "b.parquet", {{"id", Int64s({100, 101, 102})}});
+  auto dataset = Dataset::Discover({dir.str()});
+  ASSERT_TRUE(dataset.ok());
+  for (uint64_t target : {1ull, 50ull, 200ull, 1ull << 40}) {
+    for (const std::string& where : {std::string(), std::string("id >= 3")}) {
+      ScanOptions options;
+      options.filter = where;
+      auto splits = PlanSplits(*dataset, options, target);
+      ASSERT_TRUE(splits.ok()) << splits.status().message();
+      std::vector<std::string> all;
+      for (const Split& split : *splits) {
+        DatasetOptions none;
+        auto one = Dataset::Discover({split.path}, none);
+        ASSERT_TRUE(one.ok());
+        options.columns = {"id"};
+        auto scanner = OpenDatasetScan(*one, options, &split);
+        ASSERT_TRUE(scanner.ok()) << scanner.status().message();
+        for (;;) {
+          auto batch = (*scanner)->Next();
+          ASSERT_TRUE(batch.ok());
+          if (!*batch) break;
+          for (int64_t r = 0; r < (*batch)->num_rows; ++r)
+            all.push_back(Cell(*(*batch)->columns[0], r));
+        }
+      }
+      auto whole = ScanDataset({dir.str()}, where, {"id"});
+      ASSERT_TRUE(whole.ok());
+      EXPECT_EQ(all, whole->lines) << "target " << target << " where '" << where << "'";
+      if (target == 1) {
+        EXPECT_GE(splits->size(), where.empty() ? 7u : 4u);
+      }
+    }
+  }
+  EXPECT_FALSE(ParseSplit("a.parquet:5").ok());
+  EXPECT_FALSE(ParseSplit("a.parquet:9:5").ok());
+  auto parsed = ParseSplit("x:y.parquet:4:100");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->path, "x:y.parquet");
+  EXPECT_EQ(parsed->start, 4u);
+  EXPECT_EQ(parsed->end, 100u);
+}
+
 }  // namespace
 }  // namespace pqsift
