@@ -42,6 +42,9 @@ namespace pqsift {
 namespace prune {
 struct AccessPlan;
 }
+namespace scan {
+struct ScanInput;
+}
 
 // The order in which a scan reads row groups, most promising first for the first rows of
 // ORDER BY column [DESC] [NULLS FIRST]: by the statistics' max (DESC) or min (ASC), row groups
@@ -112,7 +115,14 @@ struct StageStats {
 
 // What a scan cost and produced so far. Exact: every byte read goes through the counted I/O.
 struct ScanStats {
-  uint64_t files = 0;
+  // Files of the dataset (after path expansion), those never opened because their partition
+  // values or the manifest's statistics proved no row can match, and footers decoded (the
+  // footer cache spares the others).
+  uint64_t files_total = 0;
+  uint64_t files_skipped_by_partition = 0;
+  uint64_t files_skipped_by_manifest = 0;
+  uint64_t footers_read = 0;
+  uint64_t files = 0;       // files opened (their footers known)
   uint64_t file_bytes = 0;  // total size of the files
   uint64_t bytes_read = 0;  // footers, pruning evidence and column chunks
   uint64_t read_requests = 0;
@@ -164,6 +174,9 @@ class Scanner : public BatchReader {
   static Result<std::unique_ptr<Scanner>> Open(
       std::vector<std::shared_ptr<RandomAccessFile>> files,
       std::vector<std::shared_ptr<const ParquetMetadata>> metadata, const ScanOptions& options);
+  // Scans the files of a dataset (scan/scan_input.h; built by pqsift/dataset.h): columns
+  // resolved in each file by path, partition columns and missing columns as constants.
+  static Result<std::unique_ptr<Scanner>> Open(scan::ScanInput input, const ScanOptions& options);
 
   ~Scanner() override;
 

@@ -25,6 +25,8 @@ Command AddScanCommand(CLI::App& root);
 Command AddExplainCommand(CLI::App& root);
 Command AddCountCommand(CLI::App& root);
 Command AddConvertCommand(CLI::App& root);
+Command AddIndexCommand(CLI::App& root);
+Command AddSplitsCommand(CLI::App& root);
 
 // "a, b.c,d" -> {"a", "b.c", "d"}: the --select lists of scan and explain.
 std::vector<std::string> SplitList(const std::string& list);

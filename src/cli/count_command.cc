@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/dataset_args.h"
 #include "cli/plan_report.h"
 #include "pqsift/scan.h"
 
@@ -15,7 +16,7 @@ namespace pqsift::cli {
 namespace {
 
 struct CountArgs {
-  std::vector<std::string> paths;
+  DatasetArgs dataset;
   std::string where;
   bool no_prune = false;
   bool no_dictionary = false;
@@ -31,7 +32,7 @@ int RunCount(const CountArgs& args) {
   options.prune = !args.no_prune;
   options.pruning.dictionary = !args.no_dictionary;
   options.threads = args.threads;
-  auto scanner = Scanner::Open(args.paths, options);
+  auto scanner = OpenScan(args.dataset, options);
   if (!scanner.ok()) return ReportError(scanner.status());
   int64_t rows = 0;
   for (;;) {
@@ -54,7 +55,7 @@ int RunCount(const CountArgs& args) {
 Command AddCountCommand(CLI::App& root) {
   CLI::App* sub = root.add_subcommand("count", "Print the number of rows that match (count(*)).");
   auto args = std::make_shared<CountArgs>();
-  sub->add_option("PATH", args->paths, "Parquet files to count")->required();
+  AddDatasetOptions(sub, args->dataset);
   sub->add_option("--where", args->where,
                   "Count only the rows where EXPR is true (SQL-like; docs/filter-language.md)");
   sub->add_flag("--no-prune", args->no_prune,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/dataset_args.h"
 #include "cli/plan_report.h"
 #include "pqsift/scan.h"
 
@@ -14,7 +15,7 @@ namespace pqsift::cli {
 namespace {
 
 struct ExplainArgs {
-  std::vector<std::string> paths;
+  DatasetArgs dataset;
   std::string select;
   std::string where;
   int64_t limit = -1;
@@ -31,7 +32,7 @@ int RunExplain(const ExplainArgs& args) {
   options.prune = !args.no_prune;
   options.pruning.dictionary = !args.no_dictionary;
   options.threads = 1;
-  auto scanner = Scanner::Open(args.paths, options);
+  auto scanner = OpenScan(args.dataset, options);
   if (!scanner.ok()) return ReportError(scanner.status());
   json explain = ExplainJson(**scanner, args.where);
   if (args.json) {
@@ -50,7 +51,7 @@ Command AddExplainCommand(CLI::App& root) {
   CLI::App* sub = root.add_subcommand(
       "explain", "Show what a scan would read and why, without reading any data page.");
   auto args = std::make_shared<ExplainArgs>();
-  sub->add_option("PATH", args->paths, "Parquet files")->required();
+  AddDatasetOptions(sub, args->dataset);
   sub->add_option("--where", args->where, "The filter (as for scan)");
   sub->add_option("--select", args->select, "The columns (as for scan)");
   sub->add_option("--limit", args->limit, "A row limit (as for scan)")

@@ -27,9 +27,9 @@ int Main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Run 'pqsift <command> --help' for the flags of one command.");
 
-  std::vector<Command> commands = {AddInspectCommand(app), AddScanCommand(app),
-                                   AddExplainCommand(app), AddCountCommand(app),
-                                   AddConvertCommand(app)};
+  std::vector<Command> commands = {
+      AddInspectCommand(app), AddScanCommand(app),  AddExplainCommand(app), AddCountCommand(app),
+      AddConvertCommand(app), AddIndexCommand(app), AddSplitsCommand(app)};
   // The root's --help describes every command and its flags; each command's own --help (which
   // the subcommands inherited above) describes just that command.
   app.set_help_flag();

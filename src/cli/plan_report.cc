@@ -42,6 +42,16 @@ std::string SelectionText(const json& ranges) {
   return out;
 }
 
+// "files: 2000 total, 1990 skipped by partition values, 0 by the manifest; 10 footers read"
+std::string FilesLine(uint64_t total, uint64_t by_partition, uint64_t by_manifest,
+                      uint64_t footers) {
+  return Format(
+      "files: %llu total, %llu skipped by partition values, %llu by the manifest; %llu "
+      "footers read\n",
+      static_cast<unsigned long long>(total), static_cast<unsigned long long>(by_partition),
+      static_cast<unsigned long long>(by_manifest), static_cast<unsigned long long>(footers));
+}
+
 }  // namespace
 
 json ExplainJson(const Scanner& scanner, const std::string& filter) {
@@ -95,15 +105,21 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
                       {"seconds", s.seconds}});
   }
   out["stages"] = std::move(stages);
-  out["summary"] = {{"row_groups_total", stats.row_groups},
-                    {"row_groups_skipped", stats.row_groups_skipped},
-                    {"row_groups_fully_matched", stats.row_groups_fully_matched},
-                    {"row_groups_to_read", estimate.row_groups_to_read},
-                    {"rows_total", stats.rows_total},
-                    {"rows_to_read", estimate.rows_to_read},
-                    {"file_bytes", stats.file_bytes},
-                    {"bytes_read_so_far", stats.bytes_read},
-                    {"bytes_to_read", estimate.bytes_to_read}};
+  out["summary"] = {
+      {"files_total", stats.files_total},
+      {"files_skipped", stats.files_skipped_by_partition + stats.files_skipped_by_manifest},
+      {"files_skipped_by_partition", stats.files_skipped_by_partition},
+      {"files_skipped_by_manifest", stats.files_skipped_by_manifest},
+      {"footers_read", stats.footers_read},
+      {"row_groups_total", stats.row_groups},
+      {"row_groups_skipped", stats.row_groups_skipped},
+      {"row_groups_fully_matched", stats.row_groups_fully_matched},
+      {"row_groups_to_read", estimate.row_groups_to_read},
+      {"rows_total", stats.rows_total},
+      {"rows_to_read", estimate.rows_to_read},
+      {"file_bytes", stats.file_bytes},
+      {"bytes_read_so_far", stats.bytes_read},
+      {"bytes_to_read", estimate.bytes_to_read}};
   return out;
 }
 
@@ -154,6 +170,9 @@ std::string ExplainText(const json& explain) {
         s["rows_pruned"].get<long long>(), pages.c_str(), evidence.c_str(),
         s["bytes_read"].get<unsigned long long>(), s["seconds"].get<double>() * 1e3);
   }
+  out += FilesLine(
+      sum["files_total"].get<uint64_t>(), sum["files_skipped_by_partition"].get<uint64_t>(),
+      sum["files_skipped_by_manifest"].get<uint64_t>(), sum["footers_read"].get<uint64_t>());
   uint64_t to_read = sum["bytes_to_read"].get<uint64_t>();
   uint64_t file_bytes = sum["file_bytes"].get<uint64_t>();
   out += Format(
@@ -181,7 +200,12 @@ json StatsJson(const ScanStats& s) {
                       {"bytes_read", st.bytes_read},
                       {"seconds", st.seconds}});
   }
-  return {{"files", s.files},
+  return {{"files_total", s.files_total},
+          {"files_skipped", s.files_skipped_by_partition + s.files_skipped_by_manifest},
+          {"files_skipped_by_partition", s.files_skipped_by_partition},
+          {"files_skipped_by_manifest", s.files_skipped_by_manifest},
+          {"footers_read", s.footers_read},
+          {"files", s.files},
           {"file_bytes", s.file_bytes},
           {"bytes_read", s.bytes_read},
           {"requests", s.read_requests},
@@ -206,9 +230,10 @@ json StatsJson(const ScanStats& s) {
 }
 
 std::string StatsText(const ScanStats& s) {
-  std::string out;
+  std::string out = FilesLine(s.files_total, s.files_skipped_by_partition,
+                              s.files_skipped_by_manifest, s.footers_read);
   out += Format(
-      "files: %llu, bytes read: %llu of %llu (%s) in %llu requests\n",
+      "files opened: %llu, bytes read: %llu of %llu (%s) in %llu requests\n",
       static_cast<unsigned long long>(s.files), static_cast<unsigned long long>(s.bytes_read),
       static_cast<unsigned long long>(s.file_bytes), Percent(s.bytes_read, s.file_bytes).c_str(),
       static_cast<unsigned long long>(s.read_requests));

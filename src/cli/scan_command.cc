@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/dataset_args.h"
 #include "cli/output/batch_writer.h"
 #include "cli/plan_report.h"
 #include "pqsift/scan.h"
@@ -39,7 +40,8 @@ std::vector<std::string> SplitList(const std::string& list) {
 namespace {
 
 struct ScanArgs {
-  std::vector<std::string> paths;
+  DatasetArgs dataset;
+  std::string split;
   std::string select;
   std::string where;
   std::string order_by;
@@ -112,7 +114,7 @@ int RunScan(const ScanArgs& args) {
   options.verify_crc = args.verify_crc;
   options.max_page_bytes = args.max_page_bytes;
   options.open.tail_bytes = args.footer_read_bytes;
-  auto scanner = Scanner::Open(args.paths, options);
+  auto scanner = OpenScan(args.dataset, options, args.split);
   if (!scanner.ok()) return ReportError(scanner.status());
 
   std::ofstream file;
@@ -155,8 +157,10 @@ int RunScan(const ScanArgs& args) {
 Command AddScanCommand(CLI::App& root) {
   CLI::App* sub = root.add_subcommand("scan", "Read columns of Parquet files and write them out.");
   auto args = std::make_shared<ScanArgs>();
-  sub->add_option("PATH", args->paths, "Parquet files to scan, read in the order given")
-      ->required();
+  AddDatasetOptions(sub, args->dataset, /*paths_optional=*/true);
+  sub->add_option("--split", args->split,
+                  "Scan one split FILE:START:END (from pqsift splits): the row groups of FILE "
+                  "whose byte midpoint lies in [START, END)");
   sub->add_option("--select", args->select,
                   "Comma-separated columns to read (dotted paths for nested fields: s.a); "
                   "default: all");

@@ -319,6 +319,13 @@ class Binder {
     return std::move(filter_);
   }
 
+  Result<BoundFilter> Bind(const AstNode& ast, std::string_view text) {
+    PQSIFT_ASSIGN_OR_RETURN(ExprPtr root, BindPredicate(ast));
+    filter_.root = std::move(root);
+    filter_.text = std::string(text);
+    return std::move(filter_);
+  }
+
  private:
   // ---- operands ----
 
@@ -1243,6 +1250,11 @@ class Binder {
 Result<BoundFilter> BindFilter(std::string_view text, const Schema& schema) {
   Binder binder(schema);
   return binder.Bind(text);
+}
+
+Result<BoundFilter> BindFilter(const AstNode& ast, std::string_view text, const Schema& schema) {
+  Binder binder(schema);
+  return binder.Bind(ast, text);
 }
 
 }  // namespace pqsift::expr

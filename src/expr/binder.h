@@ -20,4 +20,9 @@ namespace pqsift::expr {
 // type mismatch; the message points at the position: "at 17: no column 'regoin'".
 Result<BoundFilter> BindFilter(std::string_view text, const Schema& schema);
 
+struct AstNode;
+// The same for a syntax tree already parsed from `text` (expr/parser.h), e.g. one conjunct of
+// a larger filter; `text` is kept as the filter's text.
+Result<BoundFilter> BindFilter(const AstNode& ast, std::string_view text, const Schema& schema);
+
 }  // namespace pqsift::expr

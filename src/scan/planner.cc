@@ -49,10 +49,18 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
   for (const PlanInput& input : files) {
     prune::FilePlan file;
     file.path = input.file->name();
-    for (const RowGroup& rg : input.metadata->file().row_groups) {
+    const auto& row_groups = input.metadata->file().row_groups;
+    for (size_t g = 0; g < row_groups.size(); ++g) {
+      const RowGroup& rg = row_groups[g];
       prune::RowGroupPlan rg_plan;
       rg_plan.num_rows = rg.num_rows;
       rg_plan.rows = prune::RowSelection::All(rg.num_rows);
+      if (!input.fully_matched_by.empty() && options.prune && input.filter != nullptr) {
+        rg_plan.MarkFullyMatched(std::string(input.fully_matched_by));
+      }
+      if (g < input.excluded_row_groups.size() && input.excluded_row_groups[g] != 0) {
+        rg_plan.Skip("split");
+      }
       file.row_groups.push_back(std::move(rg_plan));
     }
     plan.files.push_back(std::move(file));

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "expr/expr.h"
@@ -26,6 +27,11 @@ struct PlanInput {
   std::span<const int32_t> read_leaves;
   // Where the dictionary stage fetches dictionary pages (null: the stage does nothing here).
   prune::DictionarySource* dictionaries = nullptr;
+  // Non-empty: evidence above the file (partition values, the manifest; named here) proved
+  // every row matches: every row group starts fully matched, decided by it.
+  std::string_view fully_matched_by;
+  // Row groups outside the scan (a split), skipped before any stage; empty: none.
+  std::span<const uint8_t> excluded_row_groups;
 };
 
 struct PlanOptions {

@@ -23,17 +23,22 @@
 #include <optional>
 
 #include "arrow/select.h"
+#include "arrow/widen.h"
+#include "column/arrow_type.h"
 #include "column/leaf_reader.h"
 #include "column/nested.h"
 #include "expr/binder.h"
 #include "expr/evaluate.h"
+#include "expr/substitute.h"
 #include "format/page_index_store.h"
 #include "pqsift/scan.h"
 #include "prune/access_plan.h"
+#include "scan/constant_array.h"
 #include "scan/dictionary_store.h"
 #include "scan/page_fetch.h"
 #include "scan/planner.h"
 #include "scan/runtime_check.h"
+#include "scan/scan_input.h"
 #include "scan/thread_pool.h"
 #include "scan/top_k.h"
 
@@ -47,11 +52,22 @@ int64_t NanosSince(Clock::time_point start) {
 }
 
 // A column the scan decodes: an output column (a projected path, maybe a whole struct) or a
-// filter column (one leaf).
+// filter column (one leaf), as one file stores it; or a constant: a partition column, or a
+// column the file lacks (NULL).
 struct DecodedColumn {
   std::string path;
   column::AssemblyNode plan;
   std::vector<int32_t> leaves;
+  std::shared_ptr<const DataType> type;  // the scan's type: the file's is widened to it
+  bool widen = false;                    // the file stores a narrower type (arrow/widen.h)
+  std::optional<expr::Value> constant;   // set: not in the file; every row holds this value
+
+  // The decoded (or constant) array of `rows` rows in the scan's type.
+  Result<std::shared_ptr<Array>> Finish(std::shared_ptr<Array> decoded, int64_t rows) const {
+    if (constant) return scan::MakeConstantArray(type, *constant, rows);
+    if (widen) return WidenArray(*decoded, type);
+    return decoded;
+  }
 };
 
 // The filter a slice evaluates on its rows: the scan's filter, AND the runtime filter as it stood
@@ -65,7 +81,14 @@ struct FileEntry {
   size_t index = 0;  // in the scan's files
   std::shared_ptr<RandomAccessFile> file;
   std::shared_ptr<const ParquetMetadata> metadata;
-  std::optional<expr::BoundFilter> filter;    // bound against this file's schema
+  std::vector<expr::Value> partition_values;  // per State::partition_columns
+  std::string fully_matched_by;               // dataset-level proof that every row matches
+  std::vector<uint8_t> excluded_row_groups;   // outside the scan's split
+  std::vector<DecodedColumn> output_columns;  // per State::columns, as this file holds them
+  // The filter as bound against the scan's schema (the same for every file), and for the
+  // pruning stages with this file's constant columns substituted and its leaves resolved.
+  std::optional<expr::BoundFilter> filter;
+  std::optional<expr::BoundFilter> proof_filter;
   std::vector<DecodedColumn> filter_columns;  // filter->columns[k] is filter_columns[k]
   // Per output column: the filter column it is (decoded once, by the filter), or -1.
   std::vector<int> output_from_filter;
@@ -367,6 +390,7 @@ Result<std::vector<std::unique_ptr<column::LeafReader>>> OpenReaders(
   const RowGroup& rg = row_group.row_group();
   std::vector<std::unique_ptr<column::LeafReader>> readers;
   for (const DecodedColumn* column : columns) {
+    if (column->constant) continue;
     for (int32_t leaf : column->leaves) {
       PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, row_group.Get(leaf, rows));
       owners->push_back(chunk.owner);
@@ -504,19 +528,28 @@ struct FilterWindows {
   size_t windows = 0;
 };
 
-// Flushes the readers of `column` (starting at `*next_reader`) and assembles its array. Levels
-// that do not assemble (leaves of a struct disagreeing on their rows) are the file's fault: the
-// error names the file, row group and column.
+// Flushes the readers of `column` (starting at `*next_reader`) and assembles its array of
+// `rows` rows in the scan's type (a constant column has no readers). Levels that do not
+// assemble (leaves of a struct disagreeing on their rows) are the file's fault: the error names
+// the file, row group and column.
 Result<std::shared_ptr<Array>> FlushColumn(
     const RowGroupData& data, const DecodedColumn& column,
-    const std::vector<std::unique_ptr<column::LeafReader>>& readers, size_t* next_reader) {
+    const std::vector<std::unique_ptr<column::LeafReader>>& readers, size_t* next_reader,
+    int64_t rows) {
+  if (column.constant) return column.Finish(nullptr, rows);
   std::vector<column::LeafBatch> batches;
   for (size_t i = 0; i < column.leaves.size(); ++i) {
     batches.push_back(readers[(*next_reader)++]->Flush());
   }
   Result<std::shared_ptr<Array>> array = column::Assemble(column.plan, column.leaves, batches);
   if (!array.ok()) return array.status().WithContext(data.WhereColumn(column.path));
-  return array;
+  return column.Finish(std::move(array).value(), rows);
+}
+
+int64_t RowsOf(const std::vector<prune::RowRange>& pieces) {
+  int64_t n = 0;
+  for (const prune::RowRange& p : pieces) n += p.length();
+  return n;
 }
 
 // The rows of `pieces` (consecutive row ranges holding mask.size() rows) whose mask byte is set.
@@ -540,7 +573,14 @@ void AppendMatches(const std::vector<prune::RowRange>& pieces, const std::vector
 struct Scanner::State {
   ScanOptions options;
   std::vector<std::shared_ptr<const FileEntry>> files;
-  std::vector<DecodedColumn> columns;  // the output columns
+  // The columns the filter binds to and the projection resolves in (scan/scan_input.h); null
+  // in `input`: the first file's, and then every file must hold every column read.
+  std::shared_ptr<const Schema> tree;
+  bool missing_columns_are_null = false;
+  std::vector<std::string> partition_columns;
+  scan::DatasetCounts dataset_counts;
+  std::vector<DecodedColumn> columns;       // the output columns: path and the scan's type
+  std::optional<expr::BoundFilter> filter;  // bound against `tree`
   std::shared_ptr<const BatchSchema> schema;
   prune::AccessPlan plan;
   std::vector<ScanSlice> slices;
@@ -576,6 +616,8 @@ struct Scanner::State {
   void OrderSlices();
   Result<bool> ApplyRuntimeFilter(ScanSlice& slice);
   Status BindFilter();
+  Result<DecodedColumn> Resolve(const FileEntry& entry, const std::string& path,
+                                const std::shared_ptr<const DataType>& type) const;
   Status Plan();
   Status LoadOffsetIndexes();
   void Launch(const ScanSlice& slice);
@@ -589,7 +631,7 @@ struct Scanner::State {
                                                                  size_t filter_column);
   Result<std::vector<std::shared_ptr<Array>>> DecodeColumn(const ScanSlice& slice,
                                                            const prune::RowSelection& rows,
-                                                           const DecodedColumn& column);
+                                                           size_t output_column);
   column::PageReaderOptions page_options() const {
     column::PageReaderOptions o;
     o.verify_crc = options.verify_crc;
@@ -600,87 +642,125 @@ struct Scanner::State {
 };
 
 Status Scanner::State::Project() {
-  const ParquetMetadata& first = *files.front()->metadata;
-  const Schema& file_schema = first.schema();
+  const Schema& tree_schema = *tree;
   std::vector<std::string> paths = options.columns;
   if (options.count_only) {
     paths.clear();
   } else if (paths.empty()) {
-    for (int32_t child : file_schema.root().children) {
-      paths.emplace_back(file_schema.nodes()[child].name);
+    for (int32_t child : tree_schema.root().children) {
+      paths.emplace_back(tree_schema.nodes()[child].name);
     }
   }
+  const std::string first = files.empty() ? "dataset" : files.front()->metadata->file_name();
   auto batch_schema = std::make_shared<BatchSchema>();
   for (const std::string& path : paths) {
-    auto node = FindNode(file_schema, path);
-    if (!node.ok()) return node.status().WithContext(first.file_name());
+    auto node = FindNode(tree_schema, path);
+    if (!node.ok()) return node.status().WithContext(missing_columns_are_null ? "dataset" : first);
     DecodedColumn col;
     col.path = path;
-    auto plan = column::PlanNode(file_schema, *node, &col.leaves);
-    if (!plan.ok()) return plan.status().WithContext(first.file_name() + ": column '" + path + "'");
-    col.plan = std::move(plan).value();
-    const SchemaNode& n = file_schema.nodes()[*node];
-    batch_schema->fields.push_back({path, col.plan.type, n.repetition != Repetition::kRequired});
+    auto plan = column::PlanNode(tree_schema, *node, &col.leaves);
+    if (!plan.ok()) return plan.status().WithContext(first + ": column '" + path + "'");
+    col.type = plan->type;
+    const SchemaNode& n = tree_schema.nodes()[*node];
+    batch_schema->fields.push_back({path, col.type, n.repetition != Repetition::kRequired});
     columns.push_back(std::move(col));
   }
-  // Every other file must give the projected columns the same leaves and types.
-  for (size_t f = 1; f < files.size(); ++f) {
-    const ParquetMetadata& md = *files[f]->metadata;
+  for (const auto& entry : files) {
+    auto file = std::const_pointer_cast<FileEntry>(entry);
     for (const DecodedColumn& col : columns) {
-      std::vector<int32_t> leaves;
-      auto node = FindNode(md.schema(), col.path);
-      auto plan = node.ok() ? column::PlanNode(md.schema(), *node, &leaves)
-                            : Result<column::AssemblyNode>(node.status());
-      if (!plan.ok() || plan->type->ToString() != col.plan.type->ToString() ||
-          leaves != col.leaves) {
-        return Status::InvalidArgument("column '" + col.path + "' differs between " +
-                                       first.file_name() + " and " + md.file_name());
-      }
+      PQSIFT_ASSIGN_OR_RETURN(DecodedColumn resolved, Resolve(*file, col.path, col.type));
+      file->output_columns.push_back(std::move(resolved));
     }
   }
   schema = batch_schema;
   return Status::OK();
 }
 
-// Binds the filter to each file's schema (column positions may differ between files; types
-// must not, or one filter would mean different things in different files).
+// Column `path` (of the scan's type `type`) as `entry`'s file holds it: a partition value, a
+// column of the file (maybe of a narrower type), or, when the file lacks it, NULL.
+Result<DecodedColumn> Scanner::State::Resolve(const FileEntry& entry, const std::string& path,
+                                              const std::shared_ptr<const DataType>& type) const {
+  DecodedColumn col;
+  col.path = path;
+  col.type = type;
+  for (size_t p = 0; p < partition_columns.size(); ++p) {
+    if (partition_columns[p] == path) {
+      col.constant = entry.partition_values.at(p);
+      return col;
+    }
+  }
+  const Schema& file_schema = entry.metadata->schema();
+  const std::string& first = files.front()->metadata->file_name();
+  const std::string& name = entry.metadata->file_name();
+  auto node = FindNode(file_schema, path);
+  if (!node.ok()) {
+    if (!missing_columns_are_null) {
+      return Status::InvalidArgument("column '" + path + "' is in " + first + " but not in " +
+                                     name);
+    }
+    col.constant = expr::Value::Null();
+    return col;
+  }
+  auto plan = column::PlanNode(file_schema, *node, &col.leaves);
+  if (!plan.ok()) return plan.status().WithContext(name + ": column '" + path + "'");
+  col.plan = std::move(plan).value();
+  if (!(*col.plan.type == *type)) {
+    if (!CanWiden(*col.plan.type, *type)) {
+      return Status::InvalidArgument("column '" + path + "' is " + type->ToString() +
+                                     " in the scan (" + first + ") but " +
+                                     col.plan.type->ToString() + " in " + name);
+    }
+    col.widen = true;
+  }
+  return col;
+}
+
+// Binds the filter once to the scan's schema, then resolves its columns in each file; the
+// pruning stages get the filter with the file's constant columns substituted.
 Status Scanner::State::BindFilter() {
   if (options.filter.empty()) return Status::OK();
-  for (size_t f = 0; f < files.size(); ++f) {
-    auto entry = std::const_pointer_cast<FileEntry>(files[f]);
-    const Schema& schema = entry->metadata->schema();
-    auto bound = expr::BindFilter(options.filter, schema);
-    if (!bound.ok()) return bound.status().WithContext(entry->metadata->file_name());
-    for (size_t k = 0; k < bound->columns.size(); ++k) {
-      const expr::ColumnRef& ref = bound->columns[k];
-      if (f > 0) {
-        const expr::ColumnRef& first = files.front()->filter->columns[k];
-        if (first.path != ref.path || !(*first.type == *ref.type)) {
-          return Status::InvalidArgument("filter column '" + ref.path + "' differs between " +
-                                         files.front()->metadata->file_name() + " and " +
-                                         entry->metadata->file_name());
-        }
-      }
-      DecodedColumn col;
-      col.path = ref.path;
-      PQSIFT_ASSIGN_OR_RETURN(
-          col.plan, column::PlanNode(schema, schema.columns()[ref.leaf].node, &col.leaves));
+  auto bound = expr::BindFilter(options.filter, *tree);
+  if (!bound.ok()) {
+    return bound.status().WithContext(
+        missing_columns_are_null ? std::string("dataset") : files.front()->metadata->file_name());
+  }
+  filter = std::move(bound).value();
+  for (const auto& e : files) {
+    auto entry = std::const_pointer_cast<FileEntry>(e);
+    std::vector<std::optional<expr::Value>> constants;
+    for (const expr::ColumnRef& ref : filter->columns) {
+      PQSIFT_ASSIGN_OR_RETURN(DecodedColumn col, Resolve(*entry, ref.path, ref.type));
+      constants.push_back(col.constant);
       entry->filter_columns.push_back(std::move(col));
     }
-    entry->filter = std::move(bound).value();
+    entry->filter = filter;
+    entry->proof_filter = expr::SubstituteConstants(*filter, constants);
     auto scan_filter = std::make_shared<SliceFilter>();
     scan_filter->filter = *entry->filter;
     for (const DecodedColumn& col : entry->filter_columns) scan_filter->columns.push_back(&col);
     entry->scan_filter = std::move(scan_filter);
-    for (const DecodedColumn& out : columns) {
+    for (const DecodedColumn& out : entry->output_columns) {
       int from = -1;
       for (size_t k = 0; k < entry->filter_columns.size(); ++k) {
         const DecodedColumn& in = entry->filter_columns[k];
-        if (in.leaves == out.leaves && in.plan.type->ToString() == out.plan.type->ToString()) {
+        if (!in.constant && !out.constant && in.leaves == out.leaves && in.widen == out.widen &&
+            *in.type == *out.type && in.plan.type->ToString() == out.plan.type->ToString()) {
           from = static_cast<int>(k);
         }
       }
       entry->output_from_filter.push_back(from);
+    }
+    // The stages read statistics of this file's leaves, in the file's own types.
+    const Schema& file_schema = entry->metadata->schema();
+    for (expr::ColumnRef& ref : entry->proof_filter->columns) {
+      const ColumnDescriptor* leaf = file_schema.FindColumn(ref.path);
+      if (leaf == nullptr) {
+        ref.leaf = -1;  // no such leaf in the file: nothing known
+        continue;
+      }
+      ref.leaf = static_cast<int32_t>(leaf - file_schema.columns().data());
+      auto type = column::ArrowTypeForLeaf(*leaf);
+      if (type.ok()) ref.type = *type;
     }
   }
   return Status::OK();
@@ -827,17 +907,24 @@ Status Scanner::State::Plan() {
   for (const auto& entry : files) {
     auto file = std::const_pointer_cast<FileEntry>(entry);
     std::vector<int32_t>& leaves = file->leaves;
-    for (const DecodedColumn& col : columns)
-      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
-    for (const DecodedColumn& col : file->filter_columns)
-      leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
+    for (const auto* list : {&file->output_columns, &file->filter_columns}) {
+      for (const DecodedColumn& col : *list) {
+        if (!col.constant) leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
+      }
+    }
     std::sort(leaves.begin(), leaves.end());
     leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
     file->page_indexes = std::make_unique<format::PageIndexStore>(*file->file, *file->metadata);
     file->dictionaries = std::make_unique<scan::DictionaryStore>(*file->file, *file->metadata);
-    inputs.push_back({file->file.get(), file->metadata.get(),
-                      file->filter ? &*file->filter : nullptr, file->page_indexes.get(),
-                      file->leaves, file->dictionaries.get()});
+    scan::PlanInput input{file->file.get(),
+                          file->metadata.get(),
+                          file->proof_filter ? &*file->proof_filter : nullptr,
+                          file->page_indexes.get(),
+                          file->leaves,
+                          file->dictionaries.get()};
+    input.fully_matched_by = file->fully_matched_by;
+    input.excluded_row_groups = file->excluded_row_groups;
+    inputs.push_back(input);
   }
   scan::PlanOptions plan_options;
   plan_options.prune = options.prune;
@@ -923,8 +1010,9 @@ prune::RowSelection RowsToDecode(const ScanSlice& slice, const prune::RowSelecti
 }
 
 Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
-    const ScanSlice& slice, const prune::RowSelection& rows, const DecodedColumn& column) {
+    const ScanSlice& slice, const prune::RowSelection& rows, size_t output_column) {
   if (rows.empty()) return std::vector<std::shared_ptr<Array>>{};  // the filter kept nothing
+  const DecodedColumn& column = slice.row_group->file().output_columns[output_column];
   auto start = Clock::now();
   prune::RowSelection decode = RowsToDecode(slice, rows);
   const bool drop = decode.row_count() != rows.row_count();
@@ -939,7 +1027,8 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
       drop ? decode : rows, options.batch_size, readers, *cancelled,
       [&](const std::vector<prune::RowRange>& pieces) -> Status {
         size_t next = 0;
-        PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(*slice.row_group, column, readers, &next));
+        PQSIFT_ASSIGN_OR_RETURN(
+            auto array, FlushColumn(*slice.row_group, column, readers, &next, RowsOf(pieces)));
         if (drop) array = SelectRanges(*array, wanted.Within(pieces));
         out.push_back(std::move(array));
         return Status::OK();
@@ -1019,30 +1108,30 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   std::vector<std::shared_ptr<const void>> owners;
   PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, filter_columns, unproven,
                                                     &owners, page_options()));
-  Status st = WalkSelection(
-      unproven, options.batch_size, readers, *cancelled,
-      [&](const std::vector<prune::RowRange>& pieces) -> Status {
-        std::vector<std::shared_ptr<Array>> arrays;
-        std::vector<const Array*> inputs;
-        size_t next = 0;
-        for (const DecodedColumn* col : filter_columns) {
-          PQSIFT_ASSIGN_OR_RETURN(auto array, FlushColumn(*slice.row_group, *col, readers, &next));
-          inputs.push_back(array.get());
-          arrays.push_back(std::move(array));
-        }
-        int64_t n = 0;
-        for (const prune::RowRange& p : pieces) n += p.length();
-        auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
-        if (!mask.ok()) return mask.status().WithContext(file.file->name());
-        AppendMatches(pieces, *mask, &matches);
-        if (keep != nullptr) {
-          keep->AddWindow(pieces);
-          for (size_t k = 0; k < arrays.size(); ++k) {
-            if (keep->kept[k]) keep->arrays[k].push_back(std::move(arrays[k]));
-          }
-        }
-        return Status::OK();
-      });
+  Status st =
+      WalkSelection(unproven, options.batch_size, readers, *cancelled,
+                    [&](const std::vector<prune::RowRange>& pieces) -> Status {
+                      std::vector<std::shared_ptr<Array>> arrays;
+                      std::vector<const Array*> inputs;
+                      size_t next = 0;
+                      int64_t n = RowsOf(pieces);
+                      for (const DecodedColumn* col : filter_columns) {
+                        PQSIFT_ASSIGN_OR_RETURN(
+                            auto array, FlushColumn(*slice.row_group, *col, readers, &next, n));
+                        inputs.push_back(array.get());
+                        arrays.push_back(std::move(array));
+                      }
+                      auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
+                      if (!mask.ok()) return mask.status().WithContext(file.file->name());
+                      AppendMatches(pieces, *mask, &matches);
+                      if (keep != nullptr) {
+                        keep->AddWindow(pieces);
+                        for (size_t k = 0; k < arrays.size(); ++k) {
+                          if (keep->kept[k]) keep->arrays[k].push_back(std::move(arrays[k]));
+                        }
+                      }
+                      return Status::OK();
+                    });
   pages.Add(readers);
   rows_decoded += unproven.row_count();
   filter_nanos += NanosSince(start);
@@ -1074,7 +1163,7 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
       if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
       auto arrays =
           from >= 0 ? GatherFilterColumn(slice, *shared_rows, *decoded, static_cast<size_t>(from))
-                    : DecodeColumn(slice, *shared_rows, columns[c]);
+                    : DecodeColumn(slice, *shared_rows, c);
       Status status = arrays.status();
       if (status.ok()) {
         std::lock_guard<std::mutex> lock(result->mu);
@@ -1152,21 +1241,50 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
     return Status::InvalidArgument(
         "Scanner::Open needs one metadata per file, and at least one file");
   }
+  scan::ScanInput input;
+  for (size_t i = 0; i < files.size(); ++i) {
+    input.files.push_back({std::move(files[i]), std::move(metadata[i]), {}, {}, {}});
+  }
+  input.counts.files_total = input.files.size();
+  input.counts.footers_read = input.files.size();
+  return Open(std::move(input), options);
+}
+
+Result<std::unique_ptr<Scanner>> Scanner::Open(scan::ScanInput input, const ScanOptions& options) {
+  if (input.files.empty() && !input.schema) return Status::InvalidArgument("no files to scan");
   if (options.batch_size <= 0) return Status::InvalidArgument("batch size must be positive");
   auto state = std::make_unique<State>();
   state->options = options;
   if (!options.order_by.empty() && !options.count_only) {
     // Top-k: a scan of its own, driven by the heap (scan/top_k.h).
-    PQSIFT_ASSIGN_OR_RETURN(state->top_k, scan::TopK::Open(files, metadata, options));
+    PQSIFT_ASSIGN_OR_RETURN(state->top_k, scan::TopK::Open(std::move(input), options));
     return std::unique_ptr<Scanner>(new Scanner(std::move(state)));
   }
-  for (size_t i = 0; i < files.size(); ++i) {
+  for (scan::ScanFile& f : input.files) {
+    if (f.partition_values.size() != input.partition_columns.size()) {
+      return Status::InvalidArgument(
+          "a file of the scan has " + std::to_string(f.partition_values.size()) +
+          " partition values for " + std::to_string(input.partition_columns.size()) + " columns");
+    }
     auto entry = std::make_shared<FileEntry>();
-    entry->index = i;
-    entry->file = files[i];
-    entry->metadata = metadata[i];
+    entry->index = state->files.size();
+    entry->file = std::move(f.file);
+    entry->metadata = std::move(f.metadata);
+    entry->partition_values = std::move(f.partition_values);
+    entry->fully_matched_by = std::move(f.fully_matched_by);
+    entry->excluded_row_groups = std::move(f.excluded_row_groups);
     state->files.push_back(std::move(entry));
   }
+  state->missing_columns_are_null = input.schema != nullptr;
+  if (input.schema) {
+    state->tree = std::move(input.schema);
+  } else {
+    // The first file's schema, kept alive by its metadata.
+    const auto& first = state->files.front()->metadata;
+    state->tree = std::shared_ptr<const Schema>(first, &first->schema());
+  }
+  state->partition_columns = std::move(input.partition_columns);
+  state->dataset_counts = input.counts;
   PQSIFT_RETURN_IF_ERROR(state->Plan());
   state->pool = std::make_unique<scan::ThreadPool>(options.threads);
   return std::unique_ptr<Scanner>(new Scanner(std::move(state)));
@@ -1299,6 +1417,10 @@ ScanStats Scanner::stats() const {
   const State& s = *state_;
   if (s.top_k) return s.top_k->stats();
   ScanStats out;
+  out.files_total = s.dataset_counts.files_total;
+  out.files_skipped_by_partition = s.dataset_counts.files_skipped_by_partition;
+  out.files_skipped_by_manifest = s.dataset_counts.files_skipped_by_manifest;
+  out.footers_read = s.dataset_counts.footers_read;
   for (const auto& f : s.files) {
     IoStats io = f->file->stats();
     out.files += 1;

@@ -19,26 +19,25 @@ bool Takeable(const DataType& type) {
 
 }  // namespace
 
-Result<std::unique_ptr<TopK>> TopK::Open(
-    std::vector<std::shared_ptr<RandomAccessFile>> files,
-    std::vector<std::shared_ptr<const ParquetMetadata>> metadata, const ScanOptions& options) {
+Result<std::unique_ptr<TopK>> TopK::Open(ScanInput input, const ScanOptions& options) {
   if (options.limit < 0) {
     return Status::InvalidArgument("ORDER BY needs a limit: only the first K rows are sorted");
   }
   if (options.runtime_filter) {
     return Status::InvalidArgument("ORDER BY brings its own runtime filter; pass none");
   }
-  if (metadata.empty()) return Status::InvalidArgument("no files to scan");
+  if (input.files.empty() && !input.schema) return Status::InvalidArgument("no files to scan");
   auto auto_keys = expr::ParseOrderBy(options.order_by);
   if (!auto_keys.ok()) return auto_keys.status().WithContext("ORDER BY");
   std::unique_ptr<TopK> top(new TopK());
   top->keys_ = *std::move(auto_keys);
   top->k_ = options.limit;
   top->batch_size_ = options.batch_size;
-  const Schema& schema = metadata.front()->schema();
+  // The scan's schema: the dataset's unified one, or the first file's.
+  const Schema& schema = input.schema ? *input.schema : input.files.front().metadata->schema();
   for (const expr::OrderKey& key : top->keys_) {
     auto ref = ResolveLeafColumn(key.column, schema);
-    if (!ref.ok()) return ref.status().WithContext(metadata.front()->file_name() + ": ORDER BY");
+    if (!ref.ok()) return ref.status().WithContext("ORDER BY");
   }
 
   ScanOptions inner = options;
@@ -59,7 +58,7 @@ Result<std::unique_ptr<TopK>> TopK::Open(
   top->filter_ = std::make_shared<RuntimeFilter>(std::vector<std::string>{first.column});
   inner.runtime_filter = top->filter_;
   inner.read_order = ReadOrder{first.column, first.descending, first.nulls_first};
-  PQSIFT_ASSIGN_OR_RETURN(top->inner_, Scanner::Open(std::move(files), std::move(metadata), inner));
+  PQSIFT_ASSIGN_OR_RETURN(top->inner_, Scanner::Open(std::move(input), inner));
 
   auto out = std::make_shared<BatchSchema>();
   const BatchSchema& all = *top->inner_->schema();

@@ -25,6 +25,7 @@
 #include "arrow/sort.h"
 #include "expr/order_by.h"
 #include "pqsift/scan.h"
+#include "scan/scan_input.h"
 
 namespace pqsift::scan {
 
@@ -32,9 +33,7 @@ class TopK {
  public:
   // InvalidArgument: an ORDER BY that does not parse, a key that is not a sortable leaf column,
   // no limit, or a runtime filter of the caller's (top-k uses its own); Scanner::Open's errors.
-  static Result<std::unique_ptr<TopK>> Open(
-      std::vector<std::shared_ptr<RandomAccessFile>> files,
-      std::vector<std::shared_ptr<const ParquetMetadata>> metadata, const ScanOptions& options);
+  static Result<std::unique_ptr<TopK>> Open(ScanInput input, const ScanOptions& options);
 
   std::shared_ptr<const BatchSchema> schema() const { return schema_; }
   // The first call scans everything the runtime filter leaves; then the rows in order.

@@ -1,0 +1,43 @@
+#include "cli/dataset_args.h"
+
+namespace pqsift::cli {
+
+void AddDatasetOptions(CLI::App* sub, DatasetArgs& args, bool paths_optional) {
+  auto* paths = sub->add_option("PATH", args.paths,
+                                "Parquet files, folders (every file below, recursively, in sorted "
+                                "order) or glob patterns (data/**/*.parquet)");
+  if (!paths_optional) paths->required();
+  sub->add_option("--partition-schema", args.partition_schema,
+                  "Types of hive partition keys: NAME:TYPE,... (bigint, double, date, "
+                  "timestamp, string); others are inferred");
+  sub->add_flag("--no-hive", args.no_hive, "Do not read key=value folder names as columns");
+  sub->add_flag("--no-manifest", args.no_manifest,
+                "Ignore the dataset's manifest (pqsift index) even when it is fresh");
+}
+
+Result<Dataset> DiscoverDataset(const DatasetArgs& args) {
+  DatasetOptions options;
+  options.hive_partitioning = !args.no_hive;
+  options.use_manifest = !args.no_manifest;
+  if (!args.partition_schema.empty()) {
+    PQSIFT_ASSIGN_OR_RETURN(options.partition_schema, ParsePartitionSchema(args.partition_schema));
+  }
+  return Dataset::Discover(args.paths, options);
+}
+
+Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& options,
+                                          const std::string& split) {
+  if (split.empty()) {
+    if (args.paths.empty()) return Status::InvalidArgument("PATH is required (or --split)");
+    PQSIFT_ASSIGN_OR_RETURN(Dataset dataset, DiscoverDataset(args));
+    return OpenDatasetScan(dataset, options);
+  }
+  if (!args.paths.empty()) return Status::InvalidArgument("--split names its file: no PATH");
+  PQSIFT_ASSIGN_OR_RETURN(Split parsed, ParseSplit(split));
+  DatasetArgs one = args;
+  one.paths = {parsed.path};
+  PQSIFT_ASSIGN_OR_RETURN(Dataset dataset, DiscoverDataset(one));
+  return OpenDatasetScan(dataset, options, &parsed);
+}
+
+}  // namespace pqsift::cli

@@ -1,0 +1,32 @@
+// The dataset flags every command that reads files shares (scan, count, explain, splits,
+// index): PATH... as files, folders or globs, hive partitioning, the manifest.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pqsift/dataset.h"
+#include "pqsift/scan.h"
+
+namespace pqsift::cli {
+
+struct DatasetArgs {
+  std::vector<std::string> paths;
+  std::string partition_schema;
+  bool no_hive = false;
+  bool no_manifest = false;
+};
+
+// Adds PATH... (required unless `paths_optional`) and the dataset flags to `sub`.
+void AddDatasetOptions(CLI::App* sub, DatasetArgs& args, bool paths_optional = false);
+
+Result<Dataset> DiscoverDataset(const DatasetArgs& args);
+
+// Discovers the dataset and opens a scan of it; with `split` ("FILE:START:END", pqsift splits)
+// a scan of that split of FILE alone (then PATH... must be empty).
+Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& options,
+                                          const std::string& split = "");
+
+}  // namespace pqsift::cli

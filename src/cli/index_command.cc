@@ -1,0 +1,44 @@
+// `pqsift index PATH [--no-hive]`: writes the dataset's manifest (PATH/_pqsift_manifest.parquet,
+// src/dataset/manifest.h): per file its row count and per leaf column min, max and null count,
+// from the footers. Scans of PATH then skip files from it, without reading their footers, as
+// long as each file's size and modification time still match.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/command.h"
+#include "cli/dataset_args.h"
+#include "pqsift/dataset.h"
+
+namespace pqsift::cli {
+namespace {
+
+int RunIndex(const DatasetArgs& args) {
+  auto dataset = DiscoverDataset(args);
+  if (!dataset.ok()) return ReportError(dataset.status());
+  if (dataset->root().empty()) {
+    return ReportError(
+        Status::InvalidArgument("index needs one folder (or one glob) to write the "
+                                "manifest into"));
+  }
+  std::string path = (std::filesystem::path(dataset->root()) / kManifestName).string();
+  Status st = WriteManifest(*dataset, path);
+  if (!st.ok()) return ReportError(st);
+  std::cout << path << ": " << dataset->files().size() << " files\n";
+  return 0;
+}
+
+}  // namespace
+
+Command AddIndexCommand(CLI::App& root) {
+  CLI::App* sub = root.add_subcommand(
+      "index",
+      "Write a dataset manifest (per-file row counts and column statistics) that "
+      "scans use to skip files without reading their footers.");
+  auto args = std::make_shared<DatasetArgs>();
+  AddDatasetOptions(sub, *args);
+  return {sub, [args] { return RunIndex(*args); }};
+}
+
+}  // namespace pqsift::cli

@@ -1,0 +1,240 @@
+// OpenDatasetScan: what the dataset level can prove before any file is opened, then a Scanner
+// over the files that remain.
+//
+//   Discover (paths, partition values)
+//     -> PrunePartitions?    the filter's conjuncts over partition columns, decided per file
+//                            from its path alone (no I/O); skipped when the filter has none
+//     -> PruneWithManifest?  file-level statistics from a fresh manifest (one small read)
+//     -> LoadFooters         the files that remain (from the footer cache when fresh)
+//     -> UnifySchemas        their schemas by name, then the partition columns
+//     -> Scanner::Open       as over any files: row groups, pages, decoding
+#include <cctype>
+#include <optional>
+
+#include "dataset/footer_cache.h"
+#include "dataset/manifest.h"
+#include "dataset/partition.h"
+#include "dataset/splits.h"
+#include "dataset/unify.h"
+#include "expr/binder.h"
+#include "expr/parser.h"
+#include "expr/substitute.h"
+#include "pqsift/dataset.h"
+#include "prune/proof.h"
+#include "scan/scan_input.h"
+#include "scan/thread_pool.h"
+
+namespace pqsift {
+namespace {
+
+void Conjuncts(const expr::AstNode& node, std::vector<const expr::AstNode*>* out) {
+  if (node.kind == expr::AstNode::Kind::kAnd) {
+    for (const auto& child : node.children) Conjuncts(*child, out);
+  } else {
+    out->push_back(&node);
+  }
+}
+
+void ColumnNames(const expr::AstNode& node, std::vector<std::string>* out) {
+  if (node.kind == expr::AstNode::Kind::kColumn && !node.path.empty()) out->push_back(node.path[0]);
+  for (const auto& child : node.children) ColumnNames(*child, out);
+}
+
+bool SameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether every top-level name the scan refers to is a field of `schema`.
+bool HasAll(const Schema& schema, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    bool found = false;
+    for (int32_t child : schema.root().children) {
+      found = found || SameName(schema.nodes()[child].name, name);
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+// Per file, whether the filter's conjuncts over partition columns alone allow a match, and
+// whether they prove every row matches (only when they are the whole filter).
+struct PartitionProof {
+  std::vector<bool> may_match;
+  std::vector<bool> fully_matched;
+};
+
+Result<PartitionProof> PrunePartitions(const expr::AstNode& ast, const std::string& text,
+                                       const Schema& partition_schema,
+                                       const std::vector<std::string>& partition_names,
+                                       const std::vector<std::vector<expr::Value>>& values) {
+  std::vector<const expr::AstNode*> conjuncts;
+  Conjuncts(ast, &conjuncts);
+  std::vector<expr::BoundFilter> bound;
+  bool whole = true;
+  for (const expr::AstNode* c : conjuncts) {
+    auto b = expr::BindFilter(*c, text, partition_schema);
+    if (b.ok()) {
+      bound.push_back(std::move(b).value());
+    } else {
+      whole = false;  // refers to file columns (or does not bind): the scanner decides
+    }
+  }
+  PartitionProof out;
+  out.may_match.assign(values.size(), true);
+  out.fully_matched.assign(values.size(), false);
+  for (size_t f = 0; f < values.size(); ++f) {
+    bool all_true = whole;
+    for (const expr::BoundFilter& filter : bound) {
+      std::vector<std::optional<expr::Value>> constants;
+      for (const expr::ColumnRef& ref : filter.columns) {
+        for (size_t p = 0; p < partition_names.size(); ++p) {
+          if (partition_names[p] == ref.path) constants.emplace_back(values[f][p]);
+        }
+      }
+      if (constants.size() != filter.columns.size()) {
+        return Status::Internal("partition filter column without a partition value");
+      }
+      prune::StatisticsTable table;
+      table.containers = 1;
+      prune::Outcomes o = prune::Prove(expr::SubstituteConstants(filter, constants), table)[0];
+      if (prune::CannotMatch(o)) out.may_match[f] = false;
+      all_true = all_true && prune::FullyMatches(o);
+    }
+    out.fully_matched[f] = out.may_match[f] && all_true && !bound.empty();
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const ScanOptions& options,
+                                                 const Split* split) {
+  const std::vector<DatasetFile>& files = dataset.files();
+  if (files.empty()) return Status::InvalidArgument("no files to scan");
+  scan::ScanInput input;
+  input.counts.files_total = files.size();
+  std::vector<std::string> partition_names;
+  for (const PartitionField& p : dataset.partitions()) partition_names.push_back(p.name);
+
+  std::vector<std::vector<expr::Value>> values(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    for (size_t p = 0; p < partition_names.size(); ++p) {
+      auto v = dataset::ParsePartitionValue(dataset.partition_values()[f][p],
+                                            dataset.partitions()[p].type);
+      if (!v) return Status::InvalidArgument(files[f].path + ": bad partition value");
+      values[f].push_back(std::move(*v));
+    }
+  }
+
+  std::vector<std::string> names;  // top-level columns the scan refers to
+  for (const std::string& c : options.columns) names.push_back(c.substr(0, c.find('.')));
+  std::vector<bool> keep(files.size(), true);
+  std::vector<std::string> proven(files.size());
+  if (!options.filter.empty()) {
+    PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<expr::AstNode> ast, expr::Parse(options.filter));
+    ColumnNames(*ast, &names);
+    if (options.prune && !partition_names.empty()) {
+      PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const Schema> partition_schema,
+                              dataset::UnifySchemas({}, dataset.partitions()));
+      PQSIFT_ASSIGN_OR_RETURN(
+          PartitionProof proof,
+          PrunePartitions(*ast, options.filter, *partition_schema, partition_names, values));
+      for (size_t f = 0; f < files.size(); ++f) {
+        if (!proof.may_match[f]) {
+          keep[f] = false;
+          ++input.counts.files_skipped_by_partition;
+        } else if (proof.fully_matched[f]) {
+          proven[f] = "partition values";
+        }
+      }
+    }
+  }
+
+  std::shared_ptr<const ParquetMetadata> manifest_schema;
+  if (dataset.options().use_manifest) {
+    PQSIFT_RETURN_IF_ERROR(
+        dataset::PruneWithManifest(dataset, options.prune ? options.filter : std::string(), values,
+                                   &keep, &proven, &input.counts, &manifest_schema));
+  }
+
+  auto load_counted = [&](size_t f, uint64_t* footers_read) -> Result<scan::ScanFile> {
+    PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenLocalFile(files[f].path));
+    scan::ScanFile out;
+    PQSIFT_ASSIGN_OR_RETURN(out.metadata,
+                            dataset::CachedFooter(files[f], *file, options.open, footers_read));
+    out.file = std::move(file);
+    out.partition_values = values[f];
+    out.fully_matched_by = proven[f];
+    if (split != nullptr) {
+      if (files[f].path != split->path) {
+        return Status::InvalidArgument("split file " + split->path + " is not " + files[f].path);
+      }
+      PQSIFT_ASSIGN_OR_RETURN(out.excluded_row_groups,
+                              dataset::ExcludedBySplit(*out.metadata, *split));
+    }
+    return out;
+  };
+  auto load = [&](size_t f) { return load_counted(f, &input.counts.footers_read); };
+  // The footers of the files that remain, read side by side on the scan's threads (each is one
+  // small request, so many files are latency-bound), kept in file order.
+  std::vector<size_t> kept;
+  for (size_t f = 0; f < files.size(); ++f) {
+    if (keep[f]) kept.push_back(f);
+  }
+  std::vector<std::optional<Result<scan::ScanFile>>> loaded(kept.size());
+  std::vector<uint64_t> footers_read(kept.size(), 0);
+  {
+    scan::ThreadPool pool(kept.size() > 1 ? options.threads : 1);
+    for (size_t k = 0; k < kept.size(); ++k) {
+      pool.Submit([&, k] { loaded[k].emplace(load_counted(kept[k], &footers_read[k])); });
+    }
+  }  // joins the workers
+  std::vector<std::shared_ptr<const ParquetMetadata>> footers;
+  for (size_t k = 0; k < kept.size(); ++k) {
+    input.counts.footers_read += footers_read[k];
+    if (!loaded[k]->ok()) return loaded[k]->status();
+    scan::ScanFile file = std::move(*loaded[k]).value();
+    footers.push_back(file.metadata);
+    input.files.push_back(std::move(file));
+  }
+  input.partition_columns = partition_names;
+  if (manifest_schema) {
+    // A fresh manifest records the union of every file's schema: no footer needs reading.
+    PQSIFT_ASSIGN_OR_RETURN(input.schema,
+                            dataset::UnifySchemas({&manifest_schema, 1}, dataset.partitions()));
+    return Scanner::Open(std::move(input), options);
+  }
+  PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(footers, dataset.partitions()));
+  // The schema comes from the files the scan reads; when pruning left out every file (then the
+  // first file's footer), or the files it left out hold a column the query names (then all
+  // footers), their footers join it, never their data: pruning never changes what a query
+  // means.
+  if (footers.empty()) {
+    PQSIFT_ASSIGN_OR_RETURN(scan::ScanFile first, load(0));
+    PQSIFT_ASSIGN_OR_RETURN(input.schema,
+                            dataset::UnifySchemas({&first.metadata, 1}, dataset.partitions()));
+  }
+  if (footers.size() < files.size() && !HasAll(*input.schema, names)) {
+    std::vector<std::shared_ptr<const ParquetMetadata>> every;
+    size_t next_kept = 0;
+    for (size_t f = 0; f < files.size(); ++f) {
+      if (keep[f]) {
+        every.push_back(footers[next_kept++]);
+        continue;
+      }
+      PQSIFT_ASSIGN_OR_RETURN(scan::ScanFile file, load(f));
+      every.push_back(file.metadata);
+    }
+    PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(every, dataset.partitions()));
+  }
+  return Scanner::Open(std::move(input), options);
+}
+
+}  // namespace pqsift

@@ -1,0 +1,72 @@
+#include "dataset/footer_cache.h"
+
+#include <deque>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+namespace pqsift {
+namespace dataset {
+namespace {
+
+constexpr size_t kMaxEntries = 100'000;
+
+struct Key {
+  std::string path;
+  uint64_t size;
+  int64_t mtime_ns;
+  uint64_t tail_bytes;  // what the footer read fetched with it differs by this option
+  friend bool operator<(const Key& a, const Key& b) {
+    return std::tie(a.path, a.size, a.mtime_ns, a.tail_bytes) <
+           std::tie(b.path, b.size, b.mtime_ns, b.tail_bytes);
+  }
+};
+
+struct Cache {
+  std::mutex mu;
+  std::map<Key, std::shared_ptr<const ParquetMetadata>> entries;
+  std::deque<Key> order;  // oldest first
+};
+
+Cache& TheCache() {
+  static Cache* cache = new Cache();  // never destroyed: no order-of-destruction hazards
+  return *cache;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& file,
+                                                            const RandomAccessFile& opened,
+                                                            const OpenOptions& options,
+                                                            uint64_t* footers_read) {
+  Key key{file.path, file.size, file.mtime_ns, options.tail_bytes};
+  Cache& cache = TheCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    auto found = cache.entries.find(key);
+    if (found != cache.entries.end()) return found->second;
+  }
+  PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md,
+                          ReadParquetMetadata(opened, options));
+  ++*footers_read;
+  std::lock_guard<std::mutex> lock(cache.mu);
+  if (cache.entries.emplace(key, md).second) {
+    cache.order.push_back(key);
+    if (cache.order.size() > kMaxEntries) {
+      cache.entries.erase(cache.order.front());
+      cache.order.pop_front();
+    }
+  }
+  return md;
+}
+
+}  // namespace dataset
+
+void ClearFooterCache() {
+  dataset::Cache& cache = dataset::TheCache();
+  std::lock_guard<std::mutex> lock(cache.mu);
+  cache.entries.clear();
+  cache.order.clear();
+}
+
+}  // namespace pqsift

@@ -1,0 +1,22 @@
+// The process-wide footer cache: decoded footers keyed by path, size and modification time, so
+// repeated scans of a dataset do not read its footers again. A file rewritten in place gets a
+// new size or mtime and so a new entry. Bounded: past kMaxEntries the oldest entries go.
+// Thread-safe.
+#pragma once
+
+#include <memory>
+
+#include "pqsift/dataset.h"
+#include "pqsift/io.h"
+#include "pqsift/parquet_file.h"
+
+namespace pqsift::dataset {
+
+// The footer of `file` (opened as `opened`), from the cache or read and decoded (then
+// *footers_read is incremented).
+Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& file,
+                                                            const RandomAccessFile& opened,
+                                                            const OpenOptions& options,
+                                                            uint64_t* footers_read);
+
+}  // namespace pqsift::dataset

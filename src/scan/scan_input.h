@@ -1,0 +1,55 @@
+// What a dataset scan hands the Scanner beyond open files: the dataset's schema (file columns
+// unified over the files, then the partition columns), each file's partition values, what the
+// dataset-level evidence already proved, and the counts of what it pruned before opening files.
+//
+// The Scanner binds the filter once against `schema` and resolves every column in each file
+// by path: a file column is decoded (and widened to the dataset's type when the file stores a
+// narrower one); a partition column, or a column the file lacks, is a constant: every row holds
+// the partition value, or NULL. The pruning stages see the filter with those constants
+// substituted (expr/substitute.h), so a partition value is evidence like an exact min = max.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "expr/value.h"
+#include "pqsift/io.h"
+#include "pqsift/parquet_file.h"
+#include "pqsift/schema.h"
+
+namespace pqsift::scan {
+
+struct ScanFile {
+  std::shared_ptr<RandomAccessFile> file;
+  std::shared_ptr<const ParquetMetadata> metadata;
+  // One per ScanInput::partition_columns: this file's value (Value::Null() for NULL), in the
+  // Value domain of the column's type.
+  std::vector<expr::Value> partition_values;
+  // Non-empty: dataset-level evidence (named here, e.g. "manifest") proved every row of the
+  // file matches the filter, so no row group needs the residual filter.
+  std::string fully_matched_by;
+  // Row groups left out before any stage (a split reads only some); empty: none.
+  std::vector<uint8_t> excluded_row_groups;
+};
+
+// Counts of the dataset layer, reported in ScanStats.
+struct DatasetCounts {
+  uint64_t files_total = 0;
+  uint64_t files_skipped_by_partition = 0;
+  uint64_t files_skipped_by_manifest = 0;
+  uint64_t footers_read = 0;  // footers decoded for this scan (not taken from the cache)
+};
+
+struct ScanInput {
+  std::vector<ScanFile> files;
+  // The columns the filter binds to and the projection resolves in. Null: the first file's
+  // schema, and every file must then hold every column the scan reads.
+  std::shared_ptr<const Schema> schema;
+  // Top-level leaves of `schema` that are partition columns, in the order of partition_values.
+  std::vector<std::string> partition_columns;
+  DatasetCounts counts;
+};
+
+}  // namespace pqsift::scan
