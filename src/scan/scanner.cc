@@ -921,9 +921,9 @@ Status Scanner::State::Plan() {
                           file->proof_filter ? &*file->proof_filter : nullptr,
                           file->page_indexes.get(),
                           file->leaves,
-                          file->dictionaries.get()};
-    input.fully_matched_by = file->fully_matched_by;
-    input.excluded_row_groups = file->excluded_row_groups;
+                          file->dictionaries.get(),
+                          file->fully_matched_by,
+                          file->excluded_row_groups};
     inputs.push_back(input);
   }
   scan::PlanOptions plan_options;
