@@ -2,7 +2,7 @@
 // Scan benchmark: pqsift against DuckDB and Polars on one 20M-row file (SNAPPY and ZSTD).
 //
 //   node bench/scan_vs_peers.mjs [--pqsift PATH] [--query-bench PATH] [--rows N] [--runs K] [--threads N]
-//        [--only full|selective|pageindex|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR]
+//        [--only full|selective|pageindex|evidence|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR]
 //        [--max-load L]
 //
 // Every measured run is its own child process (pqsift itself, or this script in --child mode for
@@ -14,13 +14,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createHash } from 'node:crypto';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const peers = path.join(root, 'tools', 'peers', 'node_modules');
 const self = fileURLToPath(import.meta.url);
 
-const GENERATOR_VERSION = 'scan-v1'; // bump when the SQL below changes: invalidates bench/data
+const GENERATOR_VERSION = 'scan-v1';
+const EVIDENCE_ROW_GROUP = 1_000_000; // bump when the SQL below changes: invalidates bench/data
 const FULL_ROWS = 20_000_000;
 const ROW_GROUP_ROWS = 1_000_000;
 const REGIONS = ['eu', 'us', 'apac', 'latam', 'mea', 'na', 'emea', 'anz'];
@@ -91,6 +93,28 @@ function pageIndexQueries(rows) {
   ];
 }
 
+// Queries of the evidence section (--only evidence, issue 7) on a file written by pqsift convert:
+// row groups of 1,000,000 rows, a bloom filter on `key` (16 hex characters, unique, random: no
+// statistic or dictionary can prune it), `cat` whose values are 'aaa', 'zzz' and one 'mNN' of its
+// own per row group (min/max equal everywhere; only the dictionaries differ), ts rising with id.
+function evidenceKey(i) {
+  return createHash('md5').update(String(i)).digest('hex').slice(0, 16);
+}
+function evidenceQueries(rows) {
+  const present = evidenceKey(Math.floor((12345678 * rows) / FULL_ROWS));
+  const g = Math.min(7, Math.floor(rows / EVIDENCE_ROW_GROUP) - 1);
+  const cat = `m${String((g * 7) % 20).padStart(2, '0')}`;
+  return [
+    { name: 'key = absent (bloom filter)', where: "key = '0123456789abcdef'", count: false,
+      polars: (pl) => pl.col('key').eq(pl.lit('0123456789abcdef')) },
+    { name: 'key = present (bloom filter)', where: `key = '${present}'`, count: false,
+      polars: (pl) => pl.col('key').eq(pl.lit(present)) },
+    { name: `cat = '${cat}' (dictionary, one row group)`, where: `cat = '${cat}'`, count: false,
+      polars: (pl) => pl.col('cat').eq(pl.lit(cat)) },
+    { name: 'ORDER BY ts DESC LIMIT 10 (top-k)', orderBy: 'ts DESC', limit: 10, count: false },
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Child mode: one engine, one query, one run. Prints one JSON line on stdout.
 //   --child duckdb|polars --file F --threads N --kind full|selective|column --arg X --rows N
@@ -100,7 +124,8 @@ async function child(argv) {
   for (let i = 0; i < argv.length; i += 2) o[argv[i].replace(/^--/, '')] = argv[i + 1];
   const threads = Number(o.threads);
   const file = o.file;
-  const queries = [...selectiveQueries(Number(o.rows)), ...pageIndexQueries(Number(o.rows))];
+  const queries = [...selectiveQueries(Number(o.rows)), ...pageIndexQueries(Number(o.rows)),
+                   ...evidenceQueries(Number(o.rows))];
   const query = o.kind === 'selective' ? queries.find((q) => q.name === o.arg) : null;
   if (o.kind === 'selective' && !query) throw new Error(`unknown query ${o.arg}`);
   let run;
@@ -119,6 +144,8 @@ async function child(argv) {
     else if (o.kind === 'column') run = () => materialise(`SELECT "${o.arg}" FROM ${from}`);
     else if (query.count) {
       run = async () => Number((await con.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM ${from} WHERE ${query.where}`)).getRowObjectsJson()[0].n);
+    } else if (query.orderBy) {
+      run = () => materialise(`SELECT * FROM ${from} ORDER BY ${query.orderBy} LIMIT ${query.limit}`);
     } else run = () => materialise(`SELECT * FROM ${from} WHERE ${query.where}`);
   } else if (o.child === 'polars') {
     if (process.env.POLARS_MAX_THREADS !== String(threads)) throw new Error('POLARS_MAX_THREADS not set by the parent');
@@ -127,6 +154,9 @@ async function child(argv) {
     else if (o.kind === 'column') run = async () => pl.readParquet(file, { columns: [o.arg] }).height;
     else if (query.count) {
       run = async () => Number((await pl.scanParquet(file).filter(query.polars(pl)).select(pl.len().alias('n')).collect()).getColumn('n').get(0));
+    } else if (query.orderBy) {
+      const [col, dir] = query.orderBy.split(' ');
+      run = async () => (await pl.scanParquet(file).sort(col, dir === 'DESC').limit(query.limit).collect()).height;
     } else run = async () => (await pl.scanParquet(file).filter(query.polars(pl)).collect()).height;
   } else throw new Error(`unknown engine ${o.child}`);
 
@@ -148,7 +178,7 @@ async function child(argv) {
 function usage(msg) {
   if (msg) process.stderr.write(`scan_vs_peers: ${msg}\n`);
   process.stderr.write('usage: bench/run [--pqsift PATH] [--query-bench PATH] [--rows N] [--runs K] [--threads N] ' +
-                       '[--only full|selective|pageindex|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR] [--max-load L]\n');
+                       '[--only full|selective|pageindex|evidence|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR] [--max-load L]\n');
   process.exit(2);
 }
 
@@ -177,7 +207,7 @@ function parseArgs(argv) {
   if (!Number.isInteger(a.rows) || a.rows < 1000) usage('--rows must be an integer >= 1000');
   if (!Number.isInteger(a.runs) || a.runs < 1) usage('--runs must be a positive integer');
   if (!Number.isInteger(a.threads) || a.threads < 1) usage('--threads must be a positive integer');
-  if (a.only && !['full', 'selective', 'pageindex', 'types', 'data'].includes(a.only)) usage('--only is full, selective, pageindex, types or data');
+  if (a.only && !['full', 'selective', 'pageindex', 'evidence', 'types', 'data'].includes(a.only)) usage('--only is full, selective, pageindex, evidence, types or data');
   if (!a.codecs.every((c) => ['snappy', 'zstd'].includes(c))) usage('--codec is snappy or zstd');
   // The library runner is built beside the CLI (bench/micro in the same build folder).
   a.queryBench ??= path.join(path.dirname(path.dirname(a.pqsift)), 'bench', 'micro', 'pqsift_query_bench');
@@ -235,6 +265,37 @@ async function ensureFiles(args) {
   }
   const duckVersion = (await con.runAndReadAll('SELECT version() AS v')).getRowObjectsJson()[0].v;
   return { files, shapes, duckVersion };
+}
+
+// The evidence section's file: DuckDB writes the rows, pqsift convert cuts them into row groups of
+// EVIDENCE_ROW_GROUP rows with a page index and a bloom filter on `key` (DuckDB writes bloom
+// filters only for dictionary-encoded columns).
+async function ensureEvidenceFile(args) {
+  const f = path.join(args.dataDir, `evidence_${args.rows}_snappy.parquet`);
+  if (fs.existsSync(f)) return f;
+  const source = path.join(args.dataDir, `evidence_${args.rows}_duckdb.parquet`);
+  if (!fs.existsSync(source)) {
+    const { DuckDBInstance } = await loadDuckDB();
+    const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const con = await instance.connect();
+    const stepUs = Math.round((FULL_ROWS * 1e6) / args.rows);
+    process.stderr.write(`scan_vs_peers: writing ${source} ...\n`);
+    await con.run(`COPY (SELECT i::BIGINT AS id,
+                                TIMESTAMP '2026-01-01' + to_microseconds(i * ${stepUs}) AS ts,
+                                md5(i::VARCHAR)[1:16] AS key,
+                                CASE hash(i) % 3 WHEN 0 THEN 'aaa' WHEN 1 THEN 'zzz'
+                                     ELSE 'm' || lpad(((i // ${EVIDENCE_ROW_GROUP}) * 7 % 20)::VARCHAR, 2, '0') END AS cat,
+                                ((hash(i * 3) % 10000000) / 100.0)::DOUBLE AS price
+                         FROM range(${args.rows}) t(i))
+                   TO ${sql(`${source}.tmp`)} (FORMAT parquet, COMPRESSION snappy)`);
+    fs.renameSync(`${source}.tmp`, source);
+  }
+  process.stderr.write(`scan_vs_peers: writing ${f} (pqsift convert) ...\n`);
+  const r = spawnSync(args.pqsift, ['convert', source, `${f}.tmp`, '--row-group-rows', String(EVIDENCE_ROW_GROUP),
+                                    '--bloom-filter', 'key'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`pqsift convert failed: ${r.stderr}`);
+  fs.renameSync(`${f}.tmp`, f);
+  return f;
 }
 
 // One pqsift process under /usr/bin/time (peak RSS); bytes and rows from its --stats line.
@@ -449,6 +510,30 @@ async function main() {
       addResults('snappy', q.name, res, out);
     }
     sections.push(table(`One row group with a page index, pages of 10,000 rows (${T} threads; file: ${path.basename(f)}, ${(fs.statSync(f).size / 1e6).toFixed(0)} MB)`, out));
+  }
+
+  if (!args.only || args.only === 'evidence') {
+    // Issue 7: bloom filters, dictionaries and top-k on 1M-row row groups (see evidenceQueries).
+    const out = [];
+    const f = await ensureEvidenceFile(args);
+    const statsFile = path.join(os.tmpdir(), `pqsift_bench_stats_${process.pid}.json`);
+    const extraRows = {};
+    for (const q of evidenceQueries(args.rows)) {
+      const pqArgs = q.orderBy ? ['--order-by', q.orderBy, '--limit', String(q.limit)] : ['--where', q.where];
+      const res = engineRows(q.name, f, {
+        pqsift: () => {
+          const r = runPqsift(args, f, ['--threads', String(T), ...pqArgs, '--stats-json', statsFile]);
+          const j = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
+          extraRows[q.name] = `${j.row_groups_read} of ${j.row_groups_total} row groups read, ${j.pages_read} data pages decoded`;
+          return { ...r, bytesRead: j.bytes_read, rows: j.rows_returned };
+        },
+        duckdb: () => runChild('duckdb', f, T, 'selective', q.name, args.rows),
+        polars: () => runChild('polars', f, T, 'selective', q.name, args.rows),
+      });
+      addResults('snappy', q.name, res, out);
+    }
+    sections.push(table(`Evidence: bloom filters, dictionaries, top-k (${T} threads; file: ${path.basename(f)}, ${(fs.statSync(f).size / 1e6).toFixed(0)} MB, row groups of ${EVIDENCE_ROW_GROUP} rows)`, out) +
+      '\n\npqsift reads per query: ' + Object.entries(extraRows).map(([k, v]) => `${k}: ${v}`).join('; ') + '.');
   }
 
   if (!args.only || args.only === 'types') {

@@ -92,6 +92,9 @@ class RandomAccessFile {
   // Reads exactly `range`. OutOfRange when the range is not inside the file, IOError when the
   // system fails. Counts one request of range.length bytes.
   Result<Buffer> Read(ByteRange range) const;
+  // The same into memory of the caller's (out.size() == range.length): for assembling several
+  // ranges in one buffer without copying them.
+  Status ReadInto(ByteRange range, std::span<uint8_t> out) const;
 
   // Reads several ranges; result i holds ranges[i]. Implementations may merge neighbouring
   // ranges into fewer requests; the stats count the requests actually made.

@@ -32,11 +32,19 @@ Buffer Buffer::CopyOf(std::span<const uint8_t> bytes) {
 }
 
 Result<Buffer> RandomAccessFile::Read(ByteRange range) const {
-  PQSIFT_RETURN_IF_ERROR(CheckRange(range.offset, range.length, size_, "read").WithContext(name_));
   Buffer out(range.length);
-  CountRequest(range.length);
-  PQSIFT_RETURN_IF_ERROR(DoRead(range.offset, {out.mutable_data(), out.size()}));
+  PQSIFT_RETURN_IF_ERROR(ReadInto(range, {out.mutable_data(), out.size()}));
   return out;
+}
+
+Status RandomAccessFile::ReadInto(ByteRange range, std::span<uint8_t> out) const {
+  PQSIFT_RETURN_IF_ERROR(CheckRange(range.offset, range.length, size_, "read").WithContext(name_));
+  if (out.size() != range.length) {
+    return Status::InvalidArgument(name_ + ": a read of " + std::to_string(range.length) +
+                                   " bytes into " + std::to_string(out.size()));
+  }
+  CountRequest(range.length);
+  return DoRead(range.offset, out);
 }
 
 Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(std::span<const ByteRange> ranges) const {

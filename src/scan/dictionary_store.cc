@@ -81,6 +81,11 @@ std::optional<Buffer> DictionaryStore::TakeBytes(uint64_t offset) {
   return bytes;
 }
 
+bool DictionaryStore::Holds(uint64_t offset) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_.count(offset) > 0;
+}
+
 uint64_t DictionaryStore::bytes_reused() const {
   std::lock_guard<std::mutex> lock(mu_);
   return reused_bytes_;

@@ -32,6 +32,8 @@ class DictionaryStore final : public prune::DictionarySource {
   // The bytes fetched for the dictionary page that starts at file offset `offset`, handed over
   // (the store forgets them); nullopt when none are held.
   std::optional<Buffer> TakeBytes(uint64_t offset);
+  // Whether TakeBytes(offset) would give bytes now.
+  bool Holds(uint64_t offset) const;
   // Bytes handed to the scan by TakeBytes so far (not read a second time).
   uint64_t bytes_reused() const;
 

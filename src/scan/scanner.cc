@@ -271,7 +271,22 @@ class RowGroupData {
     Buffer out(total);
     uint64_t written = 0;
     size_t piece = 0;
+    const ByteRange cached = file_->metadata->cached_range();
     for (const ByteRange& read : fetch.reads) {
+      // A read that is exactly its pieces (no coalesced gap), outside the footer's bytes and
+      // the held dictionaries, goes straight to its place: no copy.
+      uint64_t tiled = 0;
+      for (size_t p = piece; p < fetch.pieces.size() && fetch.pieces[p].end() <= read.end(); ++p) {
+        tiled += fetch.pieces[p].length;
+      }
+      const bool held = file_->dictionaries && file_->dictionaries->Holds(read.offset);
+      if (tiled == read.length && read.end() <= cached.offset && !held) {
+        PQSIFT_RETURN_IF_ERROR(
+            file_->file->ReadInto(read, {out.mutable_data() + written, read.length}));
+        written += read.length;
+        while (piece < fetch.pieces.size() && fetch.pieces[piece].end() <= read.end()) ++piece;
+        continue;
+      }
       PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadReusingDictionary(read));
       // The reads are the pieces coalesced, in order: each piece lies in the first read that
       // reaches past its start.
