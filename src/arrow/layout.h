@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "pqsift/array.h"
@@ -49,6 +50,16 @@ const O* Offsets(const Array& a) {
   static const O kZeros[2] = {0, 0};
   if (a.buffers.size() < 2 || a.buffers[1] == nullptr) return kZeros;
   return a.buffers[1]->as<O>();
+}
+
+// Element i (after the array's offset) of a fixed-width array of T values, read without
+// assuming the buffer is aligned for T.
+template <typename T>
+T LoadValue(const Array& a, int64_t i) {
+  T v;
+  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * static_cast<int64_t>(sizeof(T)),
+              sizeof(T));
+  return v;
 }
 
 // The Arrow C Data Interface format string ("l", "tsu:UTC", "+L", ...). REQUIRES: ValidateType

@@ -9,6 +9,7 @@
 
 #include "arrow/bit_util.h"
 #include "arrow/builder.h"
+#include "arrow/layout.h"
 #include "common/value_format.h"
 
 namespace pqsift {
@@ -16,14 +17,6 @@ namespace {
 
 // Three-way comparison of element i of `a` with element j of `b` (both valid, same type).
 using Compare = std::function<int(const Array& a, int64_t i, const Array& b, int64_t j)>;
-
-template <typename T>
-T Load(const Array& a, int64_t i) {
-  T v;
-  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * static_cast<int64_t>(sizeof(T)),
-              sizeof(T));
-  return v;
-}
 
 template <typename T>
 int Three(T x, T y) {
@@ -41,9 +34,9 @@ template <typename T>
 Compare Numeric() {
   return [](const Array& a, int64_t i, const Array& b, int64_t j) {
     if constexpr (std::is_floating_point_v<T>) {
-      return CompareFloats(Load<T>(a, i), Load<T>(b, j));
+      return CompareFloats(layout::LoadValue<T>(a, i), layout::LoadValue<T>(b, j));
     } else {
-      return Three(Load<T>(a, i), Load<T>(b, j));
+      return Three(layout::LoadValue<T>(a, i), layout::LoadValue<T>(b, j));
     }
   };
 }
@@ -82,7 +75,8 @@ Result<Compare> CompareFor(const DataType& type) {
     case TypeId::kFloat64: return Numeric<double>();
     case TypeId::kFloat16:
       return Compare([](const Array& a, int64_t i, const Array& b, int64_t j) {
-        return CompareFloats(HalfToFloat(Load<uint16_t>(a, i)), HalfToFloat(Load<uint16_t>(b, j)));
+        return CompareFloats(HalfToFloat(layout::LoadValue<uint16_t>(a, i)),
+                             HalfToFloat(layout::LoadValue<uint16_t>(b, j)));
       });
     case TypeId::kDecimal128: return Numeric<__int128>();
     case TypeId::kLargeString:
@@ -109,7 +103,7 @@ std::shared_ptr<Array> TakeFixed(const std::vector<std::shared_ptr<Array>>& chun
     } else if constexpr (std::is_same_v<T, bool>) {
       b.Append(bit_util::GetBit(a.buffers[1]->data(), a.offset + r.row));
     } else {
-      b.Append(Load<T>(a, r.row));
+      b.Append(layout::LoadValue<T>(a, r.row));
     }
   }
   return b.Finish();

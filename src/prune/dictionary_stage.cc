@@ -100,15 +100,7 @@ class DictionaryStage final : public PruningStage {
     std::string stage(name());
     for (size_t i = 0; i < groups.size(); ++i) {
       if (!fetched[i]) continue;
-      RowGroupPlan& p = plan.row_groups[groups[i]];
-      if (CannotMatch(outcomes[i])) {
-        report.rows_pruned += p.rows.row_count();
-        p.Skip(stage);
-        ++report.row_groups_skipped;
-      } else if (FullyMatches(outcomes[i])) {
-        p.MarkFullyMatched(stage);
-        ++report.row_groups_fully_matched;
-      }
+      ApplyRowGroupOutcome(outcomes[i], stage, plan.row_groups[groups[i]], report);
     }
     return Finish(start, report);
   }

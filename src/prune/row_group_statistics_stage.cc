@@ -30,15 +30,7 @@ class RowGroupStatisticsStage final : public PruningStage {
       std::vector<Outcomes> outcomes = Prove(context.filter, table);
       std::string stage(name());
       for (size_t i = 0; i < groups.size(); ++i) {
-        RowGroupPlan& p = plan.row_groups[groups[i]];
-        if (CannotMatch(outcomes[i])) {
-          report.rows_pruned += p.rows.row_count();
-          p.Skip(stage);
-          ++report.row_groups_skipped;
-        } else if (FullyMatches(outcomes[i])) {
-          p.MarkFullyMatched(stage);
-          ++report.row_groups_fully_matched;
-        }
+        ApplyRowGroupOutcome(outcomes[i], stage, plan.row_groups[groups[i]], report);
       }
     }
     report.row_groups_considered += static_cast<int64_t>(groups.size());

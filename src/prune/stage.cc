@@ -39,6 +39,18 @@ StatisticsTable RowGroupStatisticsTable(const FileContext& context,
   return table;
 }
 
+void ApplyRowGroupOutcome(Outcomes outcome, const std::string& stage, RowGroupPlan& plan,
+                          StageReport& report) {
+  if (CannotMatch(outcome)) {
+    report.rows_pruned += plan.rows.row_count();
+    plan.Skip(stage);
+    ++report.row_groups_skipped;
+  } else if (FullyMatches(outcome)) {
+    plan.MarkFullyMatched(stage);
+    ++report.row_groups_fully_matched;
+  }
+}
+
 Status CheckPlanMatchesFile(const FileContext& context, const FilePlan& plan) {
   const FileMetaData& file = context.metadata.file();
   if (plan.row_groups.size() == file.row_groups.size()) return Status::OK();

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "expr/expr.h"
@@ -13,6 +14,7 @@
 #include "pqsift/parquet_file.h"
 #include "prune/access_plan.h"
 #include "prune/dictionary_source.h"
+#include "prune/proof.h"
 #include "prune/statistics.h"
 
 namespace pqsift::prune {
@@ -49,6 +51,11 @@ FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column);
 // trust rules. Anything missing (no such leaf, an Arrow type we cannot represent, encrypted
 // column metadata, no statistics) is unknown.
 StatisticsTable RowGroupStatisticsTable(const FileContext& context, std::span<const size_t> groups);
+
+// A row-group stage's proof for one row group: skipped when no row can match, fully matched when
+// every row must (both recorded as decided by `stage` and counted in `report`).
+void ApplyRowGroupOutcome(Outcomes outcome, const std::string& stage, RowGroupPlan& plan,
+                          StageReport& report);
 
 // Internal error unless `plan` has one entry per row group of the file: every stage checks it
 // before indexing one by the other.
