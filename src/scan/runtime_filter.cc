@@ -55,6 +55,24 @@ bool Tighten(std::optional<Value>& bound, bool& inclusive, Value candidate,
   return true;
 }
 
+// One side of a column's bounds tightened (`lower` picks which); the version moves only when
+// something changed.
+Status PublishBound(RuntimeFilter::State& state, size_t column, const Array& values, int64_t index,
+                    bool inclusive, bool nulls_pass, bool lower) {
+  std::lock_guard<std::mutex> lock(state.mu);
+  PQSIFT_RETURN_IF_ERROR(CheckPublish(state, column, values));
+  PQSIFT_ASSIGN_OR_RETURN(Value v, ScalarAt(state, column, values, index));
+  scan::ColumnConstraint& c = state.constraints[column];
+  bool changed = !c.active();
+  c.type = values.type;
+  changed |= lower ? Tighten(c.lower, c.lower_inclusive, std::move(v), inclusive, +1)
+                   : Tighten(c.upper, c.upper_inclusive, std::move(v), inclusive, -1);
+  changed |= c.nulls_pass && !nulls_pass;
+  c.nulls_pass = c.nulls_pass && nulls_pass;
+  if (changed) state.version.fetch_add(1, std::memory_order_acq_rel);
+  return Status::OK();
+}
+
 }  // namespace
 
 RuntimeFilter::RuntimeFilter(std::vector<std::string> columns) : state_(std::make_unique<State>()) {
@@ -70,32 +88,12 @@ uint64_t RuntimeFilter::version() const { return state_->version.load(std::memor
 
 Status RuntimeFilter::PublishLowerBound(size_t column, const Array& values, int64_t index,
                                         bool inclusive, bool nulls_pass) {
-  std::lock_guard<std::mutex> lock(state_->mu);
-  PQSIFT_RETURN_IF_ERROR(CheckPublish(*state_, column, values));
-  PQSIFT_ASSIGN_OR_RETURN(Value v, ScalarAt(*state_, column, values, index));
-  scan::ColumnConstraint& c = state_->constraints[column];
-  bool changed = !c.active();
-  c.type = values.type;
-  changed |= Tighten(c.lower, c.lower_inclusive, std::move(v), inclusive, +1);
-  changed |= c.nulls_pass && !nulls_pass;
-  c.nulls_pass = c.nulls_pass && nulls_pass;
-  if (changed) state_->version.fetch_add(1, std::memory_order_acq_rel);
-  return Status::OK();
+  return PublishBound(*state_, column, values, index, inclusive, nulls_pass, /*lower=*/true);
 }
 
 Status RuntimeFilter::PublishUpperBound(size_t column, const Array& values, int64_t index,
                                         bool inclusive, bool nulls_pass) {
-  std::lock_guard<std::mutex> lock(state_->mu);
-  PQSIFT_RETURN_IF_ERROR(CheckPublish(*state_, column, values));
-  PQSIFT_ASSIGN_OR_RETURN(Value v, ScalarAt(*state_, column, values, index));
-  scan::ColumnConstraint& c = state_->constraints[column];
-  bool changed = !c.active();
-  c.type = values.type;
-  changed |= Tighten(c.upper, c.upper_inclusive, std::move(v), inclusive, -1);
-  changed |= c.nulls_pass && !nulls_pass;
-  c.nulls_pass = c.nulls_pass && nulls_pass;
-  if (changed) state_->version.fetch_add(1, std::memory_order_acq_rel);
-  return Status::OK();
+  return PublishBound(*state_, column, values, index, inclusive, nulls_pass, /*lower=*/false);
 }
 
 Status RuntimeFilter::PublishValueSet(size_t column, const Array& values, bool nulls_pass) {
