@@ -47,7 +47,7 @@ export async function ensureWideFile(con, dataDir) {
   if (fs.existsSync(file)) {
     try { if (ok(await shape(con, file))) return file; } catch { /* regenerate below */ }
   }
-  process.stderr.write(`footer_vs_duckdb: writing ${file} (${COLUMNS} columns x ${ROW_GROUPS} row groups) ...\n`);
+  process.stderr.write(`writing ${file} (${COLUMNS} columns x ${ROW_GROUPS} row groups) ...\n`);
   const tmp = `${file}.tmp`;
   await con.run(`COPY (${wideSelect()}) TO ${sql(tmp)} (FORMAT parquet, COMPRESSION zstd, ` +
                 `ROW_GROUP_SIZE ${ROWS_PER_GROUP}, KV_METADATA {pqsift_generator: '${GENERATOR_VERSION}'})`);
