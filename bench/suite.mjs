@@ -119,7 +119,7 @@ function parseArgs(argv) {
     else usage(`unknown argument ${k}`);
   }
   a.rows ??= a.quick ? QUICK_ROWS : FULL_ROWS;
-  a.reps ??= a.quick ? 3 : 5;
+  a.reps ??= a.quick ? 3 : 4;
   if (!Number.isInteger(a.rows) || a.rows < 10000) usage('--rows must be an integer >= 10000');
   if (!Number.isInteger(a.reps) || a.reps < 1) usage('--reps must be a positive integer');
   if (!Number.isInteger(a.threads) || a.threads < 1) usage('--threads must be a positive integer');
