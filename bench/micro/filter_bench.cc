@@ -111,7 +111,9 @@ void EvaluateWhere(benchmark::State& state, const char* where) {
   }
   std::vector<const Array*> columns;
   for (const expr::ColumnRef& c : filter->columns) {
-    columns.push_back(c.path == "id" ? b.id.get() : c.path == "qty" ? b.qty.get() : b.category.get());
+    columns.push_back(c.path == "id"    ? b.id.get()
+                      : c.path == "qty" ? b.qty.get()
+                                        : b.category.get());
   }
   for (auto _ : state) {
     auto mask = expr::EvaluateFilter(*filter, columns, kRows);
@@ -121,10 +123,14 @@ void EvaluateWhere(benchmark::State& state, const char* where) {
   state.SetItemsProcessed(state.iterations() * kRows);
 }
 
-void BM_FilterInt64Between(benchmark::State& s) { EvaluateWhere(s, "id BETWEEN 1010000 AND 1020000"); }
+void BM_FilterInt64Between(benchmark::State& s) {
+  EvaluateWhere(s, "id BETWEEN 1010000 AND 1020000");
+}
 void BM_FilterInt32Greater(benchmark::State& s) { EvaluateWhere(s, "qty > 95"); }
 void BM_FilterStringEquals(benchmark::State& s) { EvaluateWhere(s, "category = 'apac'"); }
-void BM_FilterStringIn(benchmark::State& s) { EvaluateWhere(s, "category IN ('apac', 'eu', 'mea')"); }
+void BM_FilterStringIn(benchmark::State& s) {
+  EvaluateWhere(s, "category IN ('apac', 'eu', 'mea')");
+}
 void BM_FilterOrAcrossColumns(benchmark::State& s) {
   EvaluateWhere(s, "id BETWEEN 1010000 AND 1010999 OR qty > 95");
 }

@@ -8,9 +8,9 @@
 // Used by bench/lib/pqsift.mjs for the "pqsift (library)" figures.
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,8 +32,9 @@ std::vector<std::string> SplitList(const std::string& list) {
 
 int main(int argc, char** argv) {
   if (argc < 4 || argc > 8) {
-    std::fprintf(stderr,
-                 "usage: pqsift_query_bench FILE RUNS THREADS [WHERE [COLUMNS [LIMIT [ORDER_BY]]]]\n");
+    std::fprintf(
+        stderr,
+        "usage: pqsift_query_bench FILE RUNS THREADS [WHERE [COLUMNS [LIMIT [ORDER_BY]]]]\n");
     return 2;
   }
   const std::string path = argv[1];
