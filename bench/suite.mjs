@@ -4,7 +4,7 @@
 // bench/run; see bench/README.md for what is measured and how.
 //
 //   bench/run [--quick] [--rows N] [--reps K] [--threads N] [--files a,b] [--queries REGEX]
-//             [--micro | --micro-only] [--out FILE] [--data-dir DIR] [--pqsift PATH] [--max-load L]
+//             [--micro | --micro-only | --data-only] [--out FILE] [--data-dir DIR] [--pqsift PATH] [--max-load L]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,13 +92,13 @@ async function measure(args, runners) {
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
   process.stderr.write('usage: bench/run [--quick] [--rows N] [--reps K] [--threads N] [--files duckdb,polars,pqsift,pqsift_1rg,wide] ' +
-                       '[--queries REGEX] [--micro | --micro-only] [--out FILE] [--data-dir DIR] [--pqsift PATH] [--max-load L]\n');
+                       '[--queries REGEX] [--micro | --micro-only | --data-only] [--out FILE] [--data-dir DIR] [--pqsift PATH] [--max-load L]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const a = { quick: false, rows: null, reps: null, threads: os.cpus().length, files: null, queries: null, micro: false,
-              microOnly: false, out: null, dataDir: path.join(benchDir, 'data'), pqsift: path.join(root, 'build', 'src', 'pqsift'),
+              microOnly: false, dataOnly: false, out: null, dataDir: path.join(benchDir, 'data'), pqsift: path.join(root, 'build', 'src', 'pqsift'),
               maxLoad: Infinity };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -111,6 +111,7 @@ function parseArgs(argv) {
     else if (k === '--queries') a.queries = new RegExp(v(), 'i');
     else if (k === '--micro') a.micro = true;
     else if (k === '--micro-only') a.micro = a.microOnly = true;
+    else if (k === '--data-only') a.dataOnly = true;
     else if (k === '--out') a.out = path.resolve(v());
     else if (k === '--data-dir') a.dataDir = path.resolve(v());
     else if (k === '--pqsift') a.pqsift = path.resolve(v());
@@ -153,6 +154,10 @@ async function main() {
   const { DuckDBInstance } = await loadDuckDB();
   const wideFile = await ensureWideFile(await (await DuckDBInstance.create(':memory:')).connect(), args.dataDir);
   const genSeconds = (Date.now() - tGen) / 1e3;
+  if (args.dataOnly) {
+    log(`datasets ready in ${path.relative(process.cwd(), dir)} (${genSeconds.toFixed(0)} s)`);
+    return;
+  }
 
   await waitForQuiet(args.maxLoad, log);
   const loadBefore = uptime();
@@ -164,6 +169,7 @@ async function main() {
   }
   if (!args.files || args.files.includes('wide')) cases.push({ fileName: 'wide', file: wideFile, bytes: fs.statSync(wideFile).size, q: FOOTER_QUERY });
   const selected = cases.filter((c) => !args.queries || args.queries.test(c.q.name) || args.queries.test(c.q.short));
+  if (!selected.length) throw new Error('no query matches --files and --queries');
 
   const results = [];
   const disagreements = [];
