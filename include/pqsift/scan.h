@@ -122,6 +122,8 @@ struct ScanStats {
   uint64_t files_skipped_by_partition = 0;
   uint64_t files_skipped_by_manifest = 0;
   uint64_t footers_read = 0;
+  // A count (count_only) of files proven fully matched: their rows from the manifest, unopened.
+  uint64_t files_counted_by_manifest = 0;
   uint64_t files = 0;       // files opened (their footers known)
   uint64_t file_bytes = 0;  // total size of the files
   uint64_t bytes_read = 0;  // footers, pruning evidence and column chunks

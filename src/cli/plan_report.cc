@@ -204,6 +204,7 @@ json StatsJson(const ScanStats& s) {
           {"files_skipped", s.files_skipped_by_partition + s.files_skipped_by_manifest},
           {"files_skipped_by_partition", s.files_skipped_by_partition},
           {"files_skipped_by_manifest", s.files_skipped_by_manifest},
+          {"files_counted_by_manifest", s.files_counted_by_manifest},
           {"footers_read", s.footers_read},
           {"files", s.files},
           {"file_bytes", s.file_bytes},
@@ -232,6 +233,10 @@ json StatsJson(const ScanStats& s) {
 std::string StatsText(const ScanStats& s) {
   std::string out = FilesLine(s.files_total, s.files_skipped_by_partition,
                               s.files_skipped_by_manifest, s.footers_read);
+  if (s.files_counted_by_manifest > 0) {
+    out += Format("files counted from the manifest's row counts (not opened): %llu\n",
+                  static_cast<unsigned long long>(s.files_counted_by_manifest));
+  }
   out += Format(
       "files opened: %llu, bytes read: %llu of %llu (%s) in %llu requests\n",
       static_cast<unsigned long long>(s.files), static_cast<unsigned long long>(s.bytes_read),

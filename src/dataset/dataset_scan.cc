@@ -163,10 +163,22 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   }
 
   std::shared_ptr<const ParquetMetadata> manifest_schema;
+  std::vector<int64_t> manifest_rows(files.size(), -1);  // -1: no fresh entry
   if (dataset.options().use_manifest) {
-    PQSIFT_RETURN_IF_ERROR(
-        dataset::PruneWithManifest(dataset, options.prune ? options.filter : std::string(), values,
-                                   &keep, &proven, &input.counts, &manifest_schema));
+    PQSIFT_RETURN_IF_ERROR(dataset::PruneWithManifest(
+        dataset, options.prune ? options.filter : std::string(), values, &keep, &proven,
+        &input.counts, &manifest_schema, &manifest_rows));
+  }
+  if (options.count_only && split == nullptr) {
+    // count(*): a file every row of which matches (no filter, or evidence proved it) and whose
+    // manifest entry is fresh is counted from the manifest, never opened.
+    for (size_t f = 0; f < files.size(); ++f) {
+      bool all_match = options.filter.empty() || (options.prune && !proven[f].empty());
+      if (!keep[f] || !all_match || manifest_rows[f] < 0) continue;
+      keep[f] = false;
+      ++input.counts.files_counted_by_manifest;
+      input.counts.rows_counted_by_manifest += manifest_rows[f];
+    }
   }
 
   // A scan keeps every file it reads open until it ends: past kManyFiles files, they hold no

@@ -221,7 +221,8 @@ Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
                          const std::vector<std::vector<expr::Value>>& partition_values,
                          std::vector<bool>* keep, std::vector<std::string>* proven,
                          scan::DatasetCounts* counts,
-                         std::shared_ptr<const ParquetMetadata>* schema_out) {
+                         std::shared_ptr<const ParquetMetadata>* schema_out,
+                         std::vector<int64_t>* fresh_rows) {
   if (dataset.root().empty()) return Status::OK();
   std::string path = ManifestPath(dataset);
   std::error_code ec;
@@ -230,10 +231,12 @@ Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
   if (!manifest.ok()) return Status::OK();  // evidence we cannot read is no evidence
   const auto& files = dataset.files();
   bool all_fresh = manifest->files.size() == files.size();
-  for (size_t f = 0; all_fresh && f < files.size(); ++f) {
+  for (size_t f = 0; f < files.size(); ++f) {
     auto found = manifest->files.find(RelativeTo(dataset.root(), files[f].path));
-    all_fresh = found != manifest->files.end() && found->second.size == files[f].size &&
-                found->second.mtime_ns == files[f].mtime_ns;
+    bool fresh = found != manifest->files.end() && found->second.size == files[f].size &&
+                 found->second.mtime_ns == files[f].mtime_ns;
+    if (fresh) (*fresh_rows)[f] = found->second.num_rows;
+    all_fresh = all_fresh && fresh;
   }
   auto schema = UnifySchemas({&manifest->schema, 1}, dataset.partitions());
   if (!schema.ok()) return Status::OK();

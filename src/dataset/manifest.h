@@ -32,11 +32,13 @@ namespace pqsift::dataset {
 // a filter that does not bind to its schema) prunes nothing: it is evidence, never required.
 // When the manifest holds a fresh entry for every file of the dataset and no other, *schema is
 // set to its record of the dataset's schema (the union over all files): then no footer needs
-// reading for the schema. An empty `filter` only reads that.
+// reading for the schema. An empty `filter` only reads that. (*fresh_rows)[f] is set to file
+// f's row count where its entry is fresh (left as is elsewhere).
 Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
                          const std::vector<std::vector<expr::Value>>& partition_values,
                          std::vector<bool>* keep, std::vector<std::string>* proven,
                          scan::DatasetCounts* counts,
-                         std::shared_ptr<const ParquetMetadata>* schema);
+                         std::shared_ptr<const ParquetMetadata>* schema,
+                         std::vector<int64_t>* fresh_rows);
 
 }  // namespace pqsift::dataset

@@ -40,6 +40,11 @@ struct DatasetCounts {
   uint64_t files_skipped_by_partition = 0;
   uint64_t files_skipped_by_manifest = 0;
   uint64_t footers_read = 0;  // footers decoded for this scan (not taken from the cache)
+  // A count(*) (ScanOptions::count_only) of files the evidence proved fully matched takes
+  // their row counts from a fresh manifest: these files are never opened, their rows are
+  // returned as such.
+  uint64_t files_counted_by_manifest = 0;
+  int64_t rows_counted_by_manifest = 0;
 };
 
 struct ScanInput {

@@ -911,6 +911,33 @@ Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
   slice.filter = binding.filter;
   return true;
 }
+namespace {
+
+// Slices: the selected rows of each row group, cut into parts of at most about 16 MiB and
+// 128Ki rows. A slice's columns are decoded whole before its batches go out, so smaller
+// slices mean less memory (a full scan of 1M-row row groups: 214 MB -> 122 MB peak), a LIMIT
+// that stops after fewer rows, and both threads busy on files of few, large row groups; a
+// chunk with an offset index is fetched per slice, page by page, so nothing is read twice
+// but the pages a slice boundary cuts.
+constexpr int64_t kMaxSliceBytes = int64_t{16} << 20;
+constexpr int64_t kMaxSliceRows = int64_t{1} << 17;
+
+// The rows of each slice of row group `rg` (a multiple of the batch size).
+int64_t SliceRows(const RowGroup& rg, int64_t batch_size) {
+  int64_t slice_rows = rg.num_rows;
+  if (rg.total_byte_size > kMaxSliceBytes) {
+    // In floating point: the product overflows for the row counts a footer may claim.
+    slice_rows = static_cast<int64_t>(static_cast<double>(rg.num_rows) * kMaxSliceBytes /
+                                      static_cast<double>(rg.total_byte_size));
+  }
+  // Whatever the footer claims about sizes: a slice's columns are decoded whole before its
+  // batches are handed out, and a few bytes of RLE can hold billions of rows.
+  slice_rows = std::min(slice_rows, kMaxSliceRows);
+  slice_rows = std::max<int64_t>(batch_size, slice_rows);
+  return (slice_rows + batch_size - 1) / batch_size * batch_size;
+}
+
+}  // namespace
 
 Status Scanner::State::Plan() {
   PQSIFT_RETURN_IF_ERROR(Project());
@@ -952,14 +979,6 @@ Status Scanner::State::Plan() {
   PQSIFT_RETURN_IF_ERROR(LoadRuntimeEvidence());
   plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
 
-  // Slices: the selected rows of each row group, cut into parts of at most about 16 MiB and
-  // 128Ki rows. A slice's columns are decoded whole before its batches go out, so smaller
-  // slices mean less memory (a full scan of 1M-row row groups: 214 MB -> 122 MB peak), a LIMIT
-  // that stops after fewer rows, and both threads busy on files of few, large row groups; a
-  // chunk with an offset index is fetched per slice, page by page, so nothing is read twice
-  // but the pages a slice boundary cuts.
-  constexpr int64_t kMaxSliceBytes = int64_t{16} << 20;
-  constexpr int64_t kMaxSliceRows = int64_t{1} << 17;
   for (size_t f = 0; f < files.size(); ++f) {
     auto file = std::const_pointer_cast<FileEntry>(files[f]);
     const std::vector<int32_t>& leaves = file->leaves;
@@ -971,17 +990,7 @@ Status Scanner::State::Plan() {
       auto data = std::make_shared<RowGroupData>(file, g, leaves);
       row_groups.push_back(data);
       bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
-      int64_t slice_rows = rg.num_rows;
-      if (rg.total_byte_size > kMaxSliceBytes) {
-        // In floating point: the product overflows for the row counts a footer may claim.
-        slice_rows = static_cast<int64_t>(static_cast<double>(rg.num_rows) * kMaxSliceBytes /
-                                          static_cast<double>(rg.total_byte_size));
-      }
-      // Whatever the footer claims about sizes: a slice's columns are decoded whole before its
-      // batches are handed out, and a few bytes of RLE can hold billions of rows.
-      slice_rows = std::min(slice_rows, kMaxSliceRows);
-      slice_rows = std::max<int64_t>(options.batch_size, slice_rows);
-      slice_rows = (slice_rows + options.batch_size - 1) / options.batch_size * options.batch_size;
+      const int64_t slice_rows = SliceRows(rg, options.batch_size);
       for (int64_t begin = 0; begin < rg.num_rows; begin += slice_rows) {
         auto part = rg_plan.rows.Intersect(
             prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
@@ -997,15 +1006,21 @@ Status Scanner::State::Plan() {
   return Status::OK();
 }
 
-// The offset indexes of the leaves read in row groups the plan reads only in part, for the
-// fetches to take only the pages they need (the page-index stage loaded most already, in the
-// same reads as the column indexes).
+// The offset indexes of the leaves read in row groups the plan reads only in part or that are
+// cut into several slices, for the fetches to take only the pages they need (the page-index
+// stage loaded most already, in the same reads as the column indexes). Without them, a slice
+// fetches the whole chunk, held until the row group's last slice is done.
 Status Scanner::State::LoadOffsetIndexes() {
   for (size_t f = 0; f < files.size(); ++f) {
     const FileEntry& file = *files[f];
     std::vector<format::PageIndexStore::Request> requests;
     for (size_t g = 0; g < plan.files[f].row_groups.size(); ++g) {
-      if (plan.files[f].row_groups[g].decision() != prune::Decision::kSelection) continue;
+      const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
+      const RowGroup& rg = file.metadata->file().row_groups[g];
+      bool in_part = rg_plan.decision() == prune::Decision::kSelection;
+      bool sliced = rg_plan.decision() != prune::Decision::kSkip &&
+                    SliceRows(rg, options.batch_size) < rg.num_rows;
+      if (!in_part && !sliced) continue;
       for (int32_t leaf : file.leaves) requests.push_back({g, leaf, false});
     }
     uint64_t bytes_read = 0;
@@ -1327,6 +1342,16 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   const size_t max_in_flight =
       stop_early || first_alone ? 1 : static_cast<size_t>(s.pool->size()) + 1;
   if (s.options.limit == 0) return std::shared_ptr<RecordBatch>();
+  if (s.dataset_counts.rows_counted_by_manifest > 0) {
+    // Rows of files a fresh manifest counted (count_only: batches of rows, no columns).
+    for (int64_t& rows = s.dataset_counts.rows_counted_by_manifest; rows > 0;) {
+      auto batch = std::make_shared<RecordBatch>();
+      batch->schema = s.schema;
+      batch->num_rows = std::min(s.options.batch_size, rows);
+      rows -= batch->num_rows;
+      s.ready.push_back(std::move(batch));
+    }
+  }
   for (;;) {
     if (!s.ready.empty()) {
       std::shared_ptr<RecordBatch> batch = std::move(s.ready.front());
@@ -1441,6 +1466,7 @@ ScanStats Scanner::stats() const {
   out.files_skipped_by_partition = s.dataset_counts.files_skipped_by_partition;
   out.files_skipped_by_manifest = s.dataset_counts.files_skipped_by_manifest;
   out.footers_read = s.dataset_counts.footers_read;
+  out.files_counted_by_manifest = s.dataset_counts.files_counted_by_manifest;
   for (const auto& f : s.files) {
     IoStats io = f->file->stats();
     out.files += 1;

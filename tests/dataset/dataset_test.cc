@@ -344,6 +344,65 @@ TEST(DatasetScanTest, ConflictsNameBothFiles) {
   EXPECT_NE(c.status().message().find("both a hive partition key"), std::string::npos);
 }
 
+// count(*) through the library, with its stats.
+Result<std::pair<int64_t, ScanStats>> CountDataset(const std::string& path,
+                                                   const std::string& where, bool prune = true) {
+  PQSIFT_ASSIGN_OR_RETURN(Dataset dataset, Dataset::Discover({path}));
+  ScanOptions options;
+  options.filter = where;
+  options.count_only = true;
+  options.prune = prune;
+  PQSIFT_ASSIGN_OR_RETURN(auto scanner, OpenDatasetScan(dataset, options));
+  int64_t rows = 0;
+  for (;;) {
+    PQSIFT_ASSIGN_OR_RETURN(auto batch, scanner->Next());
+    if (!batch) break;
+    rows += batch->num_rows;
+  }
+  return std::make_pair(rows, scanner->stats());
+}
+
+TEST(ManifestTest, CountsFullyMatchedFilesFromTheManifestAlone) {
+  TempDir dir;
+  WriteFile(dir / "part=1/a.parquet", {{"id", Int64s({1, 2, 3})}});
+  WriteFile(dir / "part=1/b.parquet", {{"id", Int64s({10, 11})}});
+  WriteFile(dir / "part=2/c.parquet", {{"id", Int64s({20, 21, 22, 23})}});
+  auto dataset = Dataset::Discover({dir.str()});
+  ASSERT_TRUE(dataset.ok());
+  ASSERT_TRUE(WriteManifest(*dataset, dir / std::string(kManifestName)).ok());
+  struct Case {
+    std::string where;
+    int64_t rows;
+    uint64_t counted;  // files answered by the manifest's row counts
+    uint64_t opened;
+  };
+  for (const Case& c : std::vector<Case>{{"", 9, 3, 0},
+                                         {"id >= 0", 9, 3, 0},
+                                         {"part = 1", 5, 2, 0},   // c skipped by its partition
+                                         {"id >= 10", 6, 2, 0},   // a skipped by the manifest
+                                         {"id > 2", 7, 2, 1}}) {  // a is opened: 1 of its rows
+    SCOPED_TRACE(c.where);
+    ClearFooterCache();
+    auto counted = CountDataset(dir.str(), c.where);
+    ASSERT_TRUE(counted.ok()) << counted.status().message();
+    EXPECT_EQ(counted->first, c.rows);
+    EXPECT_EQ(counted->second.files_counted_by_manifest, c.counted);
+    EXPECT_EQ(counted->second.files, c.opened);
+    EXPECT_EQ(counted->second.footers_read, c.opened);
+    auto unpruned = CountDataset(dir.str(), c.where, false);
+    ASSERT_TRUE(unpruned.ok());
+    EXPECT_EQ(unpruned->first, c.rows);
+  }
+  // A file rewritten since: its stale entry is not used.
+  WriteFile(dir / "part=2/c.parquet", {{"id", Int64s({20, 21})}});
+  ClearFooterCache();
+  auto stale = CountDataset(dir.str(), "id >= 0");
+  ASSERT_TRUE(stale.ok());
+  EXPECT_EQ(stale->first, 7);
+  EXPECT_EQ(stale->second.files_counted_by_manifest, 2u);
+  EXPECT_EQ(stale->second.files, 1u);
+}
+
 TEST(ManifestTest, SkipsFilesWithoutFootersAndIgnoresStaleEntries) {
   TempDir dir;
   WriteFile(dir / "a.parquet", {{"id", Int64s({1, 2, 3})}});
