@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "pqsift/scan.h"
 #include "pqsift/writer.h"
 #include "write/leaf_spec.h"
+#include "write/shredder.h"
 
 namespace pqsift::cli {
 namespace {
@@ -84,17 +86,20 @@ Status ParseEncodings(const std::string& text, const BatchSchema& schema, Writer
       return Status::InvalidArgument("--encoding item '" + item + "' is not column:encoding");
     }
     const std::string column = item.substr(0, colon), name = item.substr(colon + 1);
-    const Field* field = nullptr;
+    // A flat column by name, a leaf of a nested one by its dotted path ("s.a", "l.list.element").
+    std::optional<write::LeafSpec> leaf;
     for (const Field& f : schema.fields) {
-      if (f.name == column) field = &f;
+      auto plan = write::PlanColumn(f);
+      if (!plan.ok()) return plan.status();
+      for (const write::LeafPlan& l : plan->leaves) {
+        if (l.path == column) leaf = l.spec;
+      }
     }
-    if (field == nullptr) {
+    if (!leaf) {
       return Status::InvalidArgument("--encoding names column '" + column +
                                      "', which the input does not have");
     }
     if (name == "delta") {
-      auto leaf = write::LeafSpecFor(*field->type);
-      if (!leaf.ok()) return leaf.status();
       bool bytes = leaf->physical == PhysicalType::kByteArray ||
                    leaf->physical == PhysicalType::kFixedLenByteArray;
       options.column_encodings[column] =
