@@ -11,7 +11,8 @@
 //   - hyparquet's footer parser sees a column index and an offset index on every chunk;
 //   - Polars reads the default output with the same row count and NULLs per column;
 //   - nested columns (structs, lists, maps, at several depths) rewritten by convert read back
-//     equal by DuckDB, pqsift, parquet-wasm and Polars.
+//     equal by DuckDB, pqsift, parquet-wasm and Polars;
+//   - a JSON Lines file converted by pqsift equals DuckDB's read_json of it (types and rows).
 //
 //   node tests/interop/writer_vs_duckdb.mjs --pqsift PATH --workdir DIR
 //
@@ -287,6 +288,33 @@ for (const o of outputs) {
     } catch (e) {
       check(false, `${v.name}: Polars reads the output`, String(e).slice(0, 300));
     }
+  }
+}
+// JSON Lines: DuckDB writes objects of every JSON kind (numbers, booleans, strings that are
+// dates and timestamps or plain text, nested objects and arrays, nulls), a few hand-written
+// lines leave keys out; pqsift convert's output must equal DuckDB's own read_json of the file
+// (the same column types and rows).
+{
+  const jsonl = path.join(work, 'source.jsonl');
+  await db.run(`COPY (SELECT i AS id, (i % 1000) / 8.0 AS price, i % 3 = 0 AS flag,
+      CASE WHEN i % 7 = 0 THEN NULL ELSE 'n' || (i % 97) END AS name,
+      DATE '2020-01-01' + (i % 900)::INTEGER AS day,
+      TIMESTAMP '2024-01-01' + to_seconds(i * 37) AS ts,
+      CASE WHEN i % 11 = 0 THEN NULL ELSE {'a': i % 5, 'b': 'x' || i, 'c': [i, i + 1]} END AS obj,
+      CASE WHEN i % 13 = 0 THEN NULL ELSE [{'k': 'q' || (i % 4), 'v': i / 2.0}] END AS pairs,
+      CASE WHEN i % 2 = 0 THEN [] ELSE ['s' || i, NULL] END AS tags
+    FROM range(5000) t(i)) TO ${q(jsonl)} (FORMAT json)`);
+  fs.appendFileSync(jsonl, '{"id": 5000, "price": 1.25}\n{"id": 5001, "obj": {"b": "only"}, "tags": ["t"]}\n');
+  const out = path.join(work, 'from_jsonl.parquet');
+  const r = await run(['convert', jsonl, out, '--page-rows', '1000']);
+  if (check(r.status === 0, 'convert jsonl', `exit ${r.status} ${r.signal ?? ''} ${r.stderr}`)) {
+    const source = `read_json(${q(jsonl)})`;
+    const [want, got] = [await typesOf(source), await typesOf(`read_parquet(${q(out)})`)];
+    check(JSON.stringify(want) === JSON.stringify(got), 'from_jsonl: the column types of DuckDB\'s read_json', `${want} vs ${got}`);
+    const missing = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM ${source} EXCEPT ALL SELECT * FROM read_parquet(${q(out)}))`))[0].n;
+    const extra = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM read_parquet(${q(out)}) EXCEPT ALL SELECT * FROM ${source})`))[0].n;
+    const count = (await rows(`SELECT count(*)::INTEGER AS n FROM read_parquet(${q(out)})`))[0].n;
+    check(count === 5002 && missing === 0 && extra === 0, 'from_jsonl: the rows of DuckDB\'s read_json', `${count} rows, ${missing} missing, ${extra} extra`);
   }
 }
 finish();
