@@ -229,7 +229,7 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   Status Finish(FinishedChunk& out, std::deque<std::string>& strings) override;
   int64_t num_rows() const override { return rows_; }
   size_t buffered_bytes() const override {
-    return data_pages_.size() + (dictionary_ ? dictionary_->dictionary_page_size() : 0);
+    return data_bytes_ + (dictionary_ ? dictionary_->dictionary_page_size() : 0);
   }
 
  private:
@@ -289,7 +289,9 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   int64_t nulls_ = 0;
   BoundsTracker<DType> chunk_bounds_;
   OrderTracker<DType> order_;
-  std::vector<uint8_t> data_pages_;
+  // One buffer per page: a chunk's pages are never copied into one growing buffer.
+  std::vector<std::vector<uint8_t>> data_pages_;
+  size_t data_bytes_ = 0;
   int64_t uncompressed_bytes_ = 0;  // headers + uncompressed bodies
   std::vector<format::PageLocation> pages_;
   std::map<std::pair<PageType, Encoding>, int32_t> page_counts_;
@@ -432,6 +434,7 @@ void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_
         static_cast<int32_t>(crc32(0L, compressed_.data(), static_cast<uInt>(compressed_.size())));
   }
   std::string bytes = format::MetadataEncoder().PageHeader(header).Take();
+  out.reserve(out.size() + bytes.size() + compressed_.size());
   out.insert(out.end(), bytes.begin(), bytes.end());
   out.insert(out.end(), compressed_.begin(), compressed_.end());
   uncompressed_bytes_ += static_cast<int64_t>(bytes.size() + body_size);
@@ -485,10 +488,11 @@ Status TypedChunkWriter<DType>::EndPage() {
     data.encoding = page_encoding;
   }
   const PageType header_type = header.type;
-  const size_t page_start = data_pages_.size();
-  AppendPage(header, body_.size(), data_pages_);
-  pages_.push_back({static_cast<int64_t>(page_start),
-                    static_cast<int32_t>(data_pages_.size() - page_start), rows_});
+  const size_t page_start = data_bytes_;
+  AppendPage(header, body_.size(), data_pages_.emplace_back());
+  data_bytes_ += data_pages_.back().size();
+  pages_.push_back(
+      {static_cast<int64_t>(page_start), static_cast<int32_t>(data_pages_.back().size()), rows_});
   CountPage(header_type, page_encoding);
   dictionary_pages_ |= page_encoding == Encoding::kRleDictionary;
 
@@ -645,7 +649,7 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
   m.codec = options_.codec;
   m.num_values = entries_;
   m.total_uncompressed_size = uncompressed_bytes_;
-  m.total_compressed_size = dictionary_size + static_cast<int64_t>(data_pages_.size());
+  m.total_compressed_size = dictionary_size + static_cast<int64_t>(data_bytes_);
   m.data_page_offset = dictionary_size;
   if (dictionary_size > 0) m.dictionary_page_offset = 0;
   m.statistics = ChunkStatistics(strings);

@@ -52,8 +52,8 @@ struct ChunkOptions {
 // A finished chunk: its bytes (to be written in this order) and metadata whose offsets count
 // from the chunk's first byte (the file writer adds the chunk's position).
 struct FinishedChunk {
-  std::vector<uint8_t> dictionary_page;  // header + body; empty when there is none
-  std::vector<uint8_t> data_pages;
+  std::vector<uint8_t> dictionary_page;          // header + body; empty when there is none
+  std::vector<std::vector<uint8_t>> data_pages;  // one buffer per page, in order
   ColumnMetaData metadata;  // path_in_schema left empty; views into the strings given to Finish
   std::vector<format::PageLocation> pages;  // one per data page
   std::optional<std::string> column_index;  // the encoded ColumnIndex; none when not written

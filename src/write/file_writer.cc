@@ -153,7 +153,7 @@ Status ParquetWriter::State::FlushRowGroup() {
     chunks[c].reset();  // its buffers are in `done` now; free the rest
     const auto start = static_cast<int64_t>(file->position());
     PQSIFT_RETURN_IF_ERROR(Append(done.dictionary_page));
-    PQSIFT_RETURN_IF_ERROR(Append(done.data_pages));
+    for (const std::vector<uint8_t>& page : done.data_pages) PQSIFT_RETURN_IF_ERROR(Append(page));
 
     if (done.sorted && leaves[c]->is_flat()) {
       // Each listed column never decreases (or increases) from row to row, so the rows are
