@@ -92,10 +92,11 @@ struct WriterOptions {
   // A CRC-32 of each page's stored bytes in its header (PageHeader.crc), which readers verify
   // on request (ScanOptions::verify_crc, `--verify-crc`).
   bool page_checksums = false;
-  // Per leaf column (by name; nested leaves by dotted path): every data page in this encoding (PLAIN, RLE for booleans,
-  // DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) instead
-  // of dictionary / PLAIN. Open fails with NotSupported for an encoding the column's physical
-  // type does not have, InvalidArgument for a column the schema does not have.
+  // Per leaf column (by name; nested leaves by dotted path): every data page in this encoding
+  // (PLAIN, RLE for booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
+  // BYTE_STREAM_SPLIT) instead of dictionary / PLAIN. Open fails with NotSupported for an encoding
+  // the column's physical type does not have, InvalidArgument for a column the schema does not
+  // have.
   std::map<std::string, Encoding> column_encodings;
   // Rows sorted within each row group by these columns (first key first; stable), declared as
   // the row group's sorting_columns. Open fails with NotSupported when the schema has a nested
@@ -108,11 +109,12 @@ struct WriterOptions {
     bool nulls_first = false;
   };
   std::vector<SortBy> sort_by;
-  // Per leaf column (by name; nested leaves by dotted path): a bloom filter in every row group. Open fails with InvalidArgument
-  // for a column the schema does not have or options out of range, NotSupported for a boolean
-  // column (the spec defines no hash for its bit-packed PLAIN form). The writer keeps each
-  // chunk's distinct hashes until the row group ends (8 bytes per distinct value), and the
-  // filters until Close (up to 64 MiB; beyond that they are written after their row group).
+  // Per leaf column (by name; nested leaves by dotted path): a bloom filter in every row group.
+  // Open fails with InvalidArgument for a column the schema does not have or options out of range,
+  // NotSupported for a boolean column (the spec defines no hash for its bit-packed PLAIN form). The
+  // writer keeps each chunk's distinct hashes until the row group ends (8 bytes per distinct
+  // value), and the filters until Close (up to 64 MiB; beyond that they are written after their row
+  // group).
   std::map<std::string, BloomFilterOptions> bloom_filters;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
