@@ -134,6 +134,10 @@ TEST(JsonLinesReader, ErrorsNameTheLine) {
   few.schema = "zz:int64";
   EXPECT_EQ(ReadJson("{\"a\": 1}\n", few).status.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(ReadJson("").status.code(), StatusCode::kInvalidArgument);
+  // Nesting deeper than the reader follows: an error, not a recursion as deep as the line.
+  r = ReadJson("{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}\n");
+  EXPECT_NE(r.status.message().find("nest deeper than 64"), std::string::npos)
+      << r.status.ToString();
 }
 
 }  // namespace

@@ -41,25 +41,34 @@ struct Shape {
     return *fields.emplace_back(key, std::make_unique<Shape>()).second;
   }
 
-  void See(const Json& v) {
+  // False when `v` nests deeper than kMaxDepth (which the reader then refuses, rather than
+  // recursing as deep as a hostile line asks).
+  bool See(const Json& v, int depth = 0) {
+    if (depth > kMaxDepth) return false;
     std::string scratch;
     switch (v.type()) {
-      case Json::value_t::null: return;
+      case Json::value_t::null: return true;
       case Json::value_t::object:
         objects = true;
-        for (const auto& [key, value] : v.items()) FieldShape(key).See(value);
-        return;
+        for (const auto& [key, value] : v.items()) {
+          if (!FieldShape(key).See(value, depth + 1)) return false;
+        }
+        return true;
       case Json::value_t::array:
         arrays = true;
         if (!element) element = std::make_unique<Shape>();
-        for (const Json& x : v) element->See(x);
-        return;
+        for (const Json& x : v) {
+          if (!element->See(x, depth + 1)) return false;
+        }
+        return true;
       default:
         scalars = true;
         scalar.See(FieldOf(v, scratch), v.is_string());
-        return;
+        return true;
     }
   }
+
+  static constexpr int kMaxDepth = 64;
 
   std::shared_ptr<const DataType> Type() const {
     if (scalars + objects + arrays != 1) return LargeUtf8();  // only nulls, or mixed kinds
@@ -242,7 +251,11 @@ Result<std::unique_ptr<JsonLinesReader>> JsonLinesReader::Open(std::istream& in,
     int64_t number = 0;
     PQSIFT_ASSIGN_OR_RETURN(bool more, s->Read(object, number));
     if (!more) break;
-    top.See(object);
+    if (!top.See(object)) {
+      return Status::InvalidArgument(name + ": line " + std::to_string(number) +
+                                     ": objects and arrays nest deeper than " +
+                                     std::to_string(Shape::kMaxDepth) + " levels");
+    }
     s->sample.emplace_back(number, std::move(object));
   }
   s->schema = std::make_shared<BatchSchema>();
