@@ -443,6 +443,10 @@ void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_
 template <typename DType>
 Status TypedChunkWriter<DType>::EndPage() {
   if (page_rows_ == 0) return Status::OK();
+  if (page_entries_ > INT32_MAX) {  // a page holds whole rows, and counts its levels in int32
+    return Status::InvalidArgument("a row has " + std::to_string(page_entries_) +
+                                   " values in one leaf, more than a Parquet page can hold");
+  }
   // v1: levels (with their length prefix) and values, compressed together. v2: the levels
   // stay uncompressed in front of the compressed values, their length in the header.
   const bool v2 = options_.data_page_v2;
