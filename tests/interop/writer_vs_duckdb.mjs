@@ -241,8 +241,9 @@ for (const o of outputs) {
 }
 
 // Nested columns: structs (in structs), lists (of lists, of structs, inside structs) and maps,
-// NULL and empty at every level, written by DuckDB, rewritten by pqsift convert (default, and
-// pages of 7 rows v2 without dictionary, so pages cut the lists), then read back by DuckDB
+// NULL and empty at every level, written by DuckDB, rewritten by pqsift convert (default, pages
+// of 7 rows v2 without dictionary, so pages cut the lists, and DELTA / BYTE_STREAM_SPLIT
+// encodings on nested leaves with small pages), then read back by DuckDB
 // (types and rows), pqsift (the JSON Lines scan output, byte for byte), parquet-wasm (arrow-rs)
 // and Polars (each against its own reading of the source file).
 {
@@ -265,7 +266,9 @@ for (const o of outputs) {
     (k, v) => (typeof v === 'bigint' ? String(v) : v));
   const sourceScan = await run(['scan', nestedSource, '--format', 'jsonl']);
   for (const v of [{ name: 'nested_default', argv: [] },
-    { name: 'nested_pages7_v2_nodict', argv: ['--page-rows', '7', '--data-page-v2', '--dictionary', 'off', '--compression', 'zstd'] }]) {
+    { name: 'nested_pages7_v2_nodict', argv: ['--page-rows', '7', '--data-page-v2', '--dictionary', 'off', '--compression', 'zstd'] },
+    { name: 'nested_leaf_encodings_gzip', argv: ['--compression', 'gzip', '--page-bytes', '3000', '--encoding',
+      'li.list.element:delta,lli.list.element.list.element:delta_byte_array,mp.key_value.key:delta_length_byte_array,long_list.list.element:delta,st.c.d:byte_stream_split'] }]) {
     const out = path.join(work, `${v.name}.parquet`);
     const r = await run(['convert', nestedSource, out, ...v.argv]);
     if (!check(r.status === 0, `convert ${v.name}`, `exit ${r.status} ${r.signal ?? ''} ${r.stderr}`)) continue;
