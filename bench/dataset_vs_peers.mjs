@@ -8,14 +8,17 @@
 //     2. with a manifest (pqsift index), a predicate on a non-partition column that matches 1%
 //        of the files (id BETWEEN ...: ids are sorted across days): footers read must be at most
 //        those files'; and the same without the manifest, for comparison;
-//   --timed: wall and CPU time of pqsift, DuckDB (read_parquet('.../**/*.parquet',
-//     hive_partitioning=true)) and Polars (scanParquet with hive partitioning) on the same
-//     queries (count(*)), K runs each, medians. Needs a quiet machine.
+//   --timed: wall and CPU time of pqsift (without and with a manifest), DuckDB
+//     (read_parquet('.../**/*.parquet', hive_partitioning=true)) and Polars (scanParquet with
+//     hive partitioning) on the same queries (count(*)), N threads each (default 2), K
+//     interleaved runs after a warm-up, medians; the row counts must agree (exit 1 otherwise).
+//     Needs a quiet machine.
 //
-//   node bench/dataset_vs_peers.mjs [--pqsift PATH] [--timed] [--runs K] [--out FILE]
+//   node bench/dataset_vs_peers.mjs [--pqsift PATH] [--timed] [--runs K] [--threads N] [--out FILE]
 //
 // Writes a Markdown report to stdout (and to --out FILE).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,13 +31,14 @@ const DAYS = 2000;
 const ROWS_PER_DAY = 10_000;
 const FIRST_DAY = '2020-01-01';
 
-const args = { pqsift: path.join(root, 'build', 'src', 'pqsift'), timed: false, runs: 5, out: null };
+const args = { pqsift: path.join(root, 'build', 'src', 'pqsift'), timed: false, runs: 5, out: null, threads: 2 };
 for (let i = 2; i < process.argv.length; i++) {
   const x = process.argv[i];
   if (x === '--pqsift') args.pqsift = process.argv[++i];
   else if (x === '--timed') args.timed = true;
   else if (x === '--runs') args.runs = Number(process.argv[++i]);
   else if (x === '--out') args.out = process.argv[++i];
+  else if (x === '--threads') args.threads = Number(process.argv[++i]);
   else { console.error(`unknown argument ${x}`); process.exit(2); }
 }
 const dir = path.join(root, 'bench', 'data', GENERATOR);
@@ -81,7 +85,7 @@ const QUERIES = [
     polars: (pl) => pl.col('day').eq(pl.lit(new Date(`${oneDay}T00:00:00Z`)).cast(pl.Date)) },
   { name: `1% of the files by a file column (id BETWEEN ${idLo} AND ${idHi})`, where: `id BETWEEN ${idLo} AND ${idHi}`,
     duck: `id BETWEEN ${idLo} AND ${idHi}`,
-    polars: (pl) => pl.col('id').gtEq(pl.lit(idLo)).and(pl.col('id').ltEq(pl.lit(idHi))) },
+    polars: (pl) => pl.col('id').gtEq(pl.lit(idLo).cast(pl.Int64)).and(pl.col('id').ltEq(pl.lit(idHi).cast(pl.Int64))) },
 ];
 
 await generate();
@@ -100,27 +104,72 @@ for (const q of QUERIES) row(q, 'fresh', pqsift(['count', dir, '--where', q.wher
 fs.rmSync(manifest, { force: true });
 
 if (args.timed) {
-  const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  lines.push('', `## Time (count(*), median of ${args.runs} runs, no manifest)`, '',
-             '| query | pqsift ms (CPU) | DuckDB ms | Polars ms |', '| --- | --- | --- | --- |');
-  const con = await duck();
+  // Each engine answers count(*) with the same predicate and THREADS threads, interleaved
+  // (pqsift, DuckDB, Polars, pqsift, ...) after one warm-up round, files in the page cache. pqsift
+  // is a new process each run (start-up and footer reads included); DuckDB and Polars run in this
+  // process, timed around the query (their CPU: this process's user+sys over the query).
+  process.env.POLARS_MAX_THREADS = String(args.threads);  // read when Polars loads its pool
   const pl = (await import(pathToFileURL(path.join(peers, 'nodejs-polars/bin/index.js')))).default;
+  const con = await duck();
+  await con.run(`SET threads = ${args.threads}`);
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const inProcess = async (fn) => {
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const rows = await fn();
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1e3, rows: Number(rows) };
+  };
+  const engines = {
+    pqsift: async (q) => {
+      const t = performance.now();
+      const r = pqsift(['count', dir, '--where', q.where, '--threads', String(args.threads)]);
+      return { ms: performance.now() - t, cpuMs: r.cpuMs, rows: Number(r.out) };
+    },
+    'pqsift (manifest)': async (q) => {
+      const t = performance.now();
+      const r = pqsift(['count', dir, '--where', q.where, '--threads', String(args.threads)]);
+      return { ms: performance.now() - t, cpuMs: r.cpuMs, rows: Number(r.out) };
+    },
+    duckdb: (q) => inProcess(async () => (await con.runAndReadAll(
+      `SELECT count(*) FROM read_parquet('${dir}/**/*.parquet', hive_partitioning=true) WHERE ${q.duck}`)).getRows()[0][0]),
+    polars: (q) => inProcess(async () => (await pl.scanParquet(`${dir}/**/*.parquet`, { hivePartitioning: true })
+      .filter(q.polars(pl)).select(pl.len()).collect()).toRecords()[0].len),
+  };
+  lines.push('', `## Time: count(*) with the predicate, ${args.threads} threads each, median of ${args.runs} interleaved runs after a warm-up`, '',
+             '| query | engine | wall ms (median) | CPU ms (median) | rows | pqsift / engine (wall) |', '| --- | --- | ---: | ---: | ---: | ---: |');
+  let disagreements = 0;
   for (const q of QUERIES) {
-    const ours = [], duckMs = [], polarsMs = [];
-    for (let k = 0; k < args.runs; k++) {
-      let t = performance.now();
-      const r = pqsift(['count', dir, '--where', q.where]);
-      ours.push([performance.now() - t, r.cpuMs]);
-      t = performance.now();
-      await con.runAndReadAll(`SELECT count(*) FROM read_parquet('${dir}/**/*.parquet', hive_partitioning=true) WHERE ${q.duck}`);
-      duckMs.push(performance.now() - t);
-      t = performance.now();
-      const lf = pl.scanParquet(`${dir}/**/*.parquet`, { hivePartitioning: true });
-      await lf.filter(q.polars(pl)).select(pl.len()).collect();
-      polarsMs.push(performance.now() - t);
+    const samples = Object.fromEntries(Object.keys(engines).map((e) => [e, []]));
+    for (let k = 0; k <= args.runs; k++) {
+      for (const [name, run] of Object.entries(engines)) {
+        if (name === 'pqsift (manifest)') spawnSync(args.pqsift, ['index', dir], { stdio: 'ignore' });
+        const r = await run(q);
+        if (name === 'pqsift (manifest)') fs.rmSync(manifest, { force: true });
+        if (k > 0) samples[name].push(r);  // run 0 warms the page cache and the engines
+      }
     }
-    const m = median(ours.map((x) => x[0]));
-    lines.push(`| ${q.name} | ${m.toFixed(0)} (${median(ours.map((x) => x[1])).toFixed(0)}) | ${median(duckMs).toFixed(0)} | ${median(polarsMs).toFixed(0)} |`);
+    const wall = (e) => median(samples[e].map((x) => x.ms));
+    const rowsOf = (e) => [...new Set(samples[e].map((x) => x.rows))];
+    const expected = rowsOf('duckdb');
+    for (const e of Object.keys(engines)) {
+      const rows = rowsOf(e);
+      if (rows.length !== 1 || rows[0] !== expected[0]) {
+        disagreements++;
+        process.stderr.write(`ROW COUNT DISAGREEMENT: ${q.name}: ${e} returned ${rows.join(', ')}, DuckDB ${expected.join(', ')}\n`);
+      }
+      const ratio = e.startsWith('pqsift') ? '' : (wall('pqsift') / wall(e)).toFixed(3);
+      lines.push(`| ${q.name} | ${e} | ${wall(e).toFixed(0)} | ${median(samples[e].map((x) => x.cpuMs)).toFixed(0)} | ${rows.join(', ')} | ${ratio} |`);
+    }
+  }
+  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  lines.push('', `Machine: ${os.cpus().length} cores (${os.cpus()[0].model}), load average after the runs ${load}; ` +
+             `pqsift ${args.pqsift}; DuckDB ${(await con.runAndReadAll('SELECT version()')).getRows()[0][0]}; nodejs-polars 0.25.2; ` +
+             `${new Date().toISOString()}. "pqsift (manifest)" runs with a fresh manifest written before each run (not timed).`);
+  if (disagreements) {
+    process.stdout.write(lines.join('\n') + '\n');
+    process.stderr.write(`${disagreements} row count disagreements\n`);
+    process.exit(1);
   }
 }
 const report = lines.join('\n') + '\n';

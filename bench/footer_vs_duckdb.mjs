@@ -4,7 +4,7 @@
 //   node bench/footer_vs_duckdb.mjs --pqsift-bench PATH [--reps N] [--out FILE] [--data-dir DIR]
 //
 // PATH is a binary run as `PATH FILE ITERATIONS` that opens and decodes FILE's footer ITERATIONS
-// times and prints exactly one line `per_footer_us=<float>` (a path ending in .mjs runs with node).
+// times and prints exactly one line `per_footer_us=<float>` (optionally followed by ` rows=<n>`) (a path ending in .mjs runs with node).
 // Writes the Markdown report to bench/results/footer.md (or --out). See bench/README.md.
 
 import fs from 'node:fs';
@@ -12,15 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { COLUMNS, ROW_GROUPS, ROWS_PER_GROUP, ensureWideFile, shape } from './lib/wide.mjs';
+import { cpuModel, gitRevision, median, sql } from './lib/common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const peers = path.join(root, 'tools', 'peers');
-
-const COLUMNS = 500;
-const ROW_GROUPS = 50;
-const ROWS_PER_GROUP = 2048; // DuckDB's row groups are multiples of its 2048-row vectors
-const GENERATOR_VERSION = 'wide-v1'; // bump when the SQL below changes: invalidates bench/data
 
 function usage(msg) {
   if (msg) process.stderr.write(`footer_vs_duckdb: ${msg}\n`);
@@ -45,83 +42,18 @@ function parseArgs(argv) {
   return a;
 }
 
-function wideSelect() {
-  const cols = [];
-  for (let c = 0; c < COLUMNS; c++) {
-    const nul = (e) => `CASE WHEN (i + ${c}) % 97 = 0 THEN NULL ELSE ${e} END`;
-    cols.push([
-      `${nul(`(i * ${c + 1}) % 1000003 - 500000`)}::BIGINT AS c${c}_i64`,
-      `${nul(`((i + ${c}) % 10007) / 7.0`)}::DOUBLE AS c${c}_f64`,
-      `${nul(`'v' || ((i * 31 + ${c}) % 5000)`)}::VARCHAR AS c${c}_str`,
-      `${nul(`DATE '2000-01-01' + ((i + ${c}) % 9000)::INTEGER`)}::DATE AS c${c}_date`,
-    ][c % 4]);
-  }
-  return `SELECT ${cols.join(', ')} FROM range(${ROW_GROUPS * ROWS_PER_GROUP}) t(i)`;
-}
-
-const sql = (s) => `'${String(s).replaceAll("'", "''")}'`;
-
-async function shape(con, file) {
-  const r = await con.runAndReadAll(
-    `SELECT count(DISTINCT row_group_id)::INTEGER AS rgs, count(DISTINCT column_id)::INTEGER AS cols,
-            min(row_group_num_rows)::INTEGER AS mn, max(row_group_num_rows)::INTEGER AS mx
-     FROM parquet_metadata(${sql(file)})`);
-  const f = await con.runAndReadAll(
-    `SELECT footer_size::BIGINT AS footer, file_size_bytes::BIGINT AS size FROM parquet_file_metadata(${sql(file)})`);
-  const kv = await con.runAndReadAll(
-    `SELECT decode(value) AS v FROM parquet_kv_metadata(${sql(file)}) WHERE decode(key) = 'pqsift_generator'`);
-  const [s] = r.getRowObjectsJson();
-  const [g] = f.getRowObjectsJson();
-  return { rowGroups: s.rgs, columns: s.cols, minRows: s.mn, maxRows: s.mx,
-           footerBytes: Number(g.footer), fileBytes: Number(g.size), generator: kv.getRowObjectsJson()[0]?.v };
-}
-
-async function ensureWideFile(con, dataDir) {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, `wide_${COLUMNS}c_${ROW_GROUPS}rg.parquet`);
-  const ok = (s) => s.rowGroups === ROW_GROUPS && s.columns === COLUMNS && s.minRows === ROWS_PER_GROUP &&
-                    s.maxRows === ROWS_PER_GROUP && s.generator === GENERATOR_VERSION;
-  if (fs.existsSync(file)) {
-    try { if (ok(await shape(con, file))) return file; } catch { /* regenerate below */ }
-  }
-  process.stderr.write(`footer_vs_duckdb: writing ${file} (${COLUMNS} columns x ${ROW_GROUPS} row groups) ...\n`);
-  const tmp = `${file}.tmp`;
-  await con.run(`COPY (${wideSelect()}) TO ${sql(tmp)} (FORMAT parquet, COMPRESSION zstd, ` +
-                `ROW_GROUP_SIZE ${ROWS_PER_GROUP}, KV_METADATA {pqsift_generator: '${GENERATOR_VERSION}'})`);
-  fs.renameSync(tmp, file);
-  const s = await shape(con, file);
-  if (!ok(s)) throw new Error(`DuckDB wrote ${JSON.stringify(s)}, expected ${ROW_GROUPS} row groups of ${ROWS_PER_GROUP} rows and ${COLUMNS} columns`);
-  return file;
-}
-
 function runBench(bench, file, iterations) {
   const [cmd, pre] = bench.endsWith('.mjs') ? [process.execPath, [bench]] : [bench, []];
   const out = execFileSync(cmd, [...pre, file, String(iterations)], { encoding: 'utf8', timeout: 600000 });
   const lines = out.split('\n').filter((l) => l.trim() !== '');
-  const m = lines.length === 1 ? /^per_footer_us=([0-9.eE+-]+)$/.exec(lines[0].trim()) : null;
+  const m = lines.length === 1 ? /^per_footer_us=([0-9.eE+-]+)(?: rows=\d+)?$/.exec(lines[0].trim()) : null;
   if (!m || !Number.isFinite(Number(m[1])) || Number(m[1]) <= 0) {
     throw new Error(`${bench} printed ${JSON.stringify(out.slice(0, 200))}, expected one line per_footer_us=<float>`);
   }
   return Number(m[1]);
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-
-function cpuModel() {
-  try {
-    const m = /^model name\s*:\s*(.+)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'));
-    return m ? m[1].trim() : os.cpus()[0]?.model ?? 'unknown';
-  } catch { return os.cpus()[0]?.model ?? 'unknown'; }
-}
-
-function gitRevision() {
-  try {
-    const rev = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    return rev + (dirty ? ' (with uncommitted changes)' : '');
-  } catch { return 'unknown'; }
-}
 
 async function main() {
   const args = parseArgs(process.argv);

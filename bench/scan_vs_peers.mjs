@@ -13,11 +13,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import {
+  benchDir as here, cpuModel, fmt, gitRevision, loadDuckDB, loadPolars, mb, median, procIo, procStatusKb, requirePeers, root, sql,
+  uptime, waitForQuiet as waitForQuietLogged,
+} from './lib/common.mjs';
+import { checkTimeInstalled, runLibrary as runQueryBench, runPqsift as runPqsiftCli } from './lib/pqsift.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
 const peers = path.join(root, 'tools', 'peers', 'node_modules');
 const self = fileURLToPath(import.meta.url);
 
@@ -27,34 +30,6 @@ const FULL_ROWS = 20_000_000;
 const ROW_GROUP_ROWS = 1_000_000;
 const REGIONS = ['eu', 'us', 'apac', 'latam', 'mea', 'na', 'emea', 'anz'];
 const COLUMNS = ['id', 'ts', 'region', 'price', 'qty', 'note'];
-
-// ---------------------------------------------------------------------------------------------
-// Shared helpers
-
-const sql = (s) => `'${String(s).replaceAll("'", "''")}'`;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
-const fmt = (x) => (x == null || !Number.isFinite(x) ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const mb = (bytes) => (bytes == null ? null : bytes / 1e6);
-
-function procStatusKb(field) {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync('/proc/self/status', 'utf8'));
-  return m ? Number(m[1]) : null;
-}
-function procIo(field) {
-  const m = new RegExp(`^${field}: (\\d+)`, 'm').exec(fs.readFileSync('/proc/self/io', 'utf8'));
-  return m ? Number(m[1]) : null;
-}
-
-async function loadDuckDB() {
-  return import(pathToFileURL(path.join(peers, '@duckdb', 'node-api', 'lib', 'index.js')));
-}
-async function loadPolars() {
-  return (await import(pathToFileURL(path.join(peers, 'nodejs-polars', 'bin', 'index.js')))).default;
-}
 
 // The selective queries. Literals scale with --rows so that each selects the same fraction of a
 // smaller file (ts spans the same 231 days whatever the row count, see generatorSql).
@@ -177,7 +152,7 @@ async function child(argv) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`scan_vs_peers: ${msg}\n`);
-  process.stderr.write('usage: bench/run [--pqsift PATH] [--query-bench PATH] [--rows N] [--runs K] [--threads N] ' +
+  process.stderr.write('usage: node bench/scan_vs_peers.mjs [--pqsift PATH] [--query-bench PATH] [--rows N] [--runs K] [--threads N] ' +
                        '[--only full|selective|pageindex|evidence|types|data] [--codec snappy|zstd] [--out FILE] [--data-dir DIR] [--max-load L]\n');
   process.exit(2);
 }
@@ -269,9 +244,12 @@ async function ensureFiles(args) {
 
 // The evidence section's file: DuckDB writes the rows, pqsift convert cuts them into row groups of
 // EVIDENCE_ROW_GROUP rows with a page index and a bloom filter on `key` (DuckDB writes bloom
-// filters only for dictionary-encoded columns).
+// filters only for dictionary-encoded columns), sized for a false-positive rate of 1e-4: 4 MiB
+// per row group, of which a lookup reads the header and one 32-byte block. (At the default
+// 0.01, 2 MiB, the measured rate is 0.1% per row group: one present key in fifty would also
+// read a second row group's key column.)
 async function ensureEvidenceFile(args) {
-  const f = path.join(args.dataDir, `evidence_${args.rows}_snappy.parquet`);
+  const f = path.join(args.dataDir, `evidence_v2_${args.rows}_snappy.parquet`);
   if (fs.existsSync(f)) return f;
   const source = path.join(args.dataDir, `evidence_${args.rows}_duckdb.parquet`);
   if (!fs.existsSync(source)) {
@@ -292,34 +270,17 @@ async function ensureEvidenceFile(args) {
   }
   process.stderr.write(`scan_vs_peers: writing ${f} (pqsift convert) ...\n`);
   const r = spawnSync(args.pqsift, ['convert', source, `${f}.tmp`, '--row-group-rows', String(EVIDENCE_ROW_GROUP),
-                                    '--bloom-filter', 'key'], { encoding: 'utf8' });
+                                    '--bloom-filter', `key:${EVIDENCE_ROW_GROUP}:0.0001`], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`pqsift convert failed: ${r.stderr}`);
   fs.renameSync(`${f}.tmp`, f);
   return f;
 }
 
-// One pqsift process under /usr/bin/time (peak RSS); bytes and rows from its --stats line.
-function runPqsift(args, file, extra, command = 'scan') {
-  const output = command === 'scan' ? ['--format', 'none'] : [];
-  const argv = ['-f', 'PQSIFT_MAXRSS_KB=%M PQSIFT_CPU_S=%U+%S', args.pqsift, command, file, ...output, '--stats', ...extra];
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', argv, { encoding: 'utf8', maxBuffer: 1 << 20 });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`pqsift ${argv.slice(3).join(' ')} failed: ${r.stderr.trim()}`);
-  const num = (re) => { const m = re.exec(r.stderr); return m ? Number(m[1]) : null; };
-  const cpu = /PQSIFT_CPU_S=([0-9.]+)\+([0-9.]+)/.exec(r.stderr);
-  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1e3 : null, rows: num(/rows returned: (\d+)/) ?? num(/(\d+) returned/), bytesRead: num(/bytes read: (\d+)/), peakKb: num(/PQSIFT_MAXRSS_KB=(\d+)/) };
-}
+// One pqsift process (bench/lib/pqsift.mjs): wall, CPU, peak RSS, rows and bytes read.
+const runPqsift = (args, file, extra, command = 'scan') => runPqsiftCli(args.pqsift, command, file, extra);
 
-// The same query through the library in a fresh process, timed inside it around open + plan +
-// decode (bench/micro/query_bench.cc): the peers' measure (their query time, process start
-// excluded).
-function runLibrary(args, file, where, threads) {
-  const r = spawnSync(args.queryBench, [file, '1', String(threads), where ?? ''], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (r.status !== 0) throw new Error(`pqsift_query_bench ${where} failed: ${r.stderr.trim()}`);
-  const j = JSON.parse(r.stdout.trim().split('\n').pop());
-  return { ms: j.ms[0], cpuMs: null, rows: j.rows, bytesRead: j.bytes_read, peakKb: null };
-}
+// The same query through the library (bench/micro/query_bench.cc), timed inside its process.
+const runLibrary = (args, file, where, threads) => runQueryBench(args.queryBench, file, { threads, where });
 
 function runChild(engine, file, threads, kind, arg, rows) {
   const env = { ...process.env, POLARS_MAX_THREADS: String(threads) };
@@ -344,35 +305,6 @@ function measure(runs, once) {
   };
 }
 
-function pqsiftHelp(args) {
-  const r = spawnSync(args.pqsift, ['scan', '--help'], { encoding: 'utf8' });
-  return `${r.stdout}${r.stderr}`;
-}
-
-function uptime() {
-  try { return execFileSync('uptime', { encoding: 'utf8' }).trim(); } catch { return `loadavg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`; }
-}
-
-async function waitForQuiet(maxLoad) {
-  for (let waited = 0; os.loadavg()[0] > maxLoad && waited < 600; waited += 30) {
-    process.stderr.write(`scan_vs_peers: load ${os.loadavg()[0].toFixed(2)} > ${maxLoad}, waiting 30 s (${uptime()})\n`);
-    await new Promise((res) => setTimeout(res, 30000));
-  }
-}
-
-function gitRevision() {
-  try {
-    const rev = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    return rev + (dirty ? ' (with uncommitted changes)' : '');
-  } catch { return 'unknown'; }
-}
-
-function cpuModel() {
-  const m = /^model name\s*:\s*(.+)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'));
-  return m ? m[1].trim() : 'unknown';
-}
-
 // Uncompressed bytes of each leaf column, summed over row groups (pqsift inspect --json).
 function uncompressedSizes(args, file) {
   const j = JSON.parse(execFileSync(args.pqsift, ['inspect', '--json', file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
@@ -384,18 +316,13 @@ function uncompressedSizes(args, file) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  if (!fs.existsSync(path.join(peers, '@duckdb', 'node-api', 'package.json'))) {
-    throw new Error(`${peers} is missing: run scripts/setup (or link tools/peers/node_modules)`);
-  }
+  requirePeers();
   if (args.only === 'data') { await ensureFiles(args); return; } // write the inputs and stop
   if (!fs.existsSync(args.pqsift)) throw new Error(`no pqsift binary at ${args.pqsift} (build target pqsift_cli, or pass --pqsift)`);
-  if (!fs.existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is needed for pqsift\'s peak RSS (apt-get install time)');
+  checkTimeInstalled();
   const { files, shapes, duckVersion } = await ensureFiles(args);
-  const help = pqsiftHelp(args);
-  const hasWhere = /--where\b/.test(help);
-  const hasStatsJson = /--stats-json\b/.test(help);
   const hasLibrary = fs.existsSync(args.queryBench);
-  await waitForQuiet(args.maxLoad);
+  await waitForQuietLogged(args.maxLoad, (m) => process.stderr.write(`scan_vs_peers: ${m}\n`));
   const loadBefore = uptime();
   const polarsVersion = JSON.parse(fs.readFileSync(path.join(peers, 'nodejs-polars', 'package.json'), 'utf8')).version;
   const duckApiVersion = JSON.parse(fs.readFileSync(path.join(peers, '@duckdb', 'node-api', 'package.json'), 'utf8')).version;
@@ -454,24 +381,12 @@ async function main() {
 
   if (!args.only || args.only === 'selective') {
     const out = [];
-    if (!hasWhere) notes.push('pqsift: --where not supported yet (selective rows show DuckDB and Polars only)');
     for (const codec of args.codecs) {
       const f = files[codec];
       for (const q of selectiveQueries(args.rows)) {
-        const statsFile = path.join(os.tmpdir(), `pqsift_bench_stats_${process.pid}.json`);
-        const pq = () => {
-          const extra = ['--threads', String(T), '--where', q.where];
-          if (hasStatsJson) extra.push('--stats-json', statsFile);
-          const r = runPqsift(args, f, extra, q.count ? 'count' : 'scan');
-          if (hasStatsJson && fs.existsSync(statsFile)) {
-            const j = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-            if (j.bytes_read != null) r.bytesRead = j.bytes_read;
-            if (j.rows_returned != null) r.rows = j.rows_returned;
-          }
-          return r;
-        };
+        const pq = () => runPqsift(args, f, ['--threads', String(T), '--where', q.where], q.count ? 'count' : 'scan');
         const res = engineRows(q.name, f, {
-          pqsift: hasWhere ? pq : null,
+          pqsift: pq,
           ...(hasLibrary && !q.count ? { 'pqsift (library)': () => runLibrary(args, f, q.where, T) } : {}),
           duckdb: () => runChild('duckdb', f, T, 'selective', q.name, args.rows),
           polars: () => runChild('polars', f, T, 'selective', q.name, args.rows),
@@ -493,12 +408,7 @@ async function main() {
       const r = spawnSync(args.pqsift, ['convert', source, f, '--row-group-rows', String(args.rows), '--page-rows', '10000'], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`pqsift convert failed: ${r.stderr}`);
     }
-    const statsFile = path.join(os.tmpdir(), `pqsift_bench_stats_${process.pid}.json`);
-    const pq = (where, extra = []) => () => {
-      const r = runPqsift(args, f, ['--threads', String(T), '--where', where, '--stats-json', statsFile, ...extra]);
-      const j = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-      return { ...r, bytesRead: j.bytes_read, rows: j.rows_returned };
-    };
+    const pq = (where, extra = []) => () => runPqsift(args, f, ['--threads', String(T), '--where', where, ...extra]);
     for (const q of pageIndexQueries(args.rows)) {
       const res = engineRows(q.name, f, {
         pqsift: pq(q.where),
@@ -516,16 +426,15 @@ async function main() {
     // Issue 7: bloom filters, dictionaries and top-k on 1M-row row groups (see evidenceQueries).
     const out = [];
     const f = await ensureEvidenceFile(args);
-    const statsFile = path.join(os.tmpdir(), `pqsift_bench_stats_${process.pid}.json`);
     const extraRows = {};
     for (const q of evidenceQueries(args.rows)) {
       const pqArgs = q.orderBy ? ['--order-by', q.orderBy, '--limit', String(q.limit)] : ['--where', q.where];
       const res = engineRows(q.name, f, {
         pqsift: () => {
-          const r = runPqsift(args, f, ['--threads', String(T), ...pqArgs, '--stats-json', statsFile]);
-          const j = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
+          const r = runPqsift(args, f, ['--threads', String(T), ...pqArgs]);
+          const j = r.stats;
           extraRows[q.name] = `${j.row_groups_read} of ${j.row_groups_total} row groups read, ${j.pages_read} data pages decoded`;
-          return { ...r, bytesRead: j.bytes_read, rows: j.rows_returned };
+          return r;
         },
         duckdb: () => runChild('duckdb', f, T, 'selective', q.name, args.rows),
         polars: () => runChild('polars', f, T, 'selective', q.name, args.rows),

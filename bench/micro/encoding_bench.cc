@@ -3,9 +3,10 @@
 // bytes_per_second counts the decoded output (values x value size; 16 bytes per ByteView), so
 // encodings of the same type compare directly; items_per_second counts values.
 //
-//   build-enc/bench/micro/pqsift_encoding_bench --benchmark_min_time=0.5
+//   build/bench/micro/pqsift_encoding_bench --benchmark_min_time=0.5 (or bench/run --micro-only)
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -150,6 +151,17 @@ void BM_DeltaLengthByteArray(benchmark::State& state) {
   DecodePage(state, **d, page);
 }
 BENCHMARK(BM_DeltaLengthByteArray);
+
+// Sorted strings, so that neighbours share prefixes (what DELTA_BYTE_ARRAY is for).
+void BM_DeltaByteArraySorted(benchmark::State& state) {
+  std::vector<std::string> strings = RandomStrings(12);
+  std::sort(strings.begin(), strings.end());
+  const std::vector<uint8_t> page =
+      EncodePage<ByteArrayType>(Encoding::kDeltaByteArray, ViewsOf(strings));
+  auto d = MakeValueDecoder<ByteArrayType>(Encoding::kDeltaByteArray, 0);
+  DecodePage(state, **d, page);
+}
+BENCHMARK(BM_DeltaByteArraySorted);
 
 // ---- dictionary gather: 1000 entries (10-bit indices), random indices ----
 

@@ -131,6 +131,12 @@ class RandomAccessFile {
 // system's reason: "data.parquet: cannot open: No such file or directory".
 Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path);
 
+// The same, holding no file descriptor between reads: each read opens the file again and fails
+// (IOError) if it is no longer the file first opened (another inode or size). A scan of more
+// files than the process may hold open (often 1024) needs this; a read costs an open, a stat
+// and a close more.
+Result<std::unique_ptr<RandomAccessFile>> OpenLocalFileOnDemand(const std::string& path);
+
 // A file held in memory (tests, fuzzing, data already fetched). Copies `bytes`.
 std::unique_ptr<RandomAccessFile> MakeMemoryFile(std::string name, std::span<const uint8_t> bytes);
 

@@ -8,6 +8,7 @@
 //     -> LoadFooters         the files that remain (from the footer cache when fresh)
 //     -> UnifySchemas        their schemas by name, then the partition columns
 //     -> Scanner::Open       as over any files: row groups, pages, decoding
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -114,6 +115,10 @@ Result<PartitionProof> PrunePartitions(const expr::AstNode& ast, const std::stri
 
 }  // namespace
 
+// Datasets of more files than this are read as described at `many` below.
+constexpr size_t kManyFiles = 64;
+constexpr uint64_t kManyFilesTailBytes = 16 * 1024;
+
 Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const ScanOptions& options,
                                                  const Split* split) {
   const std::vector<DatasetFile>& files = dataset.files();
@@ -164,11 +169,19 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
                                    &keep, &proven, &input.counts, &manifest_schema));
   }
 
+  // A scan keeps every file it reads open until it ends: past kManyFiles files, they hold no
+  // descriptor between reads (a dataset may have more files than a process may open), and
+  // their footer reads fetch less (the speculative tail is kept with each footer).
+  const bool many = files.size() > kManyFiles;
+  OpenOptions open = options.open;
+  if (many) open.tail_bytes = std::min(open.tail_bytes, kManyFilesTailBytes);
   auto load_counted = [&](size_t f, uint64_t* footers_read) -> Result<scan::ScanFile> {
-    PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenLocalFile(files[f].path));
+    PQSIFT_ASSIGN_OR_RETURN(
+        std::unique_ptr<RandomAccessFile> file,
+        many ? OpenLocalFileOnDemand(files[f].path) : OpenLocalFile(files[f].path));
     scan::ScanFile out;
     PQSIFT_ASSIGN_OR_RETURN(out.metadata,
-                            dataset::CachedFooter(files[f], *file, options.open, footers_read));
+                            dataset::CachedFooter(files[f], *file, open, footers_read));
     out.file = std::move(file);
     out.partition_values = values[f];
     out.fully_matched_by = proven[f];

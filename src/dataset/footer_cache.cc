@@ -9,7 +9,10 @@ namespace pqsift {
 namespace dataset {
 namespace {
 
+// Bounds: past either, the oldest entries go. An entry holds what its footer read fetched (the
+// footer and the speculative tail read before it).
 constexpr size_t kMaxEntries = 100'000;
+constexpr uint64_t kMaxBytes = uint64_t{256} << 20;
 
 struct Key {
   std::string path;
@@ -26,7 +29,10 @@ struct Cache {
   std::mutex mu;
   std::map<Key, std::shared_ptr<const ParquetMetadata>> entries;
   std::deque<Key> order;  // oldest first
+  uint64_t bytes = 0;     // held by the entries
 };
+
+uint64_t HeldBytes(const ParquetMetadata& md) { return md.cached_range().length; }
 
 Cache& TheCache() {
   static Cache* cache = new Cache();  // never destroyed: no order-of-destruction hazards
@@ -52,8 +58,12 @@ Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& f
   std::lock_guard<std::mutex> lock(cache.mu);
   if (cache.entries.emplace(key, md).second) {
     cache.order.push_back(key);
-    if (cache.order.size() > kMaxEntries) {
-      cache.entries.erase(cache.order.front());
+    cache.bytes += HeldBytes(*md);
+    while (cache.order.size() > kMaxEntries ||
+           (cache.bytes > kMaxBytes && cache.order.size() > 1)) {
+      auto oldest = cache.entries.find(cache.order.front());
+      cache.bytes -= HeldBytes(*oldest->second);
+      cache.entries.erase(oldest);
       cache.order.pop_front();
     }
   }
@@ -67,6 +77,7 @@ void ClearFooterCache() {
   std::lock_guard<std::mutex> lock(cache.mu);
   cache.entries.clear();
   cache.order.clear();
+  cache.bytes = 0;
 }
 
 }  // namespace pqsift

@@ -1,6 +1,7 @@
 // The process-wide footer cache: decoded footers keyed by path, size and modification time, so
 // repeated scans of a dataset do not read its footers again. A file rewritten in place gets a
-// new size or mtime and so a new entry. Bounded: past kMaxEntries the oldest entries go.
+// new size or mtime and so a new entry. Bounded in entries and in bytes held: past either
+// bound, the oldest entries go.
 // Thread-safe.
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "format/bloom_filter_header.h"
@@ -22,6 +23,14 @@ uint32_t LaneMask(uint32_t key, int lane) { return uint32_t{1} << ((key * kSalts
 
 size_t BlockIndex(uint64_t hash, size_t blocks) {
   return static_cast<size_t>(((hash >> 32) * blocks) >> 32);
+}
+
+bool BlockMightContain(const uint32_t* block, uint64_t hash) {
+  const auto key = static_cast<uint32_t>(hash);
+  for (int lane = 0; lane < 8; ++lane) {
+    if ((block[lane] & LaneMask(key, lane)) == 0) return false;
+  }
+  return true;
 }
 
 bool ValidBitsetSize(int64_t num_bytes) {
@@ -98,12 +107,7 @@ void SplitBlockBloomFilter::Insert(uint64_t hash) {
 }
 
 bool SplitBlockBloomFilter::MightContain(uint64_t hash) const {
-  const uint32_t* block = Block(hash);
-  const auto key = static_cast<uint32_t>(hash);
-  for (int lane = 0; lane < 8; ++lane) {
-    if ((block[lane] & LaneMask(key, lane)) == 0) return false;
-  }
-  return true;
+  return BlockMightContain(Block(hash), hash);
 }
 
 void SplitBlockBloomFilter::AppendTo(std::vector<uint8_t>& out) const {
@@ -116,6 +120,31 @@ void SplitBlockBloomFilter::AppendTo(std::vector<uint8_t>& out) const {
   out.insert(out.end(), encoded.begin(), encoded.end());
   const auto* bits = reinterpret_cast<const uint8_t*>(words_.data());
   out.insert(out.end(), bits, bits + num_bytes());
+}
+
+BloomFilterBlocks::BloomFilterBlocks(int64_t num_bytes)
+    : num_blocks_(static_cast<uint64_t>(num_bytes / kBloomFilterBlockBytes)) {
+  assert(ValidBitsetSize(num_bytes));
+}
+
+uint64_t BloomFilterBlocks::BlockOf(uint64_t hash) const { return BlockIndex(hash, num_blocks_); }
+
+void BloomFilterBlocks::Add(uint64_t block, std::span<const uint8_t> bytes) {
+  assert(block < num_blocks_ && bytes.size() == kBloomFilterBlockBytes);
+  auto at = std::lower_bound(blocks_.begin(), blocks_.end(), block,
+                             [](const auto& entry, uint64_t b) { return entry.first < b; });
+  if (at != blocks_.end() && at->first == block) return;
+  std::array<uint32_t, 8> lanes;
+  std::memcpy(lanes.data(), bytes.data(), kBloomFilterBlockBytes);  // little-endian lanes
+  blocks_.insert(at, {block, lanes});
+}
+
+bool BloomFilterBlocks::MightContain(uint64_t hash) const {
+  const uint64_t block = BlockOf(hash);
+  auto at = std::lower_bound(blocks_.begin(), blocks_.end(), block,
+                             [](const auto& entry, uint64_t b) { return entry.first < b; });
+  if (at == blocks_.end() || at->first != block) return true;  // not read: may contain
+  return BlockMightContain(at->second.data(), hash);
 }
 
 }  // namespace pqsift::format

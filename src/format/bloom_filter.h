@@ -14,9 +14,11 @@
 // Thread safety: a filter is a value; const methods may be called from several threads.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -87,6 +89,42 @@ class SplitBlockBloomFilter {
   const uint32_t* Block(uint64_t hash) const;
 
   std::vector<uint32_t> words_;  // blocks of 8 lanes
+};
+
+// Some blocks of a filter: those a known set of hashes falls in. Probing a filter for a few values
+// needs only their blocks, 32 bytes each, not the whole bitset (a 1M-value filter is 2 MiB).
+// MightContain is exact for a hash whose block was added and true for any other.
+class BloomFilterBlocks {
+ public:
+  // For a filter whose bitset has `num_bytes` bytes. REQUIRES: as SplitBlockBloomFilter's.
+  explicit BloomFilterBlocks(int64_t num_bytes);
+
+  // The block `hash` falls in; its bytes start at block * kBloomFilterBlockBytes in the bitset.
+  uint64_t BlockOf(uint64_t hash) const;
+  // REQUIRES: `bytes` are the kBloomFilterBlockBytes of block `block` < the filter's blocks.
+  void Add(uint64_t block, std::span<const uint8_t> bytes);
+  bool MightContain(uint64_t hash) const;
+  int64_t num_bytes() const { return static_cast<int64_t>(num_blocks_) * kBloomFilterBlockBytes; }
+
+ private:
+  uint64_t num_blocks_;
+  std::vector<std::pair<uint64_t, std::array<uint32_t, 8>>> blocks_;  // sorted by block
+};
+
+// What the loader hands out for a chunk: the whole filter, or the blocks a probe needs.
+class LoadedBloomFilter {
+ public:
+  explicit LoadedBloomFilter(SplitBlockBloomFilter whole) : whole_(std::move(whole)) {}
+  explicit LoadedBloomFilter(BloomFilterBlocks blocks) : blocks_(std::move(blocks)) {}
+  bool MightContain(uint64_t hash) const {
+    return whole_ ? whole_->MightContain(hash) : blocks_->MightContain(hash);
+  }
+  int64_t num_bytes() const { return whole_ ? whole_->num_bytes() : blocks_->num_bytes(); }
+  bool whole() const { return whole_.has_value(); }
+
+ private:
+  std::optional<SplitBlockBloomFilter> whole_;
+  std::optional<BloomFilterBlocks> blocks_;
 };
 
 }  // namespace pqsift::format

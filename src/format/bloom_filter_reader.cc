@@ -10,6 +10,9 @@ namespace {
 // Filters closer than this are read together: the bytes between them (other columns' filters,
 // usually) cost less than another request.
 constexpr uint64_t kMaxGap = uint64_t{64} * 1024;
+// Headers and blocks read for a few hashes are read together only when this close: reading the
+// bitset between them would defeat the purpose.
+constexpr uint64_t kMaxBlockGap = 4096;
 
 // A footer-given length longer than the largest filter plus a generous header is not a filter.
 constexpr int64_t kMaxFilterLength = kBloomFilterMaxBytes + int64_t{64} * 1024;
@@ -22,6 +25,9 @@ const ColumnMetaData* ChunkMetadata(const ParquetMetadata& metadata, const Bloom
   const std::optional<ColumnMetaData>& meta = rg.columns[r.leaf].meta_data;
   return meta ? &*meta : nullptr;
 }
+
+// A filter this small is read whole even for a few hashes: its blocks would cost as much.
+constexpr uint64_t kSmallFilterBytes = 4096;
 
 // What to read first for a chunk's filter: the whole of it when the footer gives its length
 // (`*whole` set), else the prefix. nullopt: no filter, or one the footer places outside the file.
@@ -44,11 +50,11 @@ std::optional<ByteRange> FirstRange(const ColumnMetaData* meta, uint64_t file_si
 // hands out views of each.
 class RangeReader {
  public:
-  RangeReader(const RandomAccessFile& file, const ParquetMetadata& metadata)
-      : file_(file), metadata_(metadata) {}
+  RangeReader(const RandomAccessFile& file, const ParquetMetadata& metadata, uint64_t max_gap)
+      : file_(file), metadata_(metadata), max_gap_(max_gap) {}
 
   Status Read(std::vector<ByteRange> ranges, uint64_t* bytes_read) {
-    blocks_ = io::CoalesceRanges(std::move(ranges), kMaxGap);
+    blocks_ = io::CoalesceRanges(std::move(ranges), max_gap_);
     buffers_.clear();
     for (const ByteRange& block : blocks_) {
       if (auto cached = metadata_.CachedBytes(block)) {
@@ -74,6 +80,7 @@ class RangeReader {
  private:
   const RandomAccessFile& file_;
   const ParquetMetadata& metadata_;
+  uint64_t max_gap_;
   std::vector<ByteRange> blocks_;
   std::vector<Buffer> buffers_;
 };
@@ -91,8 +98,27 @@ uint64_t BloomFilterReadEstimate(const RandomAccessFile& file, const ParquetMeta
   bool whole = false;
   std::optional<ByteRange> range =
       FirstRange(ChunkMetadata(metadata, request), file.size(), &whole);
-  return range ? range->length : 0;
+  if (!range) return 0;
+  if (!request.hashes.empty() && range->length > kSmallFilterBytes) {
+    return std::min(range->length,
+                    kBloomFilterHeaderProbeBytes + request.hashes.size() * kBloomFilterBlockBytes);
+  }
+  return range->length;
 }
+
+namespace {
+
+// The distinct blocks of a bitset of `num_bytes` that `hashes` fall in, ascending.
+std::vector<uint64_t> BlocksOf(std::span<const uint64_t> hashes, int64_t num_bytes) {
+  BloomFilterBlocks shape(num_bytes);
+  std::vector<uint64_t> blocks;
+  for (uint64_t hash : hashes) blocks.push_back(shape.BlockOf(hash));
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
+}
+
+}  // namespace
 
 Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
                                             const ParquetMetadata& metadata,
@@ -102,61 +128,108 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
   LoadedBloomFilters loaded;
   loaded.filters.resize(requests.size());
   loaded.complete = requests.size();
-  std::vector<std::optional<SplitBlockBloomFilter>>& out = loaded.filters;
+  std::vector<std::optional<LoadedBloomFilter>>& out = loaded.filters;
+  // Per request: what the first read covers, whether that is the footer-given whole filter,
+  // and whether only the header is read first (the request names few hashes).
   std::vector<std::optional<ByteRange>> first(requests.size());
   std::vector<bool> whole(requests.size());
-  std::vector<ByteRange> ranges;
+  std::vector<bool> header_only(requests.size());
+  std::vector<ByteRange> ranges, header_ranges;
   for (size_t i = 0; i < requests.size(); ++i) {
     bool is_whole = false;
     first[i] = FirstRange(ChunkMetadata(metadata, requests[i]), file.size(), &is_whole);
     whole[i] = is_whole;
-    if (first[i]) ranges.push_back(*first[i]);
+    if (!first[i]) continue;
+    if (!requests[i].hashes.empty() && first[i]->length > kSmallFilterBytes) {
+      header_only[i] = true;
+      first[i]->length = std::min(first[i]->length, kBloomFilterHeaderProbeBytes);
+    }
+    (header_only[i] ? header_ranges : ranges).push_back(*first[i]);
   }
-  if (ranges.empty()) return loaded;
-  RangeReader prefixes(file, metadata);
-  PQSIFT_RETURN_IF_ERROR(prefixes.Read(std::move(ranges), bytes_read));
-
-  // Filters whose prefix holds only part of the bitset: the rest, read in a second pass.
-  struct Rest {
-    size_t request;
-    ByteRange range;
+  if (ranges.empty() && header_ranges.empty()) return loaded;
+  RangeReader whole_prefixes(file, metadata, kMaxGap);
+  RangeReader headers(file, metadata, kMaxBlockGap);
+  PQSIFT_RETURN_IF_ERROR(whole_prefixes.Read(std::move(ranges), bytes_read));
+  PQSIFT_RETURN_IF_ERROR(headers.Read(std::move(header_ranges), bytes_read));
+  auto prefix_of = [&](size_t i) {
+    return (header_only[i] ? headers : whole_prefixes).View(*first[i]);
   };
-  std::vector<Rest> rests;
-  uint64_t rest_bytes = 0;
+
+  // What the second pass reads for a request: the rest of its bitset, or some of its blocks.
+  struct Second {
+    size_t request;
+    BloomFilterLayout layout;
+    std::vector<ByteRange> ranges;  // the rest (one range) or the blocks (one per block)
+    std::vector<uint64_t> blocks;   // empty: `ranges` is the rest of the whole filter
+  };
+  std::vector<Second> seconds;
+  uint64_t second_bytes = 0;
   for (size_t i = 0; i < requests.size(); ++i) {
     if (!first[i]) continue;
-    std::span<const uint8_t> bytes = prefixes.View(*first[i]);
+    std::span<const uint8_t> bytes = prefix_of(i);
     Result<BloomFilterLayout> layout = DecodeBloomFilterLayout(bytes);
     if (!layout.ok()) continue;
     const auto total = static_cast<uint64_t>(layout->total());
     if (total <= bytes.size()) {
-      out[i] = ParseOrNothing(bytes.first(total));
+      if (auto filter = ParseOrNothing(bytes.first(total))) out[i].emplace(std::move(*filter));
       continue;
     }
-    if (whole[i]) continue;  // longer than the footer says: not trusted
-    ByteRange rest{first[i]->end(), total - bytes.size()};
-    if (!CheckRange(rest.offset, rest.length, file.size(), "bloom filter").ok()) continue;
-    if (i >= must_load && rest_bytes + rest.length > max_bytes) {
+    // Longer than the footer says: not trusted.
+    if (whole[i] &&
+        total > static_cast<uint64_t>(*ChunkMetadata(metadata, requests[i])->bloom_filter_length)) {
+      continue;
+    }
+    if (!CheckRange(first[i]->offset, total, file.size(), "bloom filter").ok()) continue;
+    Second second{i, *layout, {}, {}};
+    if (header_only[i]) {
+      second.blocks = BlocksOf(requests[i].hashes, layout->num_bytes);
+      // Blocks covering much of the bitset: read it whole (one request, no per-block seeks).
+      if (second.blocks.size() * kBloomFilterBlockBytes * 8 >=
+          static_cast<uint64_t>(layout->num_bytes)) {
+        second.blocks.clear();
+      }
+    }
+    const uint64_t bitset = first[i]->offset + layout->header_size;
+    for (uint64_t block : second.blocks) {
+      second.ranges.push_back({bitset + block * kBloomFilterBlockBytes, kBloomFilterBlockBytes});
+    }
+    if (second.blocks.empty()) second.ranges.push_back({first[i]->end(), total - bytes.size()});
+    uint64_t length = 0;
+    for (const ByteRange& r : second.ranges) length += r.length;
+    if (i >= must_load && second_bytes + length > max_bytes) {
       // Too much at once (filters of many row groups, or hostile headers all claiming large
       // bitsets over the same bytes): this request and the later ones wait for another call.
       loaded.complete = i;
       for (size_t later = i; later < requests.size(); ++later) out[later].reset();
       break;
     }
-    rest_bytes += rest.length;
-    rests.push_back({i, rest});
+    second_bytes += length;
+    seconds.push_back(std::move(second));
   }
-  if (rests.empty()) return loaded;
-  std::vector<ByteRange> rest_ranges;
-  for (const Rest& r : rests) rest_ranges.push_back(r.range);
-  RangeReader remainders(file, metadata);
-  PQSIFT_RETURN_IF_ERROR(remainders.Read(std::move(rest_ranges), bytes_read));
-  for (const Rest& r : rests) {
-    std::span<const uint8_t> head = prefixes.View(*first[r.request]);
-    std::span<const uint8_t> tail = remainders.View(r.range);
+  if (seconds.empty()) return loaded;
+  std::vector<ByteRange> rest_ranges, block_ranges;
+  for (const Second& s : seconds) {
+    std::vector<ByteRange>& to = s.blocks.empty() ? rest_ranges : block_ranges;
+    to.insert(to.end(), s.ranges.begin(), s.ranges.end());
+  }
+  RangeReader rests(file, metadata, kMaxGap);
+  RangeReader blocks_read(file, metadata, kMaxBlockGap);
+  PQSIFT_RETURN_IF_ERROR(rests.Read(std::move(rest_ranges), bytes_read));
+  PQSIFT_RETURN_IF_ERROR(blocks_read.Read(std::move(block_ranges), bytes_read));
+  for (const Second& s : seconds) {
+    if (!s.blocks.empty()) {
+      BloomFilterBlocks blocks(s.layout.num_bytes);
+      for (size_t b = 0; b < s.blocks.size(); ++b) {
+        blocks.Add(s.blocks[b], blocks_read.View(s.ranges[b]));
+      }
+      out[s.request].emplace(std::move(blocks));
+      continue;
+    }
+    std::span<const uint8_t> head = prefix_of(s.request);
+    std::span<const uint8_t> tail = rests.View(s.ranges[0]);
     std::vector<uint8_t> joined(head.begin(), head.end());
     joined.insert(joined.end(), tail.begin(), tail.end());
-    out[r.request] = ParseOrNothing(joined);
+    if (auto filter = ParseOrNothing(joined)) out[s.request].emplace(std::move(*filter));
   }
   return loaded;
 }

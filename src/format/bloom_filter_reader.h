@@ -7,6 +7,11 @@
 // read together (ranges coalesced), and bytes the footer's tail read already holds are taken
 // from there.
 //
+// A request that names the hashes it will probe reads less: the header, then only the 32-byte
+// blocks those hashes fall in (a lookup of one value in 20 row groups reads 20 x ~100 bytes
+// instead of 20 bitsets of 2 MiB). It gets the whole filter when that is small or the blocks
+// would cover much of it.
+//
 // A filter that is absent, lies outside the file, is larger than kBloomFilterMaxBytes, does not
 // decode, disagrees with its bloom_filter_length or uses an algorithm, hash or compression
 // other than the spec's is unusable: nullopt, which means "every value may be present". Only
@@ -28,15 +33,22 @@ namespace pqsift::format {
 // header and a bitset of up to this size minus the header, in one request.
 inline constexpr uint64_t kBloomFilterPrefixBytes = uint64_t{64} * 1024;
 
+// Bytes read first at a filter's offset when only some blocks are wanted: more than any
+// header a writer produces (parquet-mr's and pqsift's take 15 to 20 bytes).
+inline constexpr uint64_t kBloomFilterHeaderProbeBytes = 64;
+
 struct BloomFilterRequest {
   size_t row_group = 0;
   int32_t leaf = 0;
+  // The hashes the caller will probe; empty: it needs the whole filter. (Viewed, not owned.)
+  std::span<const uint64_t> hashes;
 };
 
 struct LoadedBloomFilters {
-  // One entry per request, in order: the chunk's filter, or nullopt when it has none or it is
-  // unusable (and for the deferred requests, from `complete` on).
-  std::vector<std::optional<SplitBlockBloomFilter>> filters;
+  // One entry per request, in order: the chunk's filter (whole, or the blocks of the request's
+  // hashes), or nullopt when it has none or it is unusable (and for the deferred requests, from
+  // `complete` on).
+  std::vector<std::optional<LoadedBloomFilter>> filters;
   // Requests [0, complete) are answered. The rest were deferred: their bitsets, whose sizes only
   // the headers told, would have passed `max_bytes` (ask again for them).
   size_t complete = 0;

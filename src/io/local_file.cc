@@ -15,18 +15,53 @@ std::string SystemError(const std::string& path, const char* action, int err) {
   return path + ": cannot " + action + ": " + std::strerror(err);
 }
 
+// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (a hang); it does
+// not change reads of regular files.
+constexpr int kOpenFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+
+// A file's identity when it was first opened: a reopened file must still be the same one.
+struct Identity {
+  dev_t device;
+  ino_t inode;
+  uint64_t size;
+};
+
 class LocalFile final : public RandomAccessFile {
  public:
-  LocalFile(std::string path, int fd, uint64_t size)
-      : RandomAccessFile(std::move(path), size), fd_(fd) {}
-  ~LocalFile() override { ::close(fd_); }
+  // fd < 0: the file is opened again for each read (OpenLocalFileOnDemand).
+  LocalFile(std::string path, int fd, Identity identity)
+      : RandomAccessFile(std::move(path), identity.size), fd_(fd), identity_(identity) {}
+  ~LocalFile() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
 
  protected:
   Status DoRead(uint64_t offset, std::span<uint8_t> out) const override {
+    if (fd_ >= 0) return ReadFrom(fd_, offset, out);
+    int fd = ::open(name().c_str(), kOpenFlags);
+    if (fd < 0) return Status::IOError(SystemError(name(), "open", errno));
+    struct stat st {};
+    Status status;
+    if (::fstat(fd, &st) != 0) {
+      status = Status::IOError(SystemError(name(), "stat", errno));
+    } else if (st.st_dev != identity_.device || st.st_ino != identity_.inode ||
+               static_cast<uint64_t>(st.st_size) != identity_.size) {
+      status = Status::IOError(name() + ": the file changed during the scan (size " +
+                               std::to_string(identity_.size) + " when opened, now " +
+                               std::to_string(st.st_size) + ", or replaced)");
+    } else {
+      status = ReadFrom(fd, offset, out);
+    }
+    ::close(fd);
+    return status;
+  }
+
+ private:
+  Status ReadFrom(int fd, uint64_t offset, std::span<uint8_t> out) const {
     size_t done = 0;
     while (done < out.size()) {
       ssize_t n =
-          ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+          ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
       if (n < 0) {
         if (errno == EINTR) continue;
         return Status::IOError(SystemError(name(), "read", errno));
@@ -41,16 +76,12 @@ class LocalFile final : public RandomAccessFile {
     return Status::OK();
   }
 
- private:
   int fd_;
+  Identity identity_;
 };
 
-}  // namespace
-
-Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path) {
-  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (a hang); it
-  // does not change reads of regular files.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+Result<std::unique_ptr<RandomAccessFile>> Open(const std::string& path, bool keep_open) {
+  int fd = ::open(path.c_str(), kOpenFlags);
   if (fd < 0) return Status::IOError(SystemError(path, "open", errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -66,8 +97,22 @@ Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path)
     ::close(fd);
     return Status::InvalidArgument(path + ": is not a regular file");
   }
-  return std::unique_ptr<RandomAccessFile>(
-      std::make_unique<LocalFile>(path, fd, static_cast<uint64_t>(st.st_size)));
+  Identity identity{st.st_dev, st.st_ino, static_cast<uint64_t>(st.st_size)};
+  if (!keep_open) {
+    ::close(fd);
+    fd = -1;
+  }
+  return std::unique_ptr<RandomAccessFile>(std::make_unique<LocalFile>(path, fd, identity));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RandomAccessFile>> OpenLocalFile(const std::string& path) {
+  return Open(path, true);
+}
+
+Result<std::unique_ptr<RandomAccessFile>> OpenLocalFileOnDemand(const std::string& path) {
+  return Open(path, false);
 }
 
 }  // namespace pqsift

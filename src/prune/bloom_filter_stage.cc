@@ -11,7 +11,8 @@
 //
 // I/O: only for row groups still read and not fully matched, and only when the predicate could
 // become impossible with the filters the footer places for them; those filters are read in
-// coalesced reads per batch of row groups (at most kBatchBytes of filters held at once).
+// coalesced reads per batch of row groups (at most kBatchBytes of filters held at once), and of
+// a large filter only the header and the blocks the probed hashes fall in.
 #include <chrono>
 #include <unordered_map>
 
@@ -118,7 +119,14 @@ class BloomFilterStage final : public PruningStage {
     CollectProbes(*context.filter.root, leaves, probes);
     if (probes.empty()) return Status::OK();
     std::vector<bool> probed(leaves.size(), false);
-    for (const auto& [node, probe] : probes) probed[probe.column] = true;
+    // Per filter column, every hash its probes test: the loader then reads only their blocks.
+    std::vector<std::vector<uint64_t>> hashes(leaves.size());
+    for (const auto& [node, probe] : probes) {
+      probed[probe.column] = true;
+      for (const std::vector<uint64_t>& forms : probe.literals) {
+        hashes[probe.column].insert(hashes[probe.column].end(), forms.begin(), forms.end());
+      }
+    }
 
     // Row groups the filters could decide, with the chunks whose filters they need.
     std::vector<size_t> groups;
@@ -134,7 +142,7 @@ class BloomFilterStage final : public PruningStage {
       groups.push_back(g);
       first_request.push_back(requests.size());
       for (size_t k = 0; k < leaves.size(); ++k) {
-        if (has_filter[k] && probed[k]) requests.push_back({g, leaves[k].leaf});
+        if (has_filter[k] && probed[k]) requests.push_back({g, leaves[k].leaf, hashes[k]});
       }
     }
     first_request.push_back(requests.size());
@@ -192,19 +200,19 @@ class BloomFilterStage final : public PruningStage {
   // row can match.
   void Decide(const FileContext& context, size_t g, const std::vector<FilterLeaf>& leaves,
               const Probes& probes, std::span<const format::BloomFilterRequest> requests,
-              std::span<const std::optional<format::SplitBlockBloomFilter>> filters, FilePlan& plan,
+              std::span<const std::optional<format::LoadedBloomFilter>> filters, FilePlan& plan,
               StageReport& report) const {
     // The loaded filter of each filter column in this row group (null: none usable).
-    std::vector<const format::SplitBlockBloomFilter*> by_column(leaves.size(), nullptr);
+    std::vector<const format::LoadedBloomFilter*> by_column(leaves.size(), nullptr);
     for (size_t r = 0; r < requests.size(); ++r) {
-      const std::optional<format::SplitBlockBloomFilter>& filter = filters[r];
+      const std::optional<format::LoadedBloomFilter>& filter = filters[r];
       if (!filter) continue;
       for (size_t k = 0; k < leaves.size(); ++k) {
         if (leaves[k].known() && leaves[k].leaf == requests[r].leaf) by_column[k] = &*filter;
       }
     }
     auto absent = [&](const Probe& probe) {
-      const format::SplitBlockBloomFilter* filter = by_column[probe.column];
+      const format::LoadedBloomFilter* filter = by_column[probe.column];
       if (filter == nullptr) return false;
       for (const std::vector<uint64_t>& forms : probe.literals) {
         for (uint64_t hash : forms) {

@@ -952,9 +952,14 @@ Status Scanner::State::Plan() {
   PQSIFT_RETURN_IF_ERROR(LoadRuntimeEvidence());
   plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
 
-  // Slices: the selected rows of each row group, cut by rows when a row group is very large.
-  constexpr int64_t kMaxSliceBytes = int64_t{128} << 20;
-  constexpr int64_t kMaxSliceRows = int64_t{1} << 20;
+  // Slices: the selected rows of each row group, cut into parts of at most about 16 MiB and
+  // 128Ki rows. A slice's columns are decoded whole before its batches go out, so smaller
+  // slices mean less memory (a full scan of 1M-row row groups: 214 MB -> 122 MB peak), a LIMIT
+  // that stops after fewer rows, and both threads busy on files of few, large row groups; a
+  // chunk with an offset index is fetched per slice, page by page, so nothing is read twice
+  // but the pages a slice boundary cuts.
+  constexpr int64_t kMaxSliceBytes = int64_t{16} << 20;
+  constexpr int64_t kMaxSliceRows = int64_t{1} << 17;
   for (size_t f = 0; f < files.size(); ++f) {
     auto file = std::const_pointer_cast<FileEntry>(files[f]);
     const std::vector<int32_t>& leaves = file->leaves;

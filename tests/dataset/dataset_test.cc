@@ -2,6 +2,7 @@
 // unification (added columns read as NULL, widened types, conflicts naming both files),
 // partition pruning before any file is opened, and the footer cache.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <filesystem>
 #include <fstream>
@@ -261,6 +262,43 @@ TEST(DatasetScanTest, UnifiesAddedColumnsAndWiderTypesWithPartitions) {
   ASSERT_TRUE(none.ok()) << none.status().message();
   EXPECT_TRUE(none->lines.empty());
   EXPECT_EQ(none->stats.files, 0u);
+}
+
+TEST(DatasetScanTest, MoreFilesThanTheProcessMayOpen) {
+  // 150 files under a descriptor limit of 64: a scan holds every file it reads until it ends,
+  // so those of a large dataset must not hold descriptors between reads.
+  TempDir dir;
+  constexpr int kFiles = 150;
+  for (int f = 0; f < kFiles; ++f) {
+    WriteFile(dir / ("part=" + std::to_string(f % 3) + "/f" + std::to_string(f) + ".parquet"),
+              {{"id", Int64s({2 * f, 2 * f + 1})}});
+  }
+  ClearFooterCache();
+  struct rlimit saved {};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  struct rlimit low = saved;
+  low.rlim_cur = std::min<rlim_t>(saved.rlim_cur, 64);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  auto all = ScanDataset({dir.str()}, "id >= 100 AND id < 250", {"id"});
+  ::setrlimit(RLIMIT_NOFILE, &saved);
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  EXPECT_EQ(all->stats.files_total, static_cast<uint64_t>(kFiles));
+  EXPECT_EQ(all->lines.size(), 150u);
+}
+
+TEST(LocalFileOnDemandTest, AFileReplacedAfterOpeningIsAnError) {
+  TempDir dir;
+  const std::string path = dir / "a.parquet";
+  WriteFile(path, {{"id", Int64s({1, 2, 3})}});
+  auto file = OpenLocalFileOnDemand(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE((*file)->Read({0, 4}).ok());
+  WriteFile(path, {{"id", Int64s({1, 2, 3, 4, 5, 6})}});  // another size
+  auto read = (*file)->Read({0, 4});
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("changed during the scan"), std::string::npos)
+      << read.status().message();
+  EXPECT_NE(read.status().message().find(path), std::string::npos);
 }
 
 TEST(DatasetScanTest, PartitionSchemaOverridesInference) {

@@ -19,7 +19,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { CommandPool } from '../lib/command_pool.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -104,24 +104,10 @@ function check(file, name, problems, notes = []) {
 // Running pqsift
 // ---------------------------------------------------------------------------------------------
 
-// Runs pqsift asynchronously (several runs overlap with the JavaScript comparison work).
-function runPqsift(argv, timeoutMs = 120000) {
-  const [cmd, pre] = pqsift.endsWith('.mjs') ? [process.execPath, [pqsift]] : [pqsift, []];
-  return new Promise((resolve) => {
-    const child = spawn(cmd, [...pre, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
-    const err = [];
-    let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('error', (e) => { clearTimeout(timer); resolve({ status: null, signal: null, timedOut, error: e.message, stdout: Buffer.alloc(0), stderr: '' }); });
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal: timedOut ? null : signal, timedOut, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
-}
+// Runs pqsift asynchronously (several runs overlap with the JavaScript comparison work), through
+// a pool of small workers: spawning from this process, which holds DuckDB, costs more than a run.
+const pool = new CommandPool(2);
+const runPqsift = (argv, timeoutMs = 120000) => pool.run([pqsift, ...argv], timeoutMs, { buffer: true });
 
 function describeRun(r) {
   if (r.timedOut) return 'timed out (hang?)';

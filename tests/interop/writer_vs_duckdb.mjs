@@ -22,7 +22,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { CommandPool } from '../lib/command_pool.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -63,21 +63,9 @@ const { parquetMetadata } = await import(pathToFileURL(path.join(peers, 'node_mo
 const pl = (await import(pathToFileURL(path.join(peers, 'node_modules/nodejs-polars/bin/index.js')))).default;
 const pw = await import(pathToFileURL(path.join(peers, 'node_modules/parquet-wasm/node/parquet_wasm.js')));
 
-function run(argv) {
-  return new Promise((resolve) => {
-    const child = spawn(args.pqsift, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
-    const err = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120000);
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('error', (e) => { clearTimeout(timer); resolve({ status: null, stderr: e.message }); });
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8').trim() });
-    });
-  });
-}
+// Through a pool of small workers: spawning from this process, which holds DuckDB, is slow.
+const pool = new CommandPool(2);
+const run = (argv) => pool.run([args.pqsift, ...argv], 60000).then((r) => ({ ...r, stderr: r.stderr.trim() }));
 
 const work = path.resolve(args.workdir);
 fs.rmSync(work, { recursive: true, force: true });

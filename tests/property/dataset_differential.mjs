@@ -18,7 +18,7 @@
 // The last line is `dataset_differential: PASS|FAIL ...`; exit 1 on FAIL.
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { CommandPool } from '../lib/command_pool.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Rng, hash32 } from './generate.mjs';
 
@@ -134,9 +134,11 @@ function randomPredicate(rng, ds, everywhere = false) {
   return `${atom()} AND (${atom()} OR ${atom()})`;
 }
 
-function pqsift(argv) {
-  const r = spawnSync(args.pqsift, argv, { encoding: 'utf8', maxBuffer: 256 << 20 });
-  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', signal: r.signal };
+// Through a pool of small workers: spawning from this process, which holds DuckDB, is slow.
+const pool = new CommandPool(2);
+async function pqsift(argv) {
+  const r = await pool.run([args.pqsift, ...argv]);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
 }
 
 const text = (v) => (v === null || v === undefined ? 'NULL' : String(v));
@@ -154,7 +156,7 @@ for (let d = 0; d < args.datasets; d++) {
   const ds = await makeDataset(d);
   const rng = ds.rng;
   if (ds.manifest !== 'absent') {
-    const r = pqsift(['index', ds.dir]);
+    const r = await pqsift(['index', ds.dir]);
     if (r.code !== 0) { failures++; process.stdout.write(`index failed for ${ds.dir}: ${r.stderr}`); continue; }
     if (ds.manifest === 'stale') {
       // Rewrite one file with other rows: its size or mtime changes, so the manifest's entry is
@@ -173,8 +175,8 @@ for (let d = 0; d < args.datasets; d++) {
     const cols = rng.shuffle(names.slice()).slice(0, rng.int(1, names.length));
     const stats = path.join(workdir, 'stats.json');
     const base = ['scan', ds.dir, '--where', where, '--select', cols.join(','), '--format', 'jsonl'];
-    const pruned = pqsift([...base, '--threads', String(rng.int(1, 2)), '--stats-json', stats]);
-    const unpruned = pqsift([...base, '--no-prune', '--threads', '1']);
+    const [pruned, unpruned] = await Promise.all([pqsift([...base, '--threads', String(rng.int(1, 2)), '--stats-json', stats]),
+                                                  pqsift([...base, '--no-prune', '--threads', '1'])]);
     let duck;
     try {
       const sel = cols.map((col) => `CAST("${col}" AS VARCHAR)`).join(', ');
@@ -225,8 +227,8 @@ for (let d = 0; d < args.datasets; d++) {
     splitChecks++;
     const where = randomPredicate(rng, ds, true);
     const target = rng.pick([1, 500, 5000, 50000, 1 << 30]);
-    const listed = pqsift(['splits', ds.dir, '--target-bytes', String(target), '--where', where]);
-    const whole = pqsift(['scan', ds.dir, '--where', where, '--select', 'id', '--format', 'jsonl']);
+    const listed = await pqsift(['splits', ds.dir, '--target-bytes', String(target), '--where', where]);
+    const whole = await pqsift(['scan', ds.dir, '--where', where, '--select', 'id', '--format', 'jsonl']);
     const repro = `splits of ${ds.dir} --target-bytes ${target} --where "${where}"`;
     if (listed.code !== 0 || whole.code !== 0) {
       failures++;
@@ -238,7 +240,7 @@ for (let d = 0; d < args.datasets; d++) {
     const ids = [];
     let bad = null;
     for (const split of splits) {
-      const part = pqsift(['scan', '--split', split, '--where', where, '--select', 'id', '--format', 'jsonl']);
+      const part = await pqsift(['scan', '--split', split, '--where', where, '--select', 'id', '--format', 'jsonl']);
       if (part.code !== 0) { bad = `split ${split}: ${part.stderr.trim()}`; break; }
       ids.push(...pqsiftRows(part.stdout, ['id']));
     }

@@ -34,8 +34,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CommandPool } from '../lib/command_pool.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -117,24 +117,12 @@ await con.run('SET preserve_insertion_order = true');
 // Running pqsift
 // ---------------------------------------------------------------------------------------------
 
+// The pqsift runs go through a pool of small workers (tests/lib/command_pool.mjs): spawning from
+// this process, which holds DuckDB, costs more than most runs take.
+const pool = inProcess ? null : new CommandPool(2);
 function runPqsift(argv, timeoutMs = 120000) {
   if (inProcess) return inProcess.run(argv);
-  const [cmd, pre] = pqsift.endsWith('.mjs') ? [process.execPath, [pqsift]] : [pqsift, []];
-  return new Promise((resolve) => {
-    const child = spawn(cmd, [...pre, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
-    const err = [];
-    let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('error', (e) => { clearTimeout(timer); resolve({ status: null, error: e.message, stdout: '', stderr: '' }); });
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal: timedOut ? null : signal, timedOut, stdout: Buffer.concat(out).toString('utf8'),
-                stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
+  return pool.run([pqsift, ...argv], timeoutMs);
 }
 
 function describeRun(r) {

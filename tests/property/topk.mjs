@@ -17,12 +17,13 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { CommandPool } from '../lib/command_pool.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const peers = path.resolve(here, '../../tools/peers');
 const NAME = 'property_topk';
+const pool = new CommandPool(2);
 
 const args = { files: 12, cases: 144, seed: 1, minSkippedShare: 0 };
 for (let i = 2; i < process.argv.length; i++) {
@@ -149,8 +150,8 @@ for (let f = 0; f < args.files; f++) {
     const argv = ['scan', file, '--order-by', orderBy, '--limit', String(limit), '--format', 'jsonl',
                   '--threads', String(rng.pick([1, 2])), '--batch-size', String(rng.pick([100, 1000, 65536])),
                   '--stats-json', statsPath];
-    const pruned = spawnSync(args.pqsift, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
-    const unpruned = spawnSync(args.pqsift, [...argv.slice(0, -2), '--no-prune'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const [pruned, unpruned] = await Promise.all([pool.run([args.pqsift, ...argv]),
+                                                  pool.run([args.pqsift, ...argv.slice(0, -2), '--no-prune'])]);
     totals.cases++;
     const duck = await duckOrdered(file, orderSql, keys.map((k) => k.name));
     const problems = [];

@@ -253,9 +253,68 @@ TEST_F(BloomFilterStageTest, WithoutLengthTheFilterIsReadInAPrefix) {
       WithFooterEdit(bytes(), [](ColumnMetaData& m) { m.bloom_filter_length.reset(); });
   Outcome o = Evaluate(edited, "key = 'k00042x'");
   EXPECT_EQ(o.skipped_by_bloom, kRowGroups);
-  // The filters lie together, so the prefixes overlap: one coalesced read of them all and what
-  // follows, at most the prefix past the last filter.
-  EXPECT_LT(o.bloom_bytes_read, kRowGroups * 2200 + format::kBloomFilterPrefixBytes);
+  // The filters (about 2 KiB each) lie together: their headers are read in one coalesced read,
+  // then the blocks of the probed value.
+  EXPECT_LT(o.bloom_bytes_read, 2 * kRowGroups * 2200);
+}
+
+TEST(BloomFilterLoadTest, ALookupReadsOnlyTheBlocksOfItsHashes) {
+  // 128 KiB filters (sized for 100,000 values), with and without bloom_filter_length: a probe
+  // of a few hashes reads each header and the blocks they fall in, and answers exactly as the
+  // whole filter for them.
+  WriterOptions options = SampleOptions();
+  options.bloom_filters = {{"key", {100'000, 0.01}}};
+  const std::vector<uint8_t> with_length = WriteSample(options);
+  const std::vector<uint8_t> without_length =
+      WithFooterEdit(with_length, [](ColumnMetaData& m) { m.bloom_filter_length.reset(); });
+  std::vector<uint64_t> hashes;
+  for (int64_t r = 0; r < 6; ++r) {  // three present keys, three absent ones
+    const std::string key = r < 3 ? KeyOf(r * 1001) : "absent" + std::to_string(r);
+    hashes.push_back(
+        format::BloomFilterHash({reinterpret_cast<const uint8_t*>(key.data()), key.size()}));
+  }
+  for (const std::vector<uint8_t>* bytes : {&with_length, &without_length}) {
+    std::shared_ptr<RandomAccessFile> file = MakeMemoryFile("b.parquet", *bytes);
+    OpenOptions open;
+    open.tail_bytes = 8;
+    auto metadata = ReadParquetMetadata(*file, open);
+    ASSERT_TRUE(metadata.ok());
+    std::vector<format::BloomFilterRequest> whole, blocks;
+    for (size_t g = 0; g < kRowGroups; ++g) {
+      whole.push_back({g, 0, {}});
+      blocks.push_back({g, 0, hashes});
+    }
+    uint64_t whole_read = 0, blocks_read = 0;
+    auto a =
+        format::LoadBloomFilters(*file, **metadata, whole, UINT64_MAX, kRowGroups, &whole_read);
+    auto b =
+        format::LoadBloomFilters(*file, **metadata, blocks, UINT64_MAX, kRowGroups, &blocks_read);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_GE(whole_read, kRowGroups * 128 * 1024);
+    // Blocks within 4 KiB of each other are read together.
+    EXPECT_LE(blocks_read, kRowGroups * (format::kBloomFilterHeaderProbeBytes + 6 * (32 + 4096)));
+    int64_t absent = 0;
+    for (size_t g = 0; g < kRowGroups; ++g) {
+      ASSERT_TRUE(a->filters[g] && b->filters[g]);
+      EXPECT_TRUE(a->filters[g]->whole());
+      EXPECT_FALSE(b->filters[g]->whole());
+      EXPECT_EQ(b->filters[g]->num_bytes(), 128 * 1024);
+      for (uint64_t h : hashes) {
+        EXPECT_EQ(a->filters[g]->MightContain(h), b->filters[g]->MightContain(h));
+        absent += !b->filters[g]->MightContain(h);
+      }
+    }
+    EXPECT_GT(absent, 0);  // the comparison above compared some "absent" answers
+  }
+}
+
+TEST(BloomFilterLoadTest, ALookupInLargeFiltersReadsAFewBlocks) {
+  WriterOptions options = SampleOptions();
+  options.bloom_filters = {{"key", {100'000, 0.01}}};
+  Outcome o = Evaluate(WriteSample(options), "key IN ('k00042x', 'k00043x')");
+  EXPECT_EQ(o.skipped_by_bloom, kRowGroups);
+  EXPECT_LE(o.bloom_bytes_read,
+            kRowGroups * (format::kBloomFilterHeaderProbeBytes + 2 * (32 + 4096)));
 }
 
 TEST(BloomFilterLoadTest, LargeFiltersWithoutLengthLoadWithinTheBudget) {
@@ -270,7 +329,7 @@ TEST(BloomFilterLoadTest, LargeFiltersWithoutLengthLoadWithinTheBudget) {
   auto metadata = ReadParquetMetadata(*file);
   ASSERT_TRUE(metadata.ok());
   std::vector<format::BloomFilterRequest> requests;
-  for (size_t g = 0; g < kRowGroups; ++g) requests.push_back({g, 0});
+  for (size_t g = 0; g < kRowGroups; ++g) requests.push_back({g, 0, {}});
   uint64_t read = 0;
   size_t done = 0, calls = 0;
   while (done < requests.size()) {

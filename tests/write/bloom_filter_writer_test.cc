@@ -144,7 +144,7 @@ TEST(BloomFilterWriterTest, EveryStoredValueIsFoundThroughTheLiteralMapping) {
     SCOPED_TRACE(field.name);
     std::vector<format::BloomFilterRequest> requests;
     for (size_t g = 0; g < file.row_groups.size(); ++g) {
-      requests.push_back({g, static_cast<int32_t>(c)});
+      requests.push_back({g, static_cast<int32_t>(c), {}});
     }
     uint64_t bytes_read = 0;
     auto loaded = format::LoadBloomFilters(*w.file, *w.metadata, requests, UINT64_MAX,
@@ -197,7 +197,7 @@ std::shared_ptr<RecordBatch> SmallBatch(std::shared_ptr<const DataType> type, in
 
 int64_t BitsetBytes(const Written& w, size_t row_group) {
   uint64_t read = 0;
-  format::BloomFilterRequest request{row_group, 0};
+  format::BloomFilterRequest request{row_group, 0, {}};
   auto loaded = format::LoadBloomFilters(*w.file, *w.metadata, {&request, 1}, UINT64_MAX, 1, &read);
   EXPECT_TRUE(loaded.ok());
   return loaded.ok() && loaded->filters[0] ? loaded->filters[0]->num_bytes() : -1;
