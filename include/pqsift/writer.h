@@ -27,9 +27,15 @@
 //    first page is smaller with it than in PLAIN (else PLAIN throughout, with no dictionary
 //    page), falling back to PLAIN for the rest of the chunk once the dictionary page would
 //    exceed `dictionary_page_bytes`. Booleans are PLAIN.
-// Data pages are v1 (or v2 with `data_page_v2`) with RLE definition levels; see leaf_spec.h
-// for how each Arrow type is stored. Flat columns only for now (struct, list and map columns:
-// NotSupported).
+// Data pages are v1 (or v2 with `data_page_v2`) with RLE repetition and definition levels; see
+// leaf_spec.h for how each flat Arrow type is stored. Nested columns (struct, large_list, map, at
+// any depth, nullable at every level) are stored as Parquet groups of leaves (src/write/
+// shredder.h: a struct as a group, a list as the 3-level LIST, a map as MAP with key_value),
+// reading back as the same Arrow type; every leaf is a column chunk with its own statistics,
+// page index and options (column_encodings and bloom_filters name a leaf by its dotted path,
+// e.g. "l.list.element"; a flat column's path is its name). A page holds whole rows: its
+// first_row_index in the offset index is a row (PageIndex.md), and null counts count level
+// entries below the leaf's maximum definition level.
 //
 // Streaming, bounded memory: Write encodes and compresses the batch's values at once, so the
 // batch need only live during the call. The writer holds at most one row group's encoded pages
@@ -86,13 +92,15 @@ struct WriterOptions {
   // A CRC-32 of each page's stored bytes in its header (PageHeader.crc), which readers verify
   // on request (ScanOptions::verify_crc, `--verify-crc`).
   bool page_checksums = false;
-  // Per column (by name): every data page in this encoding (PLAIN, RLE for booleans,
-  // DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) instead
-  // of dictionary / PLAIN. Open fails with NotSupported for an encoding the column's physical
-  // type does not have, InvalidArgument for a column the schema does not have.
+  // Per leaf column (by name; nested leaves by dotted path): every data page in this encoding
+  // (PLAIN, RLE for booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
+  // BYTE_STREAM_SPLIT) instead of dictionary / PLAIN. Open fails with NotSupported for an encoding
+  // the column's physical type does not have, InvalidArgument for a column the schema does not
+  // have.
   std::map<std::string, Encoding> column_encodings;
   // Rows sorted within each row group by these columns (first key first; stable), declared as
-  // the row group's sorting_columns. Floats sort with NaN above every number. The writer then
+  // the row group's sorting_columns. Open fails with NotSupported when the schema has a nested
+  // column. Floats sort with NaN above every number. The writer then
   // holds one row group of input rows (the batches' arrays, shared, not copied) until it is
   // complete: memory grows by about one row group of Arrow data.
   struct SortBy {
@@ -101,11 +109,12 @@ struct WriterOptions {
     bool nulls_first = false;
   };
   std::vector<SortBy> sort_by;
-  // Per column (by name): a bloom filter in every row group. Open fails with InvalidArgument
-  // for a column the schema does not have or options out of range, NotSupported for a boolean
-  // column (the spec defines no hash for its bit-packed PLAIN form). The writer keeps each
-  // chunk's distinct hashes until the row group ends (8 bytes per distinct value), and the
-  // filters until Close (up to 64 MiB; beyond that they are written after their row group).
+  // Per leaf column (by name; nested leaves by dotted path): a bloom filter in every row group.
+  // Open fails with InvalidArgument for a column the schema does not have or options out of range,
+  // NotSupported for a boolean column (the spec defines no hash for its bit-packed PLAIN form). The
+  // writer keeps each chunk's distinct hashes until the row group ends (8 bytes per distinct
+  // value), and the filters until Close (up to 64 MiB; beyond that they are written after their row
+  // group).
   std::map<std::string, BloomFilterOptions> bloom_filters;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
@@ -123,8 +132,9 @@ class ParquetWriter {
   ~ParquetWriter();
 
   // Appends the rows of `batch`. InvalidArgument when its columns do not match the schema
-  // (count, types, nullability) or fail ValidateArrayLayout, or a value cannot be stored (a
-  // binary value of 4 GiB or more); IOError from the file. After an error the writer is
+  // (count, types, nullability) or fail ValidateArrayLayout, a nested column has a null under a
+  // non-nullable field or list offsets out of range, or a value cannot be stored (a binary
+  // value of 4 GiB or more); IOError from the file. After an error the writer is
   // unusable (Close returns the same error and leaves the file incomplete). InvalidArgument
   // after Close.
   Status Write(const RecordBatch& batch);

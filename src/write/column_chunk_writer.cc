@@ -31,24 +31,36 @@ Status DecimalTooWide(const DataType& type) {
                                  " allows, so it cannot be stored in the type's Parquet width");
 }
 
-// Appends fn(slot) for every valid slot in [begin, begin + n) (slots count from the buffers'
-// start, i.e. include the array's offset).
+// The slots a step takes values from (slots count from the buffers' start, i.e. include the
+// array's offset): the valid ones of [begin, begin + n) (a flat column), or the n slots listed
+// (a nested column's leaf, shredder.h: all valid).
+struct Slots {
+  int64_t begin = 0;
+  int64_t n = 0;
+  const int64_t* list = nullptr;
+};
+
+// Appends fn(slot) for every slot of `s` that holds a value.
 template <typename Value, typename Fn>
-void GatherValid(const Array& a, int64_t begin, int64_t n, std::vector<Value>& out, Fn&& fn) {
-  const uint8_t* validity = a.buffers[0] ? a.buffers[0]->data() : nullptr;
-  if (validity == nullptr) {
-    for (int64_t i = begin; i < begin + n; ++i) out.push_back(fn(i));
+void GatherValid(const Array& a, const Slots& s, std::vector<Value>& out, Fn&& fn) {
+  if (s.list != nullptr) {
+    for (int64_t k = 0; k < s.n; ++k) out.push_back(fn(s.list[k]));
     return;
   }
-  for (int64_t i = begin; i < begin + n; ++i) {
+  const uint8_t* validity = a.buffers[0] ? a.buffers[0]->data() : nullptr;
+  if (validity == nullptr) {
+    for (int64_t i = s.begin; i < s.begin + s.n; ++i) out.push_back(fn(i));
+    return;
+  }
+  for (int64_t i = s.begin; i < s.begin + s.n; ++i) {
     if (bit_util::GetBit(validity, i)) out.push_back(fn(i));
   }
 }
 
 template <typename Value, typename Src>
-void GatherCast(const Array& a, int64_t begin, int64_t n, std::vector<Value>& out) {
+void GatherCast(const Array& a, const Slots& s, std::vector<Value>& out) {
   const Src* src = a.buffers[1]->as<Src>();
-  GatherValid(a, begin, n, out, [src](int64_t i) { return static_cast<Value>(src[i]); });
+  GatherValid(a, s, out, [src](int64_t i) { return static_cast<Value>(src[i]); });
 }
 
 // The values of one physical type from the Arrow types stored as it (leaf_spec.h).
@@ -57,10 +69,10 @@ struct Gatherer;
 
 template <>
 struct Gatherer<encoding::BooleanType> {
-  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<uint8_t>& out,
+  static Status Run(const Array& a, const Slots& s, std::vector<uint8_t>& out,
                     std::vector<uint8_t>&) {
     const uint8_t* bits = a.buffers[1]->data();
-    GatherValid(a, begin, n, out,
+    GatherValid(a, s, out,
                 [bits](int64_t i) { return static_cast<uint8_t>(bit_util::GetBit(bits, i)); });
     return Status::OK();
   }
@@ -68,19 +80,19 @@ struct Gatherer<encoding::BooleanType> {
 
 template <>
 struct Gatherer<encoding::Int32Type> {
-  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<int32_t>& out,
+  static Status Run(const Array& a, const Slots& s, std::vector<int32_t>& out,
                     std::vector<uint8_t>&) {
     switch (a.type->id) {
-      case TypeId::kInt8: GatherCast<int32_t, int8_t>(a, begin, n, out); break;
-      case TypeId::kInt16: GatherCast<int32_t, int16_t>(a, begin, n, out); break;
-      case TypeId::kUInt8: GatherCast<int32_t, uint8_t>(a, begin, n, out); break;
-      case TypeId::kUInt16: GatherCast<int32_t, uint16_t>(a, begin, n, out); break;
+      case TypeId::kInt8: GatherCast<int32_t, int8_t>(a, s, out); break;
+      case TypeId::kInt16: GatherCast<int32_t, int16_t>(a, s, out); break;
+      case TypeId::kUInt8: GatherCast<int32_t, uint8_t>(a, s, out); break;
+      case TypeId::kUInt16: GatherCast<int32_t, uint16_t>(a, s, out); break;
       case TypeId::kDecimal128: {
         // The low 32 bits of the 128-bit value: the whole value when it has at most the
         // type's 9 digits, as it should (checked: the high bits must only extend the sign).
         const int32_t* words = a.buffers[1]->as<int32_t>();
         bool too_wide = false;
-        GatherValid(a, begin, n, out, [&](int64_t i) {
+        GatherValid(a, s, out, [&](int64_t i) {
           const int32_t sign = words[i * 4] >> 31;
           too_wide |=
               words[i * 4 + 1] != sign || words[i * 4 + 2] != sign || words[i * 4 + 3] != sign;
@@ -89,7 +101,7 @@ struct Gatherer<encoding::Int32Type> {
         if (too_wide) return DecimalTooWide(*a.type);
         break;
       }
-      default: GatherCast<int32_t, int32_t>(a, begin, n, out); break;  // int32, uint32, date, time
+      default: GatherCast<int32_t, int32_t>(a, s, out); break;  // int32, uint32, date, time
     }
     return Status::OK();
   }
@@ -97,18 +109,18 @@ struct Gatherer<encoding::Int32Type> {
 
 template <>
 struct Gatherer<encoding::Int64Type> {
-  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<int64_t>& out,
+  static Status Run(const Array& a, const Slots& s, std::vector<int64_t>& out,
                     std::vector<uint8_t>&) {
     if (a.type->id == TypeId::kDecimal128) {
       const int64_t* words = a.buffers[1]->as<int64_t>();  // low 64 bits: precision <= 18
       bool too_wide = false;
-      GatherValid(a, begin, n, out, [&](int64_t i) {
+      GatherValid(a, s, out, [&](int64_t i) {
         too_wide |= words[i * 2 + 1] != (words[i * 2] >> 63);
         return words[i * 2];
       });
       if (too_wide) return DecimalTooWide(*a.type);
     } else {
-      GatherCast<int64_t, int64_t>(a, begin, n, out);  // int64, uint64, time64, timestamp
+      GatherCast<int64_t, int64_t>(a, s, out);  // int64, uint64, time64, timestamp
     }
     return Status::OK();
   }
@@ -116,9 +128,8 @@ struct Gatherer<encoding::Int64Type> {
 
 template <typename T, typename DType>
 struct GatherSame {
-  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<T>& out,
-                    std::vector<uint8_t>&) {
-    GatherCast<T, T>(a, begin, n, out);
+  static Status Run(const Array& a, const Slots& s, std::vector<T>& out, std::vector<uint8_t>&) {
+    GatherCast<T, T>(a, s, out);
     return Status::OK();
   }
 };
@@ -129,12 +140,12 @@ struct Gatherer<encoding::DoubleType> : GatherSame<double, encoding::DoubleType>
 
 template <>
 struct Gatherer<encoding::ByteArrayType> {
-  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<ByteView>& out,
+  static Status Run(const Array& a, const Slots& s, std::vector<ByteView>& out,
                     std::vector<uint8_t>&) {
     const int64_t* offsets = a.buffers[1]->as<int64_t>();
     const uint8_t* data = a.buffers[2] ? a.buffers[2]->data() : nullptr;
     bool too_long = false, decreasing = false;
-    GatherValid(a, begin, n, out, [&](int64_t i) {
+    GatherValid(a, s, out, [&](int64_t i) {
       int64_t size = offsets[i + 1] - offsets[i];
       too_long |= size > int64_t{UINT32_MAX};
       decreasing |= size < 0;  // ValidateArrayLayout checks the first and last offsets only
@@ -150,17 +161,17 @@ struct Gatherer<encoding::ByteArrayType> {
 
 template <>
 struct Gatherer<encoding::FixedLenByteArrayType> {
-  static Status Run(const Array& a, int64_t begin, int64_t n, std::vector<ByteView>& out,
+  static Status Run(const Array& a, const Slots& s, std::vector<ByteView>& out,
                     std::vector<uint8_t>& scratch) {
     const uint8_t* data = a.buffers[1]->data();
     if (a.type->id == TypeId::kDecimal128) {
       // Parquet stores the unscaled value big-endian in the fewest bytes for the precision;
       // Arrow holds it little-endian in 16: the low `width` bytes, reversed.
       const int32_t width = DecimalByteWidth(a.type->precision);
-      scratch.resize(static_cast<size_t>(n) * width);  // stable: one resize per call
+      scratch.resize(static_cast<size_t>(s.n) * width);  // stable: one resize per call
       uint8_t* to = scratch.data();
       bool too_wide = false;
-      GatherValid(a, begin, n, out, [&](int64_t i) {
+      GatherValid(a, s, out, [&](int64_t i) {
         const uint8_t* from = data + i * 16;
         // The bytes left out must only extend the sign of the ones kept.
         const uint8_t sign = (from[width - 1] & 0x80) ? 0xFF : 0x00;
@@ -175,7 +186,7 @@ struct Gatherer<encoding::FixedLenByteArrayType> {
     // fixed_size_binary, and float16 (two little-endian bytes in both formats).
     const auto width =
         static_cast<uint32_t>(a.type->id == TypeId::kFloat16 ? 2 : a.type->byte_width);
-    GatherValid(a, begin, n, out, [&](int64_t i) { return ByteView{data + i * width, width}; });
+    GatherValid(a, s, out, [&](int64_t i) { return ByteView{data + i * width, width}; });
     return Status::OK();
   }
 };
@@ -187,12 +198,13 @@ class TypedChunkWriter final : public ColumnChunkWriter {
 
   // The chunk's encoders: `options.encoding` for every page when given (NotSupported when it is
   // not defined for the type), else dictionary with PLAIN as the fallback (booleans: PLAIN).
-  static Result<std::unique_ptr<ColumnChunkWriter>> Create(const LeafSpec& spec, bool nullable,
+  static Result<std::unique_ptr<ColumnChunkWriter>> Create(const LeafSpec& spec, int16_t max_def,
+                                                           int16_t max_rep,
                                                            const ChunkOptions& options) {
     auto plain = encoding::MakeValueEncoder<DType>(options.encoding.value_or(Encoding::kPlain),
                                                    spec.type_length);
     if (!plain.ok()) return plain.status();
-    std::unique_ptr<TypedChunkWriter> w(new TypedChunkWriter(spec, nullable, options));
+    std::unique_ptr<TypedChunkWriter> w(new TypedChunkWriter(spec, max_def, max_rep, options));
     w->plain_ = std::move(*plain);
     w->current_ = w->plain_.get();
     if (options.dictionary && !options.encoding && !encoding::kIsBoolean<DType>) {
@@ -213,26 +225,34 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   }
 
   Status Write(const Array& array, int64_t offset, int64_t length) override;
+  Status WriteShredded(const ShreddedLeaf& leaf) override;
   Status Finish(FinishedChunk& out, std::deque<std::string>& strings) override;
   int64_t num_rows() const override { return rows_; }
   size_t buffered_bytes() const override {
-    return data_pages_.size() + (dictionary_ ? dictionary_->dictionary_page_size() : 0);
+    return data_bytes_ + (dictionary_ ? dictionary_->dictionary_page_size() : 0);
   }
 
  private:
-  TypedChunkWriter(const LeafSpec& spec, bool nullable, const ChunkOptions& options)
+  TypedChunkWriter(const LeafSpec& spec, int16_t max_def, int16_t max_rep,
+                   const ChunkOptions& options)
       : spec_(spec),
-        nullable_(nullable),
+        max_def_(max_def),
+        max_rep_(max_rep),
         options_(options),
         page_bounds_(spec.order),
         chunk_bounds_(spec.order),
         order_(spec.order) {}
 
-  // Rows of [slot, slot + max_rows) that fit in about `budget` bytes (at least one).
-  int64_t RowsWithinBytes(const Array& a, int64_t slot, int64_t max_rows, int64_t budget) const;
+  // How many of the slots (at least one) hold values that fit in about `budget` bytes.
+  int64_t SlotsWithinBytes(const Array& a, const Slots& slots, int64_t budget) const;
   size_t PageSize() const {
-    return current_->EstimatedSize() + (nullable_ ? static_cast<size_t>(page_rows_) / 8 : 0);
+    const auto level_bytes = static_cast<size_t>(page_entries_) / 8;  // about 1 bit per level
+    return current_->EstimatedSize() + (max_def_ > 0 ? level_bytes : 0) +
+           (max_rep_ > 0 ? level_bytes : 0);
   }
+  // Takes the values of `slots` (and the page's level entries, added by the caller): bounds,
+  // encoders, bloom filter; then ends the page when it is full.
+  Status AddValues();
   Status EndPage();
   void ChooseFirstPageEncoding();
   // Appends the header of a page with `body_size` uncompressed bytes, then compressed_.
@@ -242,7 +262,8 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   Statistics ChunkStatistics(std::deque<std::string>& strings) const;
 
   const LeafSpec spec_;
-  const bool nullable_;
+  const int16_t max_def_;
+  const int16_t max_rep_;
   const ChunkOptions options_;
 
   std::unique_ptr<encoding::ValueEncoder<DType>> plain_;            // PLAIN, or options_.encoding
@@ -253,18 +274,24 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   // The first page goes to the dictionary and to PLAIN, until its end chooses one.
   bool trying_dictionary_ = false;
 
-  // The page being filled.
-  std::vector<int16_t> page_levels_;
+  // The page being filled: its level entries, rows (records) and entries with no value.
+  std::vector<int16_t> page_def_;
+  std::vector<int16_t> page_rep_;
+  int64_t page_entries_ = 0;
   int64_t page_rows_ = 0;
   int64_t page_nulls_ = 0;
   BoundsTracker<DType> page_bounds_;
 
   // The chunk so far.
   int64_t rows_ = 0;
+  int64_t entries_ = 0;
+  bool flat_ = true;  // only the flat path wrote: order_ saw every row
   int64_t nulls_ = 0;
   BoundsTracker<DType> chunk_bounds_;
   OrderTracker<DType> order_;
-  std::vector<uint8_t> data_pages_;
+  // One buffer per page: a chunk's pages are never copied into one growing buffer.
+  std::vector<std::vector<uint8_t>> data_pages_;
+  size_t data_bytes_ = 0;
   int64_t uncompressed_bytes_ = 0;  // headers + uncompressed bodies
   std::vector<format::PageLocation> pages_;
   std::map<std::pair<PageType, Encoding>, int32_t> page_counts_;
@@ -280,18 +307,26 @@ class TypedChunkWriter final : public ColumnChunkWriter {
 };
 
 template <typename DType>
-int64_t TypedChunkWriter<DType>::RowsWithinBytes(const Array& a, int64_t slot, int64_t max_rows,
-                                                 int64_t budget) const {
+int64_t TypedChunkWriter<DType>::SlotsWithinBytes(const Array& a, const Slots& slots,
+                                                  int64_t budget) const {
   if constexpr (std::is_same_v<DType, encoding::ByteArrayType>) {
     const int64_t* offsets = a.buffers[1]->as<int64_t>();
+    if (slots.list != nullptr) {
+      int64_t k = 0;
+      for (int64_t bytes = 0; k < slots.n; ++k) {
+        bytes += offsets[slots.list[k] + 1] - offsets[slots.list[k]];
+        if (bytes > budget) break;
+      }
+      return std::max<int64_t>(1, k);
+    }
     // The first row whose end passes the budget, by binary search over the monotonic offsets.
-    const int64_t* first = offsets + slot + 1;
-    const int64_t* end = std::upper_bound(first, first + max_rows, offsets[slot] + budget);
+    const int64_t* first = offsets + slots.begin + 1;
+    const int64_t* end = std::upper_bound(first, first + slots.n, offsets[slots.begin] + budget);
     return std::max<int64_t>(1, end - first);
   } else {
     int64_t width =
         std::is_same_v<DType, encoding::FixedLenByteArrayType> ? spec_.type_length : sizeof(Value);
-    return std::clamp<int64_t>(budget / std::max<int64_t>(width, 1), 1, max_rows);
+    return std::clamp<int64_t>(budget / std::max<int64_t>(width, 1), 1, slots.n);
   }
 }
 
@@ -303,37 +338,88 @@ Status TypedChunkWriter<DType>::Write(const Array& array, int64_t offset, int64_
   while (slot < end) {
     int64_t budget = options_.page_bytes - static_cast<int64_t>(PageSize());
     int64_t step = std::min({end - slot, options_.page_rows - page_rows_, kStepRows});
-    step = RowsWithinBytes(array, slot, step, std::max<int64_t>(budget, 1));
-    values_.clear();
-    PQSIFT_RETURN_IF_ERROR(Gatherer<DType>::Run(array, slot, step, values_, scratch_));
-    const auto valid = static_cast<int64_t>(values_.size());
-    if (nullable_) {
+    step = SlotsWithinBytes(array, Slots{slot, step}, std::max<int64_t>(budget, 1));
+    if (max_def_ > 0) {
       for (int64_t i = slot; i < slot + step; ++i) {
-        page_levels_.push_back(validity == nullptr || bit_util::GetBit(validity, i) ? 1 : 0);
+        page_def_.push_back(validity == nullptr || bit_util::GetBit(validity, i) ? 1 : 0);
       }
     }
+    values_.clear();
+    PQSIFT_RETURN_IF_ERROR(Gatherer<DType>::Run(array, Slots{slot, step}, values_, scratch_));
+    const auto valid = static_cast<int64_t>(values_.size());
     page_nulls_ += step - valid;
     page_rows_ += step;
-    page_bounds_.Update(values_.data(), valid);
+    page_entries_ += step;
     order_.Update(values_.data(), valid);
-    if (nullable_) order_.UpdateNulls(page_levels_.data() + page_rows_ - step, step);
-    current_->Put(values_.data(), valid);
-    if (trying_dictionary_) plain_->Put(values_.data(), valid);
-    if constexpr (!encoding::kIsBoolean<DType>) {
-      if (bloom_) bloom_->Add<DType>(values_.data(), valid);
-    }
+    if (max_def_ > 0) order_.UpdateNulls(page_def_.data() + page_entries_ - step, step);
     slot += step;
+    PQSIFT_RETURN_IF_ERROR(AddValues());
+  }
+  return Status::OK();
+}
 
-    if (page_rows_ >= options_.page_rows ||
-        static_cast<int64_t>(PageSize()) >= options_.page_bytes) {
-      PQSIFT_RETURN_IF_ERROR(EndPage());
+// Records are taken whole, so that every page starts at a record (the offset index's
+// first_row_index counts records): as many as fit the page's row and byte limits and
+// kStepRows level entries, but at least one.
+template <typename DType>
+Status TypedChunkWriter<DType>::WriteShredded(const ShreddedLeaf& leaf) {
+  flat_ = false;
+  const Array& array = *leaf.values;
+  const int64_t* entries = leaf.record_entries.data();
+  const int64_t* firsts = leaf.record_values.data();
+  const int64_t records = leaf.num_records();
+  for (int64_t r = 0; r < records;) {
+    int64_t last = r + std::min(records - r, options_.page_rows - page_rows_);  // one past
+    last =
+        std::upper_bound(entries + r + 1, entries + last + 1, entries[r] + kStepRows) - entries - 1;
+    const int64_t budget =
+        std::max<int64_t>(options_.page_bytes - static_cast<int64_t>(PageSize()), 1);
+    const Slots all{0, firsts[last] - firsts[r], leaf.slots.data() + firsts[r]};
+    if (all.n > 0) {
+      const int64_t fit = SlotsWithinBytes(array, all, budget);
+      last = std::upper_bound(firsts + r + 1, firsts + last + 1, firsts[r] + fit) - firsts - 1;
     }
-    if (current_ == dictionary_.get() && static_cast<int64_t>(dictionary_->dictionary_page_size()) >
-                                             options_.dictionary_page_bytes) {
-      // The dictionary stops growing here: its page covers the pages so far, PLAIN the rest.
-      PQSIFT_RETURN_IF_ERROR(EndPage());
-      current_ = plain_.get();
+    last = std::max(last, r + 1);
+    const int64_t e0 = entries[r], e1 = entries[last];
+    if (max_def_ > 0) {
+      page_def_.insert(page_def_.end(), leaf.definition_levels.begin() + e0,
+                       leaf.definition_levels.begin() + e1);
     }
+    if (max_rep_ > 0) {
+      page_rep_.insert(page_rep_.end(), leaf.repetition_levels.begin() + e0,
+                       leaf.repetition_levels.begin() + e1);
+    }
+    const Slots taken{0, firsts[last] - firsts[r], leaf.slots.data() + firsts[r]};
+    values_.clear();
+    PQSIFT_RETURN_IF_ERROR(Gatherer<DType>::Run(array, taken, values_, scratch_));
+    page_nulls_ += (e1 - e0) - taken.n;
+    page_entries_ += e1 - e0;
+    page_rows_ += last - r;
+    r = last;
+    PQSIFT_RETURN_IF_ERROR(AddValues());
+  }
+  return Status::OK();
+}
+
+// The values just gathered into values_ go to the page's bounds, the encoders and the bloom
+// filter; then the page ends when full, and the dictionary stops when too large.
+template <typename DType>
+Status TypedChunkWriter<DType>::AddValues() {
+  const auto valid = static_cast<int64_t>(values_.size());
+  page_bounds_.Update(values_.data(), valid);
+  current_->Put(values_.data(), valid);
+  if (trying_dictionary_) plain_->Put(values_.data(), valid);
+  if constexpr (!encoding::kIsBoolean<DType>) {
+    if (bloom_) bloom_->Add<DType>(values_.data(), valid);
+  }
+  if (page_rows_ >= options_.page_rows || static_cast<int64_t>(PageSize()) >= options_.page_bytes) {
+    PQSIFT_RETURN_IF_ERROR(EndPage());
+  }
+  if (current_ == dictionary_.get() &&
+      static_cast<int64_t>(dictionary_->dictionary_page_size()) > options_.dictionary_page_bytes) {
+    // The dictionary stops growing here: its page covers the pages so far, PLAIN the rest.
+    PQSIFT_RETURN_IF_ERROR(EndPage());
+    current_ = plain_.get();
   }
   return Status::OK();
 }
@@ -348,6 +434,7 @@ void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_
         static_cast<int32_t>(crc32(0L, compressed_.data(), static_cast<uInt>(compressed_.size())));
   }
   std::string bytes = format::MetadataEncoder().PageHeader(header).Take();
+  out.reserve(out.size() + bytes.size() + compressed_.size());
   out.insert(out.end(), bytes.begin(), bytes.end());
   out.insert(out.end(), compressed_.begin(), compressed_.end());
   uncompressed_bytes_ += static_cast<int64_t>(bytes.size() + body_size);
@@ -356,14 +443,25 @@ void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_
 template <typename DType>
 Status TypedChunkWriter<DType>::EndPage() {
   if (page_rows_ == 0) return Status::OK();
+  if (page_entries_ > INT32_MAX) {  // a page holds whole rows, and counts its levels in int32
+    return Status::InvalidArgument("a row has " + std::to_string(page_entries_) +
+                                   " values in one leaf, more than a Parquet page can hold");
+  }
   // v1: levels (with their length prefix) and values, compressed together. v2: the levels
   // stay uncompressed in front of the compressed values, their length in the header.
   const bool v2 = options_.data_page_v2;
   body_.clear();
-  if (nullable_ && v2) {
-    encoding::AppendLevelsV2(1, page_levels_.data(), page_rows_, body_);
-  } else if (nullable_) {
-    encoding::AppendLevelsV1(Encoding::kRle, 1, page_levels_.data(), page_rows_, body_);
+  // Repetition levels first, then definition levels (parquet.thrift DataPageHeaderV2).
+  if (max_rep_ > 0 && v2) {
+    encoding::AppendLevelsV2(max_rep_, page_rep_.data(), page_entries_, body_);
+  } else if (max_rep_ > 0) {
+    encoding::AppendLevelsV1(Encoding::kRle, max_rep_, page_rep_.data(), page_entries_, body_);
+  }
+  const size_t rep_size = body_.size();
+  if (max_def_ > 0 && v2) {
+    encoding::AppendLevelsV2(max_def_, page_def_.data(), page_entries_, body_);
+  } else if (max_def_ > 0) {
+    encoding::AppendLevelsV1(Encoding::kRle, max_def_, page_def_.data(), page_entries_, body_);
   }
   const size_t levels_size = v2 ? body_.size() : 0;
   if (trying_dictionary_) ChooseFirstPageEncoding();
@@ -381,28 +479,30 @@ Status TypedChunkWriter<DType>::EndPage() {
   header.type = v2 ? PageType::kDataPageV2 : PageType::kDataPage;
   if (v2) {
     format::DataPageHeaderV2& data = header.data_page_header_v2.emplace();
-    data.num_values = static_cast<int32_t>(page_rows_);
+    data.num_values = static_cast<int32_t>(page_entries_);
     data.num_nulls = static_cast<int32_t>(page_nulls_);
     data.num_rows = static_cast<int32_t>(page_rows_);
     data.encoding = page_encoding;
-    data.definition_levels_byte_length = static_cast<int32_t>(levels_size);
+    data.repetition_levels_byte_length = static_cast<int32_t>(rep_size);
+    data.definition_levels_byte_length = static_cast<int32_t>(levels_size - rep_size);
     data.is_compressed = options_.codec != CompressionCodec::kUncompressed;
   } else {
     format::DataPageHeader& data = header.data_page_header.emplace();
-    data.num_values = static_cast<int32_t>(page_rows_);
+    data.num_values = static_cast<int32_t>(page_entries_);
     data.encoding = page_encoding;
   }
   const PageType header_type = header.type;
-  const size_t page_start = data_pages_.size();
-  AppendPage(header, body_.size(), data_pages_);
-  pages_.push_back({static_cast<int64_t>(page_start),
-                    static_cast<int32_t>(data_pages_.size() - page_start), rows_});
+  const size_t page_start = data_bytes_;
+  AppendPage(header, body_.size(), data_pages_.emplace_back());
+  data_bytes_ += data_pages_.back().size();
+  pages_.push_back(
+      {static_cast<int64_t>(page_start), static_cast<int32_t>(data_pages_.back().size()), rows_});
   CountPage(header_type, page_encoding);
   dictionary_pages_ |= page_encoding == Encoding::kRleDictionary;
 
   // The page's column index entry. A page of only NaNs has no bounds to give, and TYPE_ORDER
   // allows no NaN bounds, so such a chunk gets no column index (parquet.thrift ColumnIndex).
-  const bool null_page = page_nulls_ == page_rows_;
+  const bool null_page = page_nulls_ == page_entries_;
   if (!null_page && !page_bounds_.has_bounds()) column_index_possible_ = false;
   null_pages_.push_back(null_page);
   page_null_counts_.push_back(page_nulls_);
@@ -418,10 +518,13 @@ Status TypedChunkWriter<DType>::EndPage() {
   chunk_bounds_.Merge(page_bounds_);
   page_bounds_.Reset();
   rows_ += page_rows_;
+  entries_ += page_entries_;
   nulls_ += page_nulls_;
   page_rows_ = 0;
+  page_entries_ = 0;
   page_nulls_ = 0;
-  page_levels_.clear();
+  page_def_.clear();
+  page_rep_.clear();
   return Status::OK();
 }
 
@@ -546,11 +649,11 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
     }
     m.encoding_stats->push_back({key.first, key.second, count});
   }
-  if (nullable_) m.encodings.push_back(Encoding::kRle);  // the definition levels
+  if (max_def_ > 0 || max_rep_ > 0) m.encodings.push_back(Encoding::kRle);  // the levels
   m.codec = options_.codec;
-  m.num_values = rows_;
+  m.num_values = entries_;
   m.total_uncompressed_size = uncompressed_bytes_;
-  m.total_compressed_size = dictionary_size + static_cast<int64_t>(data_pages_.size());
+  m.total_compressed_size = dictionary_size + static_cast<int64_t>(data_bytes_);
   m.data_page_offset = dictionary_size;
   if (dictionary_size > 0) m.dictionary_page_offset = 0;
   m.statistics = ChunkStatistics(strings);
@@ -558,7 +661,7 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
   out.pages = std::move(pages_);
   for (format::PageLocation& p : out.pages) p.offset += dictionary_size;
   out.column_index = ColumnIndexBytes();
-  out.sorted = order_.Sorting();
+  out.sorted = flat_ ? order_.Sorting() : std::nullopt;
   out.data_pages = std::move(data_pages_);
   out.bloom_filter.clear();
   if (bloom_) bloom_->Finish(out.bloom_filter);
@@ -568,23 +671,24 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
 }  // namespace
 
 Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(const LeafSpec& spec,
-                                                                   bool nullable,
+                                                                   int16_t max_def, int16_t max_rep,
                                                                    const ChunkOptions& options) {
   switch (spec.physical) {
     case PhysicalType::kBoolean:
-      return TypedChunkWriter<encoding::BooleanType>::Create(spec, nullable, options);
+      return TypedChunkWriter<encoding::BooleanType>::Create(spec, max_def, max_rep, options);
     case PhysicalType::kInt32:
-      return TypedChunkWriter<encoding::Int32Type>::Create(spec, nullable, options);
+      return TypedChunkWriter<encoding::Int32Type>::Create(spec, max_def, max_rep, options);
     case PhysicalType::kInt64:
-      return TypedChunkWriter<encoding::Int64Type>::Create(spec, nullable, options);
+      return TypedChunkWriter<encoding::Int64Type>::Create(spec, max_def, max_rep, options);
     case PhysicalType::kFloat:
-      return TypedChunkWriter<encoding::FloatType>::Create(spec, nullable, options);
+      return TypedChunkWriter<encoding::FloatType>::Create(spec, max_def, max_rep, options);
     case PhysicalType::kDouble:
-      return TypedChunkWriter<encoding::DoubleType>::Create(spec, nullable, options);
+      return TypedChunkWriter<encoding::DoubleType>::Create(spec, max_def, max_rep, options);
     case PhysicalType::kByteArray:
-      return TypedChunkWriter<encoding::ByteArrayType>::Create(spec, nullable, options);
+      return TypedChunkWriter<encoding::ByteArrayType>::Create(spec, max_def, max_rep, options);
     default:
-      return TypedChunkWriter<encoding::FixedLenByteArrayType>::Create(spec, nullable, options);
+      return TypedChunkWriter<encoding::FixedLenByteArrayType>::Create(spec, max_def, max_rep,
+                                                                       options);
   }
 }
 

@@ -4,8 +4,13 @@
 // hands them over with the chunk's metadata; a writer is made per chunk.
 //
 //   chunk = [dictionary page] data page*      page = PageHeader (Thrift compact) + body
-//   v1 data page body (compressed whole) = [definition levels: RLE, 4-byte length] values
-//   v2 data page body = [definition levels: RLE] compressed values (the header has the sizes)
+//   v1 data page body (compressed whole) = [repetition levels] [definition levels] values
+//     (levels: RLE with a 4-byte length, present when the leaf's maximum level is above 0)
+//   v2 data page body = [repetition levels] [definition levels] compressed values (levels RLE
+//     and uncompressed, their sizes in the header)
+//
+// Pages end only between records (rows), so that the offset index's first_row_index of every
+// page is a record start, as PageIndex.md requires; a page holds at least one record.
 //
 // Thread safety: one thread at a time.
 #pragma once
@@ -23,6 +28,7 @@
 #include "pqsift/status.h"
 #include "pqsift/writer.h"
 #include "write/leaf_spec.h"
+#include "write/shredder.h"
 
 namespace pqsift::write {
 
@@ -46,8 +52,8 @@ struct ChunkOptions {
 // A finished chunk: its bytes (to be written in this order) and metadata whose offsets count
 // from the chunk's first byte (the file writer adds the chunk's position).
 struct FinishedChunk {
-  std::vector<uint8_t> dictionary_page;  // header + body; empty when there is none
-  std::vector<uint8_t> data_pages;
+  std::vector<uint8_t> dictionary_page;          // header + body; empty when there is none
+  std::vector<std::vector<uint8_t>> data_pages;  // one buffer per page, in order
   ColumnMetaData metadata;  // path_in_schema left empty; views into the strings given to Finish
   std::vector<format::PageLocation> pages;  // one per data page
   std::optional<std::string> column_index;  // the encoded ColumnIndex; none when not written
@@ -59,21 +65,27 @@ class ColumnChunkWriter {
  public:
   virtual ~ColumnChunkWriter() = default;
 
+  // A leaf with these maximum levels (a flat column: repetition 0, definition 0 or 1).
   // REQUIRES: options are valid (page_rows, page_bytes >= 1). NotSupported when
   // options.encoding is not defined for the leaf's physical type.
-  static Result<std::unique_ptr<ColumnChunkWriter>> Make(const LeafSpec& spec, bool nullable,
+  static Result<std::unique_ptr<ColumnChunkWriter>> Make(const LeafSpec& spec, int16_t max_def,
+                                                         int16_t max_rep,
                                                          const ChunkOptions& options);
 
-  // Appends rows [offset, offset + length) of `array` (relative to its own offset).
-  // REQUIRES: array has the type the spec was made for and passes ValidateArrayLayout.
+  // A flat column: appends rows [offset, offset + length) of `array` (relative to its own
+  // offset), one level entry per row, valid slots defined. REQUIRES: max_rep is 0, max_def at
+  // most 1; array has the type the spec was made for and passes ValidateArrayLayout.
   // InvalidArgument for a value that cannot be stored (a binary value of 4 GiB or more).
   virtual Status Write(const Array& array, int64_t offset, int64_t length) = 0;
+  // A leaf of a nested column: appends the records of `leaf` (shredder.h). REQUIRES: its
+  // levels are within the maximums given to Make; errors as Write.
+  virtual Status WriteShredded(const ShreddedLeaf& leaf) = 0;
 
   // Ends the last page and hands the chunk over. Bound bytes referred to by the metadata are
   // appended to `strings` (a deque: its elements never move). REQUIRES: called once, last.
   virtual Status Finish(FinishedChunk& out, std::deque<std::string>& strings) = 0;
 
-  virtual int64_t num_rows() const = 0;
+  virtual int64_t num_rows() const = 0;  // records
   // Bytes held now (pages finished so far, and the dictionary): for memory accounting.
   virtual size_t buffered_bytes() const = 0;
 };

@@ -18,6 +18,7 @@
 #include "pqsift/writer.h"
 #include "write/column_chunk_writer.h"
 #include "write/leaf_spec.h"
+#include "write/shredder.h"
 
 #ifndef PQSIFT_VERSION
 #define PQSIFT_VERSION "0.0.0"
@@ -77,9 +78,12 @@ struct ParquetWriter::State {
   std::shared_ptr<const BatchSchema> schema;
   WriterOptions options;
   write::ChunkOptions chunk_options;
-  std::vector<write::LeafSpec> leaves;  // one per field (flat columns)
+  std::vector<write::ColumnPlan> columns;      // one per field
+  std::vector<const write::LeafPlan*> leaves;  // every field's leaves, in schema order
+  std::vector<size_t> first_leaf;              // per field: its first leaf's index
 
-  std::vector<std::unique_ptr<write::ColumnChunkWriter>> chunks;  // the open row group
+  std::vector<std::unique_ptr<write::ColumnChunkWriter>> chunks;  // the open row group, per leaf
+  write::ShreddedLeaf shredded;  // reused for every leaf of every nested column
   int64_t row_group_rows = 0;
   int64_t rows = 0;
   std::vector<RecordBatch> pending;  // with sort_by: the open row group's rows, unsorted
@@ -93,20 +97,38 @@ struct ParquetWriter::State {
 
   Status StartRowGroup() {
     chunks.clear();
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      const Field& field = schema->fields[i];
+    for (const write::LeafPlan* leaf : leaves) {
       write::ChunkOptions column = chunk_options;
-      if (auto e = options.column_encodings.find(field.name); e != options.column_encodings.end()) {
+      if (auto e = options.column_encodings.find(leaf->path); e != options.column_encodings.end()) {
         column.encoding = e->second;
       }
-      if (auto b = options.bloom_filters.find(field.name); b != options.bloom_filters.end()) {
+      if (auto b = options.bloom_filters.find(leaf->path); b != options.bloom_filters.end()) {
         column.bloom_filter = b->second;
       }
-      auto chunk = write::ColumnChunkWriter::Make(leaves[i], field.nullable, column);
-      if (!chunk.ok()) return chunk.status().WithContext("column '" + field.name + "'");
+      auto chunk = write::ColumnChunkWriter::Make(leaf->spec, leaf->max_definition_level,
+                                                  leaf->max_repetition_level, column);
+      if (!chunk.ok()) return chunk.status().WithContext("column '" + leaf->path + "'");
       chunks.push_back(std::move(*chunk));
     }
     row_group_rows = 0;
+    return Status::OK();
+  }
+
+  bool HasLeaf(const std::string& path) const {
+    return std::any_of(leaves.begin(), leaves.end(),
+                       [&](const write::LeafPlan* leaf) { return leaf->path == path; });
+  }
+
+  // Rows [offset, offset + length) of field c's column into its leaves' chunks.
+  Status WriteColumn(size_t c, const Array& column, int64_t offset, int64_t length) {
+    const write::ColumnPlan& plan = columns[c];
+    if (plan.leaves.size() == 1 && plan.leaves[0].is_flat()) {
+      return chunks[first_leaf[c]]->Write(column, offset, length);
+    }
+    for (size_t i = 0; i < plan.leaves.size(); ++i) {
+      PQSIFT_RETURN_IF_ERROR(write::Shred(plan.leaves[i], column, offset, length, shredded));
+      PQSIFT_RETURN_IF_ERROR(chunks[first_leaf[c] + i]->WriteShredded(shredded));
+    }
     return Status::OK();
   }
 
@@ -131,9 +153,9 @@ Status ParquetWriter::State::FlushRowGroup() {
     chunks[c].reset();  // its buffers are in `done` now; free the rest
     const auto start = static_cast<int64_t>(file->position());
     PQSIFT_RETURN_IF_ERROR(Append(done.dictionary_page));
-    PQSIFT_RETURN_IF_ERROR(Append(done.data_pages));
+    for (const std::vector<uint8_t>& page : done.data_pages) PQSIFT_RETURN_IF_ERROR(Append(page));
 
-    if (done.sorted) {
+    if (done.sorted && leaves[c]->is_flat()) {
       // Each listed column never decreases (or increases) from row to row, so the rows are
       // sorted by all of them together, in any order of listing.
       SortingColumn sorted = *done.sorted;
@@ -144,7 +166,7 @@ Status ParquetWriter::State::FlushRowGroup() {
     ColumnChunk& chunk = rg.columns.emplace_back();
     chunk.meta_data = std::move(done.metadata);
     ColumnMetaData& m = *chunk.meta_data;
-    m.path_in_schema = {schema->fields[c].name};
+    m.path_in_schema.assign(leaves[c]->path_parts.begin(), leaves[c]->path_parts.end());
     m.data_page_offset += start;
     if (m.dictionary_page_offset) *m.dictionary_page_offset += start;
     chunk.file_offset = start;
@@ -200,6 +222,7 @@ Status ParquetWriter::State::SortAndFlush() {
   }
   PQSIFT_RETURN_IF_ERROR(SortRows(keys, rows));
   // Column by column, in slices, so that only one slice of sorted values exists at a time.
+  // (Open allows sorting only when every column is flat: chunk c is field c.)
   constexpr size_t kSlice = size_t{64} * 1024;
   for (size_t c = 0; c < chunks.size(); ++c) {
     std::vector<std::shared_ptr<Array>> parts;
@@ -245,10 +268,9 @@ Status ParquetWriter::State::WriteFooter() {
   footer.version = 1;  // parquet.thrift: writers should write 1
   SchemaElement& root = footer.schema.emplace_back();
   root.name = "schema";
-  root.num_children = static_cast<int32_t>(leaves.size());
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    const Field& f = schema->fields[i];
-    footer.schema.push_back(write::LeafSchemaElement(leaves[i], f.name, f.nullable));
+  root.num_children = static_cast<int32_t>(columns.size());
+  for (const write::ColumnPlan& column : columns) {
+    footer.schema.insert(footer.schema.end(), column.elements.begin(), column.elements.end());
   }
   footer.num_rows = rows;
   footer.row_groups = row_groups;
@@ -277,10 +299,16 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     const WriterOptions& options) {
   PQSIFT_RETURN_IF_ERROR(CheckOptions(options));
   auto state = std::make_unique<State>();
+  bool all_flat = true;
   for (const Field& field : schema->fields) {
-    auto leaf = write::LeafSpecFor(*field.type);
-    if (!leaf.ok()) return leaf.status().WithContext("column '" + field.name + "'");
-    state->leaves.push_back(*leaf);
+    auto plan = write::PlanColumn(field);
+    if (!plan.ok()) return plan.status().WithContext("column '" + field.name + "'");
+    all_flat &= plan->leaves.size() == 1 && plan->leaves[0].is_flat();
+    state->columns.push_back(std::move(*plan));
+  }
+  for (const write::ColumnPlan& column : state->columns) {
+    state->first_leaf.push_back(state->leaves.size());
+    for (const write::LeafPlan& leaf : column.leaves) state->leaves.push_back(&leaf);
   }
   state->file = std::move(file);
   state->schema = std::move(schema);
@@ -297,6 +325,9 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   c.data_page_v2 = options.data_page_v2;
   c.page_checksums = options.page_checksums;
   PQSIFT_RETURN_IF_ERROR(state->Append(kMagic));
+  if (!options.sort_by.empty() && !all_flat) {
+    return Status::NotSupported("sorting row groups is supported for flat columns only");
+  }
   for (const WriterOptions::SortBy& by : options.sort_by) {
     bool known = false;
     for (const Field& f : state->schema->fields) known |= f.name == by.column;
@@ -306,17 +337,13 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     }
   }
   for (const auto& [name, bloom] : options.bloom_filters) {
-    bool known = false;
-    for (const Field& f : state->schema->fields) known |= f.name == name;
-    if (!known) {
+    if (!state->HasLeaf(name)) {
       return Status::InvalidArgument("a bloom filter is asked for column '" + name +
                                      "', which the schema does not have");
     }
   }
   for (const auto& [name, encoding] : options.column_encodings) {
-    bool known = false;
-    for (const Field& f : state->schema->fields) known |= f.name == name;
-    if (!known)
+    if (!state->HasLeaf(name))
       return Status::InvalidArgument("an encoding is given for column '" + name +
                                      "', which the schema does not have");
   }
@@ -365,7 +392,7 @@ Status ParquetWriter::Write(const RecordBatch& batch) {
       }
     } else {
       for (size_t c = 0; c < batch.columns.size(); ++c) {
-        Status st = s.chunks[c]->Write(*batch.columns[c], done, take);
+        Status st = s.WriteColumn(c, *batch.columns[c], done, take);
         if (!st.ok()) return s.error = st.WithContext("column '" + s.schema->fields[c].name + "'");
       }
     }

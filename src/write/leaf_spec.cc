@@ -127,8 +127,7 @@ Result<LeafSpec> LeafSpecFor(const DataType& type) {
     }
     default: break;
   }
-  return Status::NotSupported("the writer cannot store " + type.ToString() +
-                              " columns yet (flat columns only)");
+  return Status::NotSupported("the writer cannot store " + type.ToString() + " values");
 }
 
 SchemaElement LeafSchemaElement(const LeafSpec& spec, std::string_view name, bool nullable) {

@@ -49,7 +49,8 @@ struct LeafSpec {
   bool legacy_min_max = false;
 };
 
-// The leaf for a flat Arrow type; NotSupported (naming the type) for nested and null types.
+// The leaf for a flat Arrow type; NotSupported (naming the type) for nested and null types
+// (nested types are groups of leaves: shredder.h).
 Result<LeafSpec> LeafSpecFor(const DataType& type);
 
 // The SchemaElement of a leaf named `name` (a view: it must outlive the element).

@@ -9,7 +9,10 @@
 //     null count equal to the chunk's NULLs, and min/max (exact, unless truncated) equal to the
 //     chunk's extremes for integer and string columns;
 //   - hyparquet's footer parser sees a column index and an offset index on every chunk;
-//   - Polars reads the default output with the same row count and NULLs per column.
+//   - Polars reads the default output with the same row count and NULLs per column;
+//   - nested columns (structs, lists, maps, at several depths) rewritten by convert read back
+//     equal by DuckDB, pqsift, parquet-wasm and Polars;
+//   - a JSON Lines file converted by pqsift equals DuckDB's read_json of it (types and rows).
 //
 //   node tests/interop/writer_vs_duckdb.mjs --pqsift PATH --workdir DIR
 //
@@ -58,6 +61,7 @@ if (!fs.existsSync(path.join(peers, 'node_modules'))) {
 const { DuckDBInstance } = await import(pathToFileURL(path.join(peers, 'node_modules/@duckdb/node-api/lib/index.js')));
 const { parquetMetadata } = await import(pathToFileURL(path.join(peers, 'node_modules/hyparquet/src/metadata.js')));
 const pl = (await import(pathToFileURL(path.join(peers, 'node_modules/nodejs-polars/bin/index.js')))).default;
+const pw = await import(pathToFileURL(path.join(peers, 'node_modules/parquet-wasm/node/parquet_wasm.js')));
 
 // Through a pool of small workers: spawning from this process, which holds DuckDB, is slow.
 const pool = new CommandPool(2);
@@ -221,6 +225,87 @@ for (const o of outputs) {
     check(df.height === N && bad.length === 0, 'polars reads the default output', `${df.height} rows; NULL counts differ in ${bad.join(', ')}`);
   } catch (e) {
     check(false, 'polars reads the default output', String(e).slice(0, 300));
+  }
+}
+
+// Nested columns: structs (in structs), lists (of lists, of structs, inside structs) and maps,
+// NULL and empty at every level, written by DuckDB, rewritten by pqsift convert (default, pages
+// of 7 rows v2 without dictionary, so pages cut the lists, and DELTA / BYTE_STREAM_SPLIT
+// encodings on nested leaves with small pages), then read back by DuckDB
+// (types and rows), pqsift (the JSON Lines scan output, byte for byte), parquet-wasm (arrow-rs)
+// and Polars (each against its own reading of the source file).
+{
+  const NN = 3000;
+  const nestedSource = path.join(work, 'nested_source.parquet');
+  await db.run(`COPY (SELECT i::INTEGER AS id,
+    CASE WHEN i % 17 = 0 THEN NULL ELSE {'a': CASE WHEN i % 7 = 0 THEN NULL ELSE i END, 'b': 's' || i,
+      'c': {'d': i / 4.0, 'e': CASE WHEN i % 11 = 0 THEN NULL ELSE [i, NULL, -i] END}} END AS st,
+    CASE WHEN i % 13 = 0 THEN NULL WHEN i % 13 = 1 THEN []::INTEGER[] ELSE [i::INTEGER, NULL, (i * 3)::INTEGER] END AS li,
+    CASE WHEN i % 19 = 0 THEN NULL ELSE [['x' || i, NULL], [], NULL, ['y' || (i % 100)]] END AS lli,
+    CASE WHEN i % 23 = 0 THEN NULL ELSE MAP {'k' || (i % 50): i::BIGINT, 'z' || i: NULL::BIGINT} END AS mp,
+    CASE WHEN i % 29 = 0 THEN NULL ELSE [{'x': (i % 10 - 5)::SMALLINT, 'y': 'q' || i}, NULL, {'x': NULL, 'y': NULL}] END AS los,
+    CASE WHEN i % 5 = 0 THEN [] ELSE range(i % 40)::BIGINT[] END AS long_list,
+    CASE WHEN i % 9 = 0 THEN NULL ELSE [MAP {i: [DATE '2000-01-01' + i::INTEGER, NULL]}, NULL] END AS deep
+    FROM range(${NN}) t(i)) TO ${q(nestedSource)} (FORMAT parquet)`);
+  const arrowOf = (file) => pl.readIPCStream(Buffer.from(pw.readParquet(new Uint8Array(fs.readFileSync(file))).intoIPCStream()));
+  // Polars reads a NULL map of DuckDB's files as an empty list (but pqsift's as NULL, as DuckDB
+  // and pqsift do): maps compare with NULL and [] taken as equal.
+  const polarsRecords = (file) => JSON.stringify(pl.readParquet(file).toRecords().map((r) => ({ ...r, mp: r.mp ?? [], deep: r.deep?.map((m) => m ?? []) ?? null })),
+    (k, v) => (typeof v === 'bigint' ? String(v) : v));
+  const sourceScan = await run(['scan', nestedSource, '--format', 'jsonl']);
+  for (const v of [{ name: 'nested_default', argv: [] },
+    { name: 'nested_pages7_v2_nodict', argv: ['--page-rows', '7', '--data-page-v2', '--dictionary', 'off', '--compression', 'zstd'] },
+    { name: 'nested_leaf_encodings_gzip', argv: ['--compression', 'gzip', '--page-bytes', '3000', '--encoding',
+      'li.list.element:delta,lli.list.element.list.element:delta_byte_array,mp.key_value.key:delta_length_byte_array,long_list.list.element:delta,st.c.d:byte_stream_split'] }]) {
+    const out = path.join(work, `${v.name}.parquet`);
+    const r = await run(['convert', nestedSource, out, ...v.argv]);
+    if (!check(r.status === 0, `convert ${v.name}`, `exit ${r.status} ${r.signal ?? ''} ${r.stderr}`)) continue;
+    const [want, got] = [await typesOf(`read_parquet(${q(nestedSource)})`), await typesOf(`read_parquet(${q(out)})`)];
+    check(JSON.stringify(want) === JSON.stringify(got), `${v.name}: DuckDB reads the same nested column types`, `${want} vs ${got}`);
+    const missing = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM read_parquet(${q(nestedSource)}) EXCEPT ALL SELECT * FROM read_parquet(${q(out)}))`))[0].n;
+    const extra = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM read_parquet(${q(out)}) EXCEPT ALL SELECT * FROM read_parquet(${q(nestedSource)}))`))[0].n;
+    const count = (await rows(`SELECT count(*)::INTEGER AS n FROM read_parquet(${q(out)})`))[0].n;
+    check(count === NN && missing === 0 && extra === 0, `${v.name}: DuckDB reads the same ${NN} nested rows`, `${count} rows, ${missing} missing, ${extra} extra`);
+    const scan = await run(['scan', out, '--format', 'jsonl']);
+    check(scan.status === 0 && sourceScan.status === 0 && scan.stdout === sourceScan.stdout && scan.stdout.length > 0,
+          `${v.name}: pqsift scans the same rows as from the source`, `${scan.stderr} ${sourceScan.stderr}`);
+    try {
+      check(arrowOf(out).frameEqual(arrowOf(nestedSource), true), `${v.name}: parquet-wasm reads the same values as from the source`);
+    } catch (e) {
+      check(false, `${v.name}: parquet-wasm reads the output`, String(e).slice(0, 300));
+    }
+    try {
+      check(polarsRecords(out) === polarsRecords(nestedSource), `${v.name}: Polars reads the same values as from the source`);
+    } catch (e) {
+      check(false, `${v.name}: Polars reads the output`, String(e).slice(0, 300));
+    }
+  }
+}
+// JSON Lines: DuckDB writes objects of every JSON kind (numbers, booleans, strings that are
+// dates and timestamps or plain text, nested objects and arrays, nulls), a few hand-written
+// lines leave keys out; pqsift convert's output must equal DuckDB's own read_json of the file
+// (the same column types and rows).
+{
+  const jsonl = path.join(work, 'source.jsonl');
+  await db.run(`COPY (SELECT i AS id, (i % 1000) / 8.0 AS price, i % 3 = 0 AS flag,
+      CASE WHEN i % 7 = 0 THEN NULL ELSE 'n' || (i % 97) END AS name,
+      DATE '2020-01-01' + (i % 900)::INTEGER AS day,
+      TIMESTAMP '2024-01-01' + to_seconds(i * 37) AS ts,
+      CASE WHEN i % 11 = 0 THEN NULL ELSE {'a': i % 5, 'b': 'x' || i, 'c': [i, i + 1]} END AS obj,
+      CASE WHEN i % 13 = 0 THEN NULL ELSE [{'k': 'q' || (i % 4), 'v': i / 2.0}] END AS pairs,
+      CASE WHEN i % 2 = 0 THEN [] ELSE ['s' || i, NULL] END AS tags
+    FROM range(5000) t(i)) TO ${q(jsonl)} (FORMAT json)`);
+  fs.appendFileSync(jsonl, '{"id": 5000, "price": 1.25}\n{"id": 5001, "obj": {"b": "only"}, "tags": ["t"]}\n');
+  const out = path.join(work, 'from_jsonl.parquet');
+  const r = await run(['convert', jsonl, out, '--page-rows', '1000']);
+  if (check(r.status === 0, 'convert jsonl', `exit ${r.status} ${r.signal ?? ''} ${r.stderr}`)) {
+    const source = `read_json(${q(jsonl)})`;
+    const [want, got] = [await typesOf(source), await typesOf(`read_parquet(${q(out)})`)];
+    check(JSON.stringify(want) === JSON.stringify(got), 'from_jsonl: the column types of DuckDB\'s read_json', `${want} vs ${got}`);
+    const missing = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM ${source} EXCEPT ALL SELECT * FROM read_parquet(${q(out)}))`))[0].n;
+    const extra = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM read_parquet(${q(out)}) EXCEPT ALL SELECT * FROM ${source})`))[0].n;
+    const count = (await rows(`SELECT count(*)::INTEGER AS n FROM read_parquet(${q(out)})`))[0].n;
+    check(count === 5002 && missing === 0 && extra === 0, 'from_jsonl: the rows of DuckDB\'s read_json', `${count} rows, ${missing} missing, ${extra} extra`);
   }
 }
 finish();

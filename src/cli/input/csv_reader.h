@@ -8,10 +8,7 @@
 // empty string in string columns and NULL in others.
 //
 // Types, per column: given in `schema` ("id:int64,ts:timestamp_us,...", see ParseColumnType),
-// else inferred from the first `infer_rows` records: the first of bool (true/false), int64,
-// double, date (YYYY-MM-DD), timestamp (YYYY-MM-DD[ T]HH:MM[:SS[.f]]; [us], or [ns] when a value
-// has digits below the microsecond; zoned "UTC" when every value has a zone or offset) that
-// every non-empty value parses as; string otherwise, and for columns with no values. A later
+// else inferred from the first `infer_rows` records (TypeInference, text_values.h). A later
 // value that does not parse as its column's type is an error naming the record and column.
 //
 // Thread safety: one thread at a time.
@@ -24,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/input/text_values.h"
 #include "pqsift/array.h"
 #include "pqsift/arrow_export.h"
 #include "pqsift/status.h"
@@ -36,11 +34,6 @@ struct CsvOptions {
   int64_t infer_rows = 100'000;  // records sampled for type inference
   std::string schema;            // "name:type,..." for some or all columns; others are inferred
 };
-
-// A type name of --schema: bool, int8..int64, uint8..uint64, float (float32), double (float64),
-// string, binary, date, time_ms, time_us, time_ns, timestamp_ms, timestamp_us, timestamp_ns (a
-// "_utc" suffix: instants in UTC), decimal(p,s). InvalidArgument naming the text otherwise.
-Result<std::shared_ptr<const DataType>> ParseColumnType(std::string_view name);
 
 class CsvReader : public BatchReader {
  public:
