@@ -635,6 +635,7 @@ struct Scanner::State {
                                 const std::shared_ptr<const DataType>& type) const;
   Status Plan();
   Status LoadOffsetIndexes();
+  int64_t SlicedRowsOfPages(const FileEntry& file, size_t g, int64_t slice_rows) const;
   void Launch(const ScanSlice& slice);
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
                            std::shared_ptr<const FilterWindows> decoded,
@@ -921,6 +922,7 @@ namespace {
 // but the pages a slice boundary cuts.
 constexpr int64_t kMaxSliceBytes = int64_t{16} << 20;
 constexpr int64_t kMaxSliceRows = int64_t{1} << 17;
+constexpr int64_t kMaxPageSliceRows = int64_t{1} << 20;  // SlicedRowsOfPages
 
 // The rows of each slice of row group `rg` (a multiple of the batch size).
 int64_t SliceRows(const RowGroup& rg, int64_t batch_size) {
@@ -990,7 +992,7 @@ Status Scanner::State::Plan() {
       auto data = std::make_shared<RowGroupData>(file, g, leaves);
       row_groups.push_back(data);
       bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
-      const int64_t slice_rows = SliceRows(rg, options.batch_size);
+      const int64_t slice_rows = SlicedRowsOfPages(*file, g, SliceRows(rg, options.batch_size));
       for (int64_t begin = 0; begin < rg.num_rows; begin += slice_rows) {
         auto part = rg_plan.rows.Intersect(
             prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
@@ -1004,6 +1006,29 @@ Status Scanner::State::Plan() {
   }
   OrderSlices();
   return Status::OK();
+}
+
+// A slice fetches and decompresses every page holding one of its rows, so a page longer than a
+// slice would be read by each slice it spans (a writer that puts a chunk in one page, with a
+// page index: once per slice). Slices are made at least as long as the longest page of the
+// leaves read, where the offset indexes tell (up to kMaxPageSliceRows); then a page is read by
+// at most two slices.
+int64_t Scanner::State::SlicedRowsOfPages(const FileEntry& file, size_t g,
+                                          int64_t slice_rows) const {
+  const RowGroup& rg = file.metadata->file().row_groups[g];
+  if (slice_rows >= rg.num_rows || !file.page_indexes) return slice_rows;
+  int64_t longest = 0;
+  for (int32_t leaf : file.leaves) {
+    format::PageRows pages{file.page_indexes->offset_index(g, leaf), rg.num_rows};
+    if (pages.index == nullptr) continue;
+    for (size_t p = 0; p < pages.pages(); ++p) {
+      longest = std::max(longest, pages.end_row(p) - pages.first_row(p));
+    }
+  }
+  if (longest <= slice_rows) return slice_rows;
+  // Still bounded, whatever an offset index claims: a slice is decoded whole.
+  longest = std::min({longest, rg.num_rows, kMaxPageSliceRows});
+  return (longest + options.batch_size - 1) / options.batch_size * options.batch_size;
 }
 
 // The offset indexes of the leaves read in row groups the plan reads only in part or that are
