@@ -120,17 +120,14 @@ if (args.timed) {
     const used = process.cpuUsage(cpu);
     return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1e3, rows: Number(rows) };
   };
+  const pqsiftCount = async (q) => {
+    const t = performance.now();
+    const r = pqsift(['count', dir, '--where', q.where, '--threads', String(args.threads)]);
+    return { ms: performance.now() - t, cpuMs: r.cpuMs, rows: Number(r.out) };
+  };
   const engines = {
-    pqsift: async (q) => {
-      const t = performance.now();
-      const r = pqsift(['count', dir, '--where', q.where, '--threads', String(args.threads)]);
-      return { ms: performance.now() - t, cpuMs: r.cpuMs, rows: Number(r.out) };
-    },
-    'pqsift (manifest)': async (q) => {
-      const t = performance.now();
-      const r = pqsift(['count', dir, '--where', q.where, '--threads', String(args.threads)]);
-      return { ms: performance.now() - t, cpuMs: r.cpuMs, rows: Number(r.out) };
-    },
+    pqsift: pqsiftCount,
+    'pqsift (manifest)': pqsiftCount,  // the same command; the loop writes the manifest first
     duckdb: (q) => inProcess(async () => (await con.runAndReadAll(
       `SELECT count(*) FROM read_parquet('${dir}/**/*.parquet', hive_partitioning=true) WHERE ${q.duck}`)).getRows()[0][0]),
     polars: (q) => inProcess(async () => (await pl.scanParquet(`${dir}/**/*.parquet`, { hivePartitioning: true })

@@ -635,6 +635,15 @@ struct Scanner::State {
                                 const std::shared_ptr<const DataType>& type) const;
   Status Plan();
   Status LoadOffsetIndexes();
+  // No columns projected: `rows` rows as batches without columns, so counts stay right.
+  void PushRowsWithoutColumns(int64_t rows) {
+    for (int64_t done = 0; done < rows; done += options.batch_size) {
+      auto batch = std::make_shared<RecordBatch>();
+      batch->schema = schema;
+      batch->num_rows = std::min(options.batch_size, rows - done);
+      ready.push_back(std::move(batch));
+    }
+  }
   int64_t SlicedRowsOfPages(const FileEntry& file, size_t g, int64_t slice_rows) const;
   void Launch(const ScanSlice& slice);
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
@@ -1346,6 +1355,8 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(scan::ScanInput input, const Scan
   state->partition_columns = std::move(input.partition_columns);
   state->dataset_counts = input.counts;
   PQSIFT_RETURN_IF_ERROR(state->Plan());
+  // The rows of files a fresh manifest counted (count_only) come first.
+  state->PushRowsWithoutColumns(input.counts.rows_counted_by_manifest);
   state->pool = std::make_unique<scan::ThreadPool>(options.threads);
   return std::unique_ptr<Scanner>(new Scanner(std::move(state)));
 }
@@ -1367,16 +1378,6 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   const size_t max_in_flight =
       stop_early || first_alone ? 1 : static_cast<size_t>(s.pool->size()) + 1;
   if (s.options.limit == 0) return std::shared_ptr<RecordBatch>();
-  if (s.dataset_counts.rows_counted_by_manifest > 0) {
-    // Rows of files a fresh manifest counted (count_only: batches of rows, no columns).
-    for (int64_t& rows = s.dataset_counts.rows_counted_by_manifest; rows > 0;) {
-      auto batch = std::make_shared<RecordBatch>();
-      batch->schema = s.schema;
-      batch->num_rows = std::min(s.options.batch_size, rows);
-      rows -= batch->num_rows;
-      s.ready.push_back(std::move(batch));
-    }
-  }
   for (;;) {
     if (!s.ready.empty()) {
       std::shared_ptr<RecordBatch> batch = std::move(s.ready.front());
@@ -1417,13 +1418,7 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
       return result->error;
     }
     if (result->columns.empty()) {
-      // No columns projected: batches of rows without columns, so counts stay right.
-      for (int64_t done = 0; done < result->rows; done += s.options.batch_size) {
-        auto batch = std::make_shared<RecordBatch>();
-        batch->schema = s.schema;
-        batch->num_rows = std::min(s.options.batch_size, result->rows - done);
-        s.ready.push_back(std::move(batch));
-      }
+      s.PushRowsWithoutColumns(result->rows);
       continue;
     }
     size_t windows = result->columns.front().size();
