@@ -127,7 +127,9 @@ BloomFilterBlocks::BloomFilterBlocks(int64_t num_bytes)
   assert(ValidBitsetSize(num_bytes));
 }
 
-uint64_t BloomFilterBlocks::BlockOf(uint64_t hash) const { return BlockIndex(hash, num_blocks_); }
+uint64_t BloomFilterBlockOf(uint64_t hash, int64_t num_bytes) {
+  return BlockIndex(hash, static_cast<size_t>(num_bytes / kBloomFilterBlockBytes));
+}
 
 void BloomFilterBlocks::Add(uint64_t block, std::span<const uint8_t> bytes) {
   assert(block < num_blocks_ && bytes.size() == kBloomFilterBlockBytes);
@@ -140,7 +142,7 @@ void BloomFilterBlocks::Add(uint64_t block, std::span<const uint8_t> bytes) {
 }
 
 bool BloomFilterBlocks::MightContain(uint64_t hash) const {
-  const uint64_t block = BlockOf(hash);
+  const uint64_t block = BlockIndex(hash, num_blocks_);
   auto at = std::lower_bound(blocks_.begin(), blocks_.end(), block,
                              [](const auto& entry, uint64_t b) { return entry.first < b; });
   if (at == blocks_.end() || at->first != block) return true;  // not read: may contain

@@ -91,6 +91,10 @@ class SplitBlockBloomFilter {
   std::vector<uint32_t> words_;  // blocks of 8 lanes
 };
 
+// The block `hash` falls in, in a bitset of `num_bytes` (a multiple of kBloomFilterBlockBytes):
+// its bytes start at block * kBloomFilterBlockBytes in the bitset.
+uint64_t BloomFilterBlockOf(uint64_t hash, int64_t num_bytes);
+
 // Some blocks of a filter: those a known set of hashes falls in. Probing a filter for a few values
 // needs only their blocks, 32 bytes each, not the whole bitset (a 1M-value filter is 2 MiB).
 // MightContain is exact for a hash whose block was added and true for any other.
@@ -99,8 +103,6 @@ class BloomFilterBlocks {
   // For a filter whose bitset has `num_bytes` bytes. REQUIRES: as SplitBlockBloomFilter's.
   explicit BloomFilterBlocks(int64_t num_bytes);
 
-  // The block `hash` falls in; its bytes start at block * kBloomFilterBlockBytes in the bitset.
-  uint64_t BlockOf(uint64_t hash) const;
   // REQUIRES: `bytes` are the kBloomFilterBlockBytes of block `block` < the filter's blocks.
   void Add(uint64_t block, std::span<const uint8_t> bytes);
   bool MightContain(uint64_t hash) const;

@@ -110,9 +110,8 @@ namespace {
 
 // The distinct blocks of a bitset of `num_bytes` that `hashes` fall in, ascending.
 std::vector<uint64_t> BlocksOf(std::span<const uint64_t> hashes, int64_t num_bytes) {
-  BloomFilterBlocks shape(num_bytes);
   std::vector<uint64_t> blocks;
-  for (uint64_t hash : hashes) blocks.push_back(shape.BlockOf(hash));
+  for (uint64_t hash : hashes) blocks.push_back(BloomFilterBlockOf(hash, num_bytes));
   std::sort(blocks.begin(), blocks.end());
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
   return blocks;
