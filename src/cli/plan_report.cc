@@ -98,6 +98,7 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
                       {"rows_matched", s.rows_matched},
                       {"pages_total", s.pages_total},
                       {"pages_pruned", s.pages_pruned},
+                      {"pages_ruled_out_by_search", s.pages_ruled_out_by_search},
                       {"bytes_read", s.bytes_read},
                       {"evidence_loaded", s.evidence_loaded},
                       {"evidence_too_large", s.evidence_too_large},
@@ -150,8 +151,10 @@ std::string ExplainText(const json& explain) {
   for (const json& s : explain["stages"]) {
     std::string pages;
     if (s["pages_total"].get<long long>() > 0) {
-      pages = Format("%lld of %lld pages pruned, %lld rows matched, ",
+      long long searched = s.value("pages_ruled_out_by_search", 0LL);
+      pages = Format("%lld of %lld pages pruned%s, %lld rows matched, ",
                      s["pages_pruned"].get<long long>(), s["pages_total"].get<long long>(),
+                     searched > 0 ? Format(" (%lld by binary search)", searched).c_str() : "",
                      s["rows_matched"].get<long long>());
     }
     std::string evidence;

@@ -117,8 +117,11 @@ std::string ToString(const AccessPlan& plan) {
            std::to_string(s.row_groups_fully_matched) + " fully matched, " +
            Plural(s.rows_pruned, "row") + " pruned, ";
     if (s.pages_total > 0) {
-      out += std::to_string(s.pages_pruned) + " of " + Plural(s.pages_total, "page") + " pruned, " +
-             std::to_string(s.rows_matched) + " rows matched, ";
+      out += std::to_string(s.pages_pruned) + " of " + Plural(s.pages_total, "page") + " pruned";
+      if (s.pages_ruled_out_by_search > 0) {
+        out += " (" + std::to_string(s.pages_ruled_out_by_search) + " by binary search)";
+      }
+      out += ", " + std::to_string(s.rows_matched) + " rows matched, ";
     }
     if (s.evidence_loaded + s.evidence_too_large + s.evidence_unusable > 0) {
       out += std::to_string(s.evidence_loaded) + " fetched, " +

@@ -56,6 +56,9 @@ struct StageReport {
   // pages, and those left holding no selected row.
   int64_t pages_total = 0;
   int64_t pages_pruned = 0;
+  // Of the pages_pruned, those ruled out by binary search on a sorted column index rather than
+  // proved one by one.
+  int64_t pages_ruled_out_by_search = 0;
   uint64_t bytes_read = 0;  // evidence the stage fetched (page index, dictionaries, bloom)
   // Evidence stages (dictionary, ...): items fetched (one per column chunk), items left unread
   // because they exceed the stage's size cap, and items fetched that turned out unusable.

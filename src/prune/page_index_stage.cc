@@ -6,7 +6,10 @@
 // every filter column is in one page, whose bounds (restricted to the segment's rows) hold
 // there. A filter column without a usable index adds no boundary and contributes its row-group
 // statistics. Segments that cannot match leave the row group's selection; segments that match
-// whole are recorded as matched rows (no residual filter for them).
+// whole are recorded as matched rows (no residual filter for them). Before the cut, a filter
+// column whose column index is sorted is binary-searched (SortedIndexSearch): the pages at either
+// end that cannot match are ruled out with O(log pages) proofs, and only the rows between are
+// cut and proved. The plan is the same as without the search; the work is not.
 //
 // I/O: only for row groups still undecided whose filter columns have a column index, one
 // coalesced read per file (the offset indexes of the other columns the scan reads come in the
@@ -21,13 +24,129 @@
 namespace pqsift::prune {
 namespace {
 
-// One undecided row group cut into segments [starts[i], starts[i + 1]).
+// One undecided row group cut into segments [starts[i], starts[i + 1]) covering the rows that
+// binary search on sorted indexes left to prove (all rows without a sorted index).
 struct CutRowGroup {
   size_t row_group = 0;
-  std::vector<int64_t> starts;  // ascending; the last is the row group's row count
+  int64_t num_rows = 0;
+  bool indexed = false;         // some filter column has a usable index: the stage can narrow it
+  std::vector<int64_t> starts;  // ascending; empty when the search ruled out every row
   size_t first_container = 0;   // its first segment's container in the statistics table
-  // None when no filter column had a usable index (starts is empty then).
   size_t segments() const { return starts.empty() ? 0 : starts.size() - 1; }
+};
+
+// Binary search on a sorted column index: the pages at either end of a row group that cannot
+// match, found with O(log pages) proofs instead of one per segment.
+//
+// boundary_order is the writer's claim, so it is checked first: over the pages with values, mins
+// and maxes must both be ascending (or both descending), and every other page must be a
+// confirmed all-NULL page. Then pages [a, b] hold values within [min of the first page with
+// values, max of the last] (ascending; mirrored when descending), and a proof that no row within
+// that hull can match, the other columns unknown, rules them all out. The result relies only on
+// the proofs that ran, so an over-approximating prover can make it rule out less, never wrongly.
+class SortedIndexSearch {
+ public:
+  // Nullopt when the index is unordered or its claimed order does not hold.
+  static std::optional<SortedIndexSearch> Make(const FilterLeaf& leaf,
+                                               const format::ColumnIndex& index,
+                                               const format::PageRows& pages) {
+    if (index.boundary_order == BoundaryOrder::kUnordered || pages.pages() == 0) {
+      return std::nullopt;
+    }
+    SortedIndexSearch s(pages, index.boundary_order == BoundaryOrder::kDescending);
+    const size_t n = pages.pages();
+    s.bounds_.reserve(n);
+    const ColumnBounds* previous = nullptr;
+    for (size_t p = 0; p < n; ++p) {
+      const int64_t rows = pages.end_row(p) - pages.first_row(p);
+      s.bounds_.push_back(BoundsFromPageIndex(*leaf.descriptor, *leaf.type, index, p, rows));
+      const ColumnBounds& b = s.bounds_.back();
+      s.may_contain_nan_ = s.may_contain_nan_ || b.may_contain_nan;
+      const bool all_null = b.null_count && *b.null_count == rows && !b.min && !b.max;
+      if (all_null) continue;
+      if (!b.min || !b.max) return std::nullopt;
+      if (previous != nullptr && !s.InOrder(*previous, b)) return std::nullopt;
+      previous = &b;
+    }
+    // next_[p]: the first page >= p with values (n if none); last_[p]: the last page <= p with
+    // values (n if none).
+    s.next_.assign(n + 1, n);
+    for (size_t p = n; p-- > 0;) s.next_[p] = s.bounds_[p].min ? p : s.next_[p + 1];
+    s.last_.assign(n, n);
+    for (size_t p = 0; p < n; ++p) {
+      s.last_[p] = s.bounds_[p].min ? p : (p == 0 ? n : s.last_[p - 1]);
+    }
+    return s;
+  }
+
+  // The rows of the row group left to prove once the pages at both ends that cannot match are
+  // ruled out (an empty range: all of them); *pages_ruled_out counts those pages.
+  RowRange Window(const expr::BoundFilter& filter, size_t column, int64_t* pages_ruled_out) const {
+    const auto n = static_cast<int64_t>(bounds_.size());
+    int64_t last = -1;  // the longest prefix [0, last] proven not to match
+    for (int64_t hi = n; hi - last > 1;) {
+      const int64_t mid = last + (hi - last) / 2;
+      (CannotMatchIn(filter, column, 0, mid) ? last : hi) = mid;
+    }
+    int64_t first = n;  // the longest suffix [first, n) proven not to match, after the prefix
+    for (int64_t lo = last; first - lo > 1;) {
+      const int64_t mid = lo + (first - lo) / 2;
+      (CannotMatchIn(filter, column, mid, n - 1) ? first : lo) = mid;
+    }
+    *pages_ruled_out = (last + 1) + (n - first);
+    const int64_t begin = RowAt(last + 1);
+    return {begin, std::max(begin, RowAt(first))};
+  }
+
+ private:
+  SortedIndexSearch(const format::PageRows& pages, bool descending)
+      : pages_(pages), descending_(descending) {}
+
+  int64_t RowAt(int64_t page) const {
+    return page >= static_cast<int64_t>(pages_.pages())
+               ? pages_.num_rows
+               : pages_.first_row(static_cast<size_t>(page));
+  }
+
+  bool InOrder(const ColumnBounds& a, const ColumnBounds& b) const {
+    const ColumnBounds& low = descending_ ? b : a;
+    const ColumnBounds& high = descending_ ? a : b;
+    return expr::Compare(*low.min, *high.min) <= 0 && expr::Compare(*low.max, *high.max) <= 0;
+  }
+
+  // Whether the filter is proven false or NULL on every row of pages [a, b], knowing only this
+  // column's hull over them.
+  bool CannotMatchIn(const expr::BoundFilter& filter, size_t column, int64_t a, int64_t b) const {
+    const auto first_page = static_cast<size_t>(a);
+    const auto last_page = static_cast<size_t>(b);
+    ColumnBounds hull;
+    hull.num_rows = pages_.end_row(last_page) - pages_.first_row(first_page);
+    hull.may_contain_nan = may_contain_nan_;
+    const size_t lowest = next_[first_page];
+    const size_t highest = last_[last_page];
+    if (lowest > last_page) {
+      hull.null_count = hull.num_rows;  // only confirmed all-NULL pages
+    } else {
+      hull.min = bounds_[descending_ ? highest : lowest].min;
+      hull.max = bounds_[descending_ ? lowest : highest].max;
+    }
+    StatisticsTable table;
+    table.containers = 1;
+    table.bounds.resize(filter.columns.size());
+    for (size_t k = 0; k < table.bounds.size(); ++k) {
+      ColumnBounds unknown;
+      unknown.num_rows = hull.num_rows;
+      table.bounds[k].push_back(k == column ? hull : unknown);
+    }
+    return CannotMatch(Prove(filter, table)[0]);
+  }
+
+  format::PageRows pages_;
+  bool descending_ = false;
+  bool may_contain_nan_ = false;
+  std::vector<ColumnBounds> bounds_;
+  std::vector<size_t> next_;
+  std::vector<size_t> last_;
 };
 
 class PageIndexStage final : public PruningStage {
@@ -58,15 +177,19 @@ class PageIndexStage final : public PruningStage {
     std::vector<CutRowGroup> cuts;
     size_t containers = 0;
     for (size_t g : groups) {
-      CutRowGroup cut = Cut(g, file.row_groups[g].num_rows, leaves, *store);
-      if (cut.segments() == 0) continue;
+      const int64_t num_rows = file.row_groups[g].num_rows;
+      RowRange window = SearchSortedIndexes(context, g, num_rows, leaves, *store, report);
+      CutRowGroup cut = Cut(g, num_rows, window, leaves, *store);
+      if (!cut.indexed) continue;
       cut.first_container = containers;
       containers += cut.segments();
       cuts.push_back(std::move(cut));
     }
     if (!cuts.empty()) {
-      StatisticsTable table = BuildTable(context, cuts, containers, leaves, *store);
-      std::vector<Outcomes> outcomes = Prove(context.filter, table);
+      std::vector<Outcomes> outcomes;
+      if (containers > 0) {
+        outcomes = Prove(context.filter, BuildTable(context, cuts, containers, leaves, *store));
+      }
       for (const CutRowGroup& cut : cuts) Narrow(cut, outcomes, leaves, *store, plan, report);
     }
     report.row_groups_considered += static_cast<int64_t>(cuts.size());
@@ -120,19 +243,46 @@ class PageIndexStage final : public PruningStage {
     return rows;
   }
 
-  static CutRowGroup Cut(size_t g, int64_t num_rows, const std::vector<FilterLeaf>& leaves,
+  // The rows of row group g left to prove after binary search on the filter columns whose
+  // column index is sorted (all rows when none is).
+  static RowRange SearchSortedIndexes(const FileContext& context, size_t g, int64_t num_rows,
+                                      const std::vector<FilterLeaf>& leaves,
+                                      const format::PageIndexStore& store, StageReport& report) {
+    RowRange window{0, num_rows};
+    for (size_t k = 0; k < leaves.size() && window.begin < window.end; ++k) {
+      format::PageRows pages = Pages(store, g, leaves[k], num_rows);
+      if (pages.index == nullptr) continue;
+      auto search =
+          SortedIndexSearch::Make(leaves[k], *store.column_index(g, leaves[k].leaf), pages);
+      if (!search) continue;
+      int64_t ruled_out = 0;
+      RowRange found = search->Window(context.filter, k, &ruled_out);
+      report.pages_ruled_out_by_search += ruled_out;
+      window.begin = std::max(window.begin, found.begin);
+      window.end = std::max(window.begin, std::min(window.end, found.end));
+    }
+    return window;
+  }
+
+  // Segments of `window` cut at every page boundary of the filter columns with an index.
+  static CutRowGroup Cut(size_t g, int64_t num_rows, RowRange window,
+                         const std::vector<FilterLeaf>& leaves,
                          const format::PageIndexStore& store) {
     CutRowGroup cut;
     cut.row_group = g;
-    bool indexed = false;
+    cut.num_rows = num_rows;
     for (const FilterLeaf& leaf : leaves) {
       format::PageRows pages = Pages(store, g, leaf, num_rows);
       if (pages.index == nullptr) continue;
-      indexed = true;
-      for (size_t p = 0; p < pages.pages(); ++p) cut.starts.push_back(pages.first_row(p));
+      cut.indexed = true;
+      for (size_t p = 0; p < pages.pages(); ++p) {
+        const int64_t start = pages.first_row(p);
+        if (start > window.begin && start < window.end) cut.starts.push_back(start);
+      }
     }
-    if (!indexed) return cut;  // no segment: nothing to prove
-    cut.starts.push_back(num_rows);
+    if (!cut.indexed || window.begin >= window.end) return cut;  // nothing (left) to prove
+    cut.starts.push_back(window.begin);
+    cut.starts.push_back(window.end);
     std::sort(cut.starts.begin(), cut.starts.end());
     cut.starts.erase(std::unique(cut.starts.begin(), cut.starts.end()), cut.starts.end());
     return cut;
@@ -153,6 +303,7 @@ class PageIndexStage final : public PruningStage {
       column.resize(containers);
       const FilterLeaf& leaf = leaves[k];
       for (const CutRowGroup& cut : cuts) {
+        if (cut.segments() == 0) continue;
         const RowGroup& rg = file.row_groups[cut.row_group];
         ColumnBounds* out = &column[cut.first_container];
         auto segment_rows = [&](size_t s) { return cut.starts[s + 1] - cut.starts[s]; };
@@ -217,7 +368,7 @@ class PageIndexStage final : public PruningStage {
     }
     report.rows_pruned += before - p.rows.row_count();
     // Pages of the filter columns left without a selected row.
-    int64_t num_rows = cut.starts.back();
+    const int64_t num_rows = cut.num_rows;
     for (const FilterLeaf& leaf : leaves) {
       format::PageRows pages = Pages(store, cut.row_group, leaf, num_rows);
       if (pages.index == nullptr) continue;

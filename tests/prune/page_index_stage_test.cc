@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <deque>
+#include <random>
 
 #include "prune/expr_builders.h"
 #include "prune/stage.h"
@@ -29,7 +30,8 @@ struct ColumnSpec {
   std::vector<PageSpec> pages;
   BoundaryOrder order = BoundaryOrder::kUnordered;
   bool column_index = true;
-  bool corrupt = false;  // column index bytes that do not decode
+  bool corrupt = false;   // column index bytes that do not decode
+  bool optional = false;  // x only (y is always optional)
 };
 
 class PageIndexStageTest : public ::testing::Test {
@@ -45,7 +47,9 @@ class PageIndexStageTest : public ::testing::Test {
   void MakeFile(const ColumnSpec& x, const ColumnSpec& y) {
     FileMetaData m;
     m.version = 2;
-    m.schema = {files::Root(2), files::Leaf("x", PhysicalType::kInt64),
+    m.schema = {files::Root(2),
+                files::Leaf("x", PhysicalType::kInt64,
+                            x.optional ? Repetition::kOptional : Repetition::kRequired),
                 files::Leaf("y", PhysicalType::kInt64, Repetition::kOptional)};
     m.column_orders =
         std::vector<ColumnOrder>{ColumnOrder::kTypeDefined, ColumnOrder::kTypeDefined};
@@ -245,6 +249,113 @@ TEST_F(PageIndexStageTest, EveryKeptPageMatchingIsFullyMatched) {
   // Nothing left: the row group is skipped.
   plan = Run(Cmp(Op::kGt, Col(0, Int64()), IntLit(1000)), &report);
   EXPECT_EQ(plan.row_groups[0].decision(), Decision::kSkip);
+}
+
+TEST_F(PageIndexStageTest, SortedIndexIsSearchedFromBothEnds) {
+  // x in 10 pages of 10 rows, page p holding [10p, 10p + 9].
+  ColumnSpec x;
+  for (int64_t p = 0; p < 10; ++p) x.pages.push_back({p * 10, {{p * 10, p * 10 + 9}}});
+  x.order = BoundaryOrder::kAscending;
+  MakeFile(x, SomeY());
+  StageReport report;
+  FilePlan plan = Run(
+      And({Cmp(Op::kGe, Col(0, Int64()), IntLit(35)), Cmp(Op::kLe, Col(0, Int64()), IntLit(52))}),
+      &report);
+  EXPECT_EQ(plan.row_groups[0].rows, Rows({{30, 60}}));
+  EXPECT_EQ(plan.row_groups[0].matched_rows, Rows({{40, 50}}));
+  EXPECT_EQ(report.pages_ruled_out_by_search, 7);  // pages 0-2 and 6-9
+  EXPECT_EQ(report.pages_pruned, 9);               // and y pages 0 and 3
+  EXPECT_NE(ToString(AccessPlan{{plan}, {report}}).find("(7 by binary search)"), std::string::npos);
+
+  // The same bounds in reverse, declared descending.
+  ColumnSpec reversed;
+  for (int64_t p = 0; p < 10; ++p) reversed.pages.push_back({p * 10, {{90 - p * 10, 99 - p * 10}}});
+  reversed.order = BoundaryOrder::kDescending;
+  MakeFile(reversed, SomeY());
+  StageReport descending;
+  plan = Run(Cmp(Op::kGt, Col(0, Int64()), IntLit(75)), &descending);
+  EXPECT_EQ(plan.row_groups[0].rows, Rows({{0, 30}}));
+  EXPECT_EQ(descending.pages_ruled_out_by_search, 7);
+}
+
+TEST_F(PageIndexStageTest, AClaimedOrderThatDoesNotHoldIsNotSearched) {
+  // Declared ascending, but page 2's values lie below page 1's: searching from the end would
+  // rule out page 2 together with page 3 for x < 20.
+  ColumnSpec x = {{{0, {{0, 29}}}, {30, {{30, 59}}}, {60, {{5, 15}}}, {90, {{90, 99}}}},
+                  BoundaryOrder::kAscending};
+  MakeFile(x, SomeY());
+  StageReport report;
+  FilePlan plan = Run(Cmp(Op::kLt, Col(0, Int64()), IntLit(20)), &report);
+  EXPECT_EQ(plan.row_groups[0].rows, Rows({{0, 30}, {60, 90}}));
+  EXPECT_EQ(report.pages_ruled_out_by_search, 0);
+}
+
+// Whatever the bounds and the claimed order, searching changes how much is proved, never the
+// plan: the same file declared unordered gives the same selection and matched rows.
+TEST_F(PageIndexStageTest, SearchGivesThePlanOfTheUnorderedIndex) {
+  std::mt19937_64 rng(20261130);
+  auto uniform = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  int64_t searched = 0;
+  for (int round = 0; round < 400; ++round) {
+    // Ascending or descending pages of random sizes, sometimes with NULL-only pages and
+    // sometimes one page out of order.
+    ColumnSpec x;
+    bool descending = uniform(0, 1) == 1;
+    x.order = descending ? BoundaryOrder::kDescending : BoundaryOrder::kAscending;
+    int64_t value = uniform(-50, 50);
+    for (int64_t row = 0; row < 100; row += uniform(1, 30)) {
+      if (uniform(0, 9) == 0) {
+        x.pages.push_back({row, std::nullopt, 0});
+        continue;
+      }
+      int64_t low = value;
+      value += uniform(0, 20);
+      x.pages.push_back({row, {{low, value}}});
+      value += uniform(0, 5);
+    }
+    for (PageSpec& page : x.pages) {
+      if (descending && page.bounds) page.bounds = {{-page.bounds->second, -page.bounds->first}};
+    }
+    if (uniform(0, 4) == 0) {
+      PageSpec& page =
+          x.pages[static_cast<size_t>(uniform(0, static_cast<int64_t>(x.pages.size()) - 1))];
+      if (page.bounds) page.bounds = {{page.bounds->first - 40, page.bounds->second - 40}};
+    }
+    // A NULL-only page's null count covers its rows: believed when x is optional (the search
+    // passes over it), not when x is required (no bounds at all: the search gives up).
+    x.optional = uniform(0, 1) == 1;
+    for (size_t p = 0; p < x.pages.size(); ++p) {
+      int64_t end = p + 1 < x.pages.size() ? x.pages[p + 1].first_row : 100;
+      if (!x.pages[p].bounds) x.pages[p].nulls = end - x.pages[p].first_row;
+    }
+    auto lit = [&] { return IntLit(uniform(-120, 120)); };
+    auto x_cond = [&]() -> ExprPtr {
+      static const Op kOps[] = {Op::kLt, Op::kLe, Op::kGt, Op::kGe, Op::kEq, Op::kNe};
+      return Cmp(kOps[uniform(0, 5)], Col(0, Int64()), lit());
+    };
+    ExprPtr root;
+    switch (uniform(0, 4)) {
+      case 0: root = x_cond(); break;
+      case 1: root = And({x_cond(), x_cond()}); break;
+      case 2: root = Or({x_cond(), x_cond()}); break;
+      case 3: root = Not(And({x_cond(), x_cond()})); break;
+      default: root = And({x_cond(), Cmp(Op::kLe, Col(1, Int64()), lit())}); break;
+    }
+    MakeFile(x, SomeY());
+    StageReport report;
+    FilePlan sorted = Run(root, &report);
+    searched += report.pages_ruled_out_by_search;
+    x.order = BoundaryOrder::kUnordered;
+    MakeFile(x, SomeY());
+    FilePlan unordered = Run(root);
+    SCOPED_TRACE("round " + std::to_string(round));
+    EXPECT_EQ(sorted.row_groups[0].rows, unordered.row_groups[0].rows);
+    EXPECT_EQ(sorted.row_groups[0].matched_rows, unordered.row_groups[0].matched_rows);
+    EXPECT_EQ(sorted.row_groups[0].fully_matched, unordered.row_groups[0].fully_matched);
+  }
+  EXPECT_GT(searched, 400);  // the search did run
 }
 
 }  // namespace
