@@ -31,6 +31,7 @@ std::vector<std::string> SplitList(const std::string& list) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pqsift::TuneAllocatorForScans();  // as the CLI does
   if (argc < 4 || argc > 8) {
     std::fprintf(
         stderr,

@@ -196,4 +196,12 @@ class Scanner : public BatchReader {
   std::unique_ptr<State> state_;
 };
 
+// Optional, for applications (the pqsift CLI calls it first thing): sets the C allocator's
+// process-wide options for scans. With glibc's defaults, each worker thread's heap is trimmed
+// back to the system whenever a slice's vectors of a few megabytes are freed, and regrown, page
+// fault by page fault, by the next slice: a third of a 20M-row scan's CPU time (32k faults,
+// 3.2 s of CPU; 2.9k faults, 2.3 s with the options). Memory freed stays in the process, up to
+// its peak in use. Does nothing outside glibc. Call it before starting threads.
+void TuneAllocatorForScans();
+
 }  // namespace pqsift

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "pqsift/scan.h"
 
 #ifndef PQSIFT_VERSION
 #define PQSIFT_VERSION "0.0.0"
@@ -57,6 +58,7 @@ int Main(int argc, char** argv) {
 }  // namespace pqsift::cli
 
 int main(int argc, char** argv) {
+  pqsift::TuneAllocatorForScans();
   // Exceptions do not cross the library boundary; this catches only what the CLI itself or a
   // third-party library throws (allocation failure, stream errors), so nothing ends in a crash.
   try {

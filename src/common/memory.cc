@@ -2,6 +2,10 @@
 
 #include <sys/mman.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <array>
 #include <bit>
 #include <cstdlib>
@@ -120,3 +124,17 @@ void Free(Block block) {
 }
 
 }  // namespace pqsift::memory
+
+namespace pqsift {
+
+void TuneAllocatorForScans() {
+#if defined(__GLIBC__)
+  // Setting either option also turns off glibc's sliding mmap threshold, so both are set:
+  // blocks up to glibc's largest threshold (32 MiB) come from the heaps, and heaps are trimmed
+  // only when 1 GiB at their top is free.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
+}  // namespace pqsift
