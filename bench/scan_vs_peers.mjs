@@ -305,6 +305,22 @@ function measure(runs, once) {
   };
 }
 
+// The same as measure() for several engines whose difference is the point (pqsift with and
+// without pruning): warm-ups, then `runs` rounds alternating between them, so drift in the
+// machine (other processes, memory freed by a peer just before) weighs on each alike.
+function measureInterleaved(runs, fns) {
+  const names = Object.keys(fns);
+  for (const n of names) fns[n]();
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < runs; i++) for (const n of names) samples[n].push(fns[n]());
+  return Object.fromEntries(names.map((n) => {
+    const s = samples[n];
+    return [n, { ms: median(s.map((x) => x.ms)), samples: s.map((x) => x.ms), cpuMs: median(s.map((x) => x.cpuMs ?? NaN)),
+                 peakKb: Math.max(...s.map((x) => x.peakKb ?? 0)) || null, baselineKb: null,
+                 bytesRead: s[0].bytesRead ?? null, rows: s[0].rows }];
+  }));
+}
+
 // Uncompressed bytes of each leaf column, summed over row groups (pqsift inspect --json).
 function uncompressedSizes(args, file) {
   const j = JSON.parse(execFileSync(args.pqsift, ['inspect', '--json', file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
@@ -410,13 +426,24 @@ async function main() {
     }
     const pq = (where, extra = []) => () => runPqsift(args, f, ['--threads', String(T), '--where', where, ...extra]);
     for (const q of pageIndexQueries(args.rows)) {
-      const res = engineRows(q.name, f, {
-        pqsift: pq(q.where),
+      // Pruning that prunes nothing must cost little: pqsift with and without it, interleaved,
+      // at least 7 rounds (the difference is a few percent).
+      const paired = q.pruneNothing
+        ? (log(`${q.name}: pqsift and pqsift --no-prune, interleaved ...`),
+           measureInterleaved(Math.max(args.runs, 7), { pqsift: pq(q.where), 'pqsift --no-prune': pq(q.where, ['--no-prune']) }))
+        : {};
+      const res = { ...paired, ...engineRows(q.name, f, {
+        ...(q.pruneNothing ? {} : { pqsift: pq(q.where) }),
         ...(hasLibrary ? { 'pqsift (library)': () => runLibrary(args, f, q.where, T) } : {}),
-        ...(q.pruneNothing ? { 'pqsift --no-prune': pq(q.where, ['--no-prune']) } : {}),
         duckdb: () => runChild('duckdb', f, T, 'selective', q.name, args.rows),
         polars: () => runChild('polars', f, T, 'selective', q.name, args.rows),
-      });
+      }) };
+      if (q.pruneNothing) {
+        const a = paired.pqsift;
+        const b = paired['pqsift --no-prune'];
+        notes.push(`${q.name}: pqsift / pqsift --no-prune = ${(a.ms / b.ms).toFixed(3)} wall, ` +
+                   `${(a.cpuMs / b.cpuMs).toFixed(3)} CPU (medians of ${a.samples.length} interleaved runs)`);
+      }
       addResults('snappy', q.name, res, out);
     }
     sections.push(table(`One row group with a page index, pages of 10,000 rows (${T} threads; file: ${path.basename(f)}, ${(fs.statSync(f).size / 1e6).toFixed(0)} MB)`, out));
@@ -489,8 +516,8 @@ async function main() {
     '',
     ...sections.flatMap((s) => [s, '']),
     '### How each figure is taken', '',
-    '- pqsift: `pqsift scan FILE --format none --stats --threads N [--select C] [--where E]` under `/usr/bin/time -f %M`; ' +
-    'wall time measured by the parent around the whole process (includes exec and footer read); peak RSS = `%M`; ' +
+    '- pqsift: `pqsift scan FILE --format none --stats --threads N [--select C] [--where E]` run by `bench/micro/pqsift_process_timer`; ' +
+    'wall time from fork to exit of the whole process (includes exec and footer read; not Node.js\'s spawn); CPU and peak RSS from its rusage; ' +
     'bytes read = its own `bytes read` counter (footers + column chunks fetched).',
     '- DuckDB: a child `node` process, in-memory database, `SET threads=N`; full: `CREATE TABLE t AS SELECT * FROM read_parquet(FILE)`; ' +
     'selective: `CREATE TABLE t AS SELECT * ... WHERE ...` (materialised in DuckDB, not converted to JS values); ' +
