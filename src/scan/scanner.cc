@@ -645,6 +645,7 @@ struct Scanner::State {
     }
   }
   int64_t SlicedRowsOfPages(const FileEntry& file, size_t g, int64_t slice_rows) const;
+  std::vector<int64_t> SliceEnds(const FileEntry& file, size_t g) const;
   void Launch(const ScanSlice& slice);
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
                            std::shared_ptr<const FilterWindows> decoded,
@@ -933,7 +934,8 @@ constexpr int64_t kMaxSliceBytes = int64_t{16} << 20;
 constexpr int64_t kMaxSliceRows = int64_t{1} << 17;
 constexpr int64_t kMaxPageSliceRows = int64_t{1} << 20;  // SlicedRowsOfPages
 
-// The rows of each slice of row group `rg` (a multiple of the batch size).
+// The rows of each slice of row group `rg` (a multiple of the batch size; SliceEnds may end a
+// slice earlier, at a page start).
 int64_t SliceRows(const RowGroup& rg, int64_t batch_size) {
   int64_t slice_rows = rg.num_rows;
   if (rg.total_byte_size > kMaxSliceBytes) {
@@ -997,14 +999,13 @@ Status Scanner::State::Plan() {
     for (size_t g = 0; g < meta.row_groups.size(); ++g) {
       const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
       if (rg_plan.rows.empty()) continue;
-      const RowGroup& rg = meta.row_groups[g];
       auto data = std::make_shared<RowGroupData>(file, g, leaves);
       row_groups.push_back(data);
       bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
-      const int64_t slice_rows = SlicedRowsOfPages(*file, g, SliceRows(rg, options.batch_size));
-      for (int64_t begin = 0; begin < rg.num_rows; begin += slice_rows) {
-        auto part = rg_plan.rows.Intersect(
-            prune::RowSelection::FromRanges({{begin, std::min(rg.num_rows, begin + slice_rows)}}));
+      int64_t begin = 0;
+      for (int64_t end : SliceEnds(*file, g)) {
+        auto part = rg_plan.rows.Intersect(prune::RowSelection::FromRanges({{begin, end}}));
+        begin = end;
         if (part.empty()) continue;
         prune::RowSelection matched = rg_plan.matched_rows.Intersect(part);
         slices.push_back(
@@ -1038,6 +1039,67 @@ int64_t Scanner::State::SlicedRowsOfPages(const FileEntry& file, size_t g,
   // Still bounded, whatever an offset index claims: a slice is decoded whole.
   longest = std::min({longest, rg.num_rows, kMaxPageSliceRows});
   return (longest + options.batch_size - 1) / options.batch_size * options.batch_size;
+}
+
+// Where the slices of row group g end: about every SlicedRowsOfPages rows, each end placed,
+// within the second half of its slice, where it cuts the fewest page bytes. A page cut by a
+// slice end is fetched and decompressed by both slices; the candidates are the page starts of
+// the leaves read, and the cost of one is the bytes of the other leaves' pages that straddle it.
+// On files whose leaves start pages at the same rows (writers that cut pages by row count, as
+// pqsift does) no page is cut at all: a full scan of such a 727 MiB file read 820 MB before.
+std::vector<int64_t> Scanner::State::SliceEnds(const FileEntry& file, size_t g) const {
+  const RowGroup& rg = file.metadata->file().row_groups[g];
+  const int64_t slice_rows = SlicedRowsOfPages(file, g, SliceRows(rg, options.batch_size));
+  std::vector<format::PageRows> leaves;
+  std::vector<int64_t> candidates;
+  for (int32_t leaf : file.leaves) {
+    const format::OffsetIndex* index =
+        file.page_indexes ? file.page_indexes->offset_index(g, leaf) : nullptr;
+    if (index == nullptr) continue;
+    leaves.push_back({index, rg.num_rows});
+    for (const format::PageLocation& page : index->page_locations) {
+      candidates.push_back(page.first_row_index);
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  // Bytes of the pages that hold rows on both sides of `row` (the store checked that every
+  // offset index lists pages in row order, starting at row 0).
+  auto cut_bytes = [&](int64_t row) {
+    int64_t bytes = 0;
+    for (const format::PageRows& pages : leaves) {
+      const auto& locations = pages.index->page_locations;
+      auto next = std::upper_bound(
+          locations.begin(), locations.end(), row,
+          [](int64_t r, const format::PageLocation& page) { return r < page.first_row_index; });
+      if (next != locations.begin() && std::prev(next)->first_row_index < row) {
+        bytes += std::prev(next)->compressed_page_size;
+      }
+    }
+    return bytes;
+  };
+  std::vector<int64_t> ends;
+  for (int64_t begin = 0; begin < rg.num_rows;) {
+    int64_t end = std::min(rg.num_rows, begin + slice_rows);
+    if (end < rg.num_rows && !leaves.empty()) {
+      int64_t best_bytes = cut_bytes(end);
+      auto first = std::upper_bound(candidates.begin(), candidates.end(), begin + slice_rows / 2);
+      auto last = std::upper_bound(candidates.begin(), candidates.end(), end);
+      // Later ends first (longer slices); at most 64 tried, which bounds the work on wide
+      // files whose pages start at different rows in every leaf.
+      for (auto c = last; c != first && best_bytes > 0 && last - c < 64;) {
+        --c;
+        const int64_t bytes = cut_bytes(*c);
+        if (bytes < best_bytes) {
+          best_bytes = bytes;
+          end = *c;
+        }
+      }
+    }
+    ends.push_back(end);
+    begin = end;
+  }
+  return ends;
 }
 
 // The offset indexes of the leaves read in row groups the plan reads only in part or that are
