@@ -629,6 +629,7 @@ struct Scanner::State {
   Status BindRuntimeColumns();
   Status LoadRuntimeEvidence();
   void OrderSlices();
+  void RampFirstSlice();
   Result<bool> ApplyRuntimeFilter(ScanSlice& slice);
   Status BindFilter();
   Result<DecodedColumn> Resolve(const FileEntry& entry, const std::string& path,
@@ -1015,7 +1016,38 @@ Status Scanner::State::Plan() {
     }
   }
   OrderSlices();
+  RampFirstSlice();
   return Status::OK();
+}
+
+// A limited scan may need only its first rows, so its first slice is cut into slices of
+// kFirstLimitSliceRows rows (at least the limit), each twice the one before: a LIMIT decodes a
+// few thousand rows where a first slice of 128Ki rows would have been decoded whole (and a
+// filtered limit runs one slice at a time). `qty > 95 LIMIT 10`: 6.4 MB -> 1.3 MB read.
+void Scanner::State::RampFirstSlice() {
+  constexpr int64_t kFirstLimitSliceRows = 4096;
+  if (options.limit <= 0 || options.read_order || slices.empty()) return;
+  const ScanSlice first = slices.front();
+  if (first.rows.empty()) return;
+  int64_t begin = first.rows.ranges().front().begin;
+  const int64_t end = first.rows.ranges().back().end;
+  int64_t length = std::max(kFirstLimitSliceRows, options.limit);
+  std::vector<ScanSlice> ramp;
+  while (begin < end) {
+    // The rest whole when it is less than twice the next piece: no short tail.
+    const int64_t piece_end = end - begin < 2 * length ? end : begin + length;
+    ScanSlice piece = first;
+    piece.rows = first.rows.Intersect(prune::RowSelection::FromRanges({{begin, piece_end}}));
+    piece.matched = first.matched.Intersect(piece.rows);
+    if (!piece.rows.empty()) ramp.push_back(std::move(piece));
+    begin = piece_end;
+    length *= 2;
+  }
+  if (ramp.size() <= 1) return;
+  for (size_t i = 1; i < ramp.size(); ++i) first.row_group->AddSlice();
+  slices.erase(slices.begin());
+  slices.insert(slices.begin(), std::make_move_iterator(ramp.begin()),
+                std::make_move_iterator(ramp.end()));
 }
 
 // A slice fetches and decompresses every page holding one of its rows, so a page longer than a
