@@ -14,6 +14,7 @@
 
 #include "arrow/bit_util.h"
 #include "arrow/builder.h"
+#include "arrow/layout.h"
 #include "column/arrow_type.h"
 #include "column/leaf_reader.h"
 #include "format/page_index.h"
@@ -144,6 +145,26 @@ TEST(Writer, SlicesOfALongRowGroupEndAtPageStarts) {
     if (by_rows) {
       EXPECT_LE((*scanner)->stats().bytes_read, w.bytes.size());
     }
+    // A filtered LIMIT decodes the first 4096 rows (its first, shortest slice), not 128Ki, and
+    // returns the first matching rows in order.
+    ScanOptions limited;
+    limited.threads = 2;
+    limited.filter = "price > 0.25";  // row % 1000 >= 3
+    limited.limit = 10;
+    auto first = Scanner::Open({MakeMemoryFile("mem.parquet", w.bytes)}, {w.metadata}, limited);
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    std::vector<int64_t> ids;
+    for (;;) {
+      auto next = (*first)->Next();
+      ASSERT_TRUE(next.ok()) << next.status().ToString();
+      if (*next == nullptr) break;
+      for (int64_t r = 0; r < (*next)->num_rows; ++r) {
+        ids.push_back(layout::LoadValue<int64_t>(*(*next)->columns[0], r));
+      }
+    }
+    ASSERT_EQ(ids.size(), 10u);
+    for (size_t i = 0; i < ids.size(); ++i) EXPECT_EQ(ids[i], static_cast<int64_t>(3 + i));
+    EXPECT_EQ((*first)->stats().rows_decoded, 4096);
   }
 }
 
