@@ -33,6 +33,8 @@ using testing::ExpectReadsBack;
 using testing::FlatTypes;
 using testing::Nulls;
 using testing::RandomColumns;
+using testing::ScannedBatches;
+using testing::ScanWritten;
 using testing::ValueAt;
 using testing::Write;
 using testing::Written;
@@ -131,19 +133,10 @@ TEST(Writer, SlicesOfALongRowGroupEndAtPageStarts) {
     ExpectReadsBack(w, *batch);
     ScanOptions scan;
     scan.threads = 2;
-    // A file of its own: the read counters are the file's, and ExpectReadsBack read it too.
-    auto scanner = Scanner::Open({MakeMemoryFile("mem.parquet", w.bytes)}, {w.metadata}, scan);
-    ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
-    int64_t got = 0;
-    for (;;) {
-      auto next = (*scanner)->Next();
-      ASSERT_TRUE(next.ok()) << next.status().ToString();
-      if (*next == nullptr) break;
-      got += (*next)->num_rows;
-    }
-    EXPECT_EQ(got, rows);
+    ScannedBatches all = ScanWritten(w, scan);
+    EXPECT_EQ(all.rows(), rows);
     if (by_rows) {
-      EXPECT_LE((*scanner)->stats().bytes_read, w.bytes.size());
+      EXPECT_LE(all.stats.bytes_read, w.bytes.size());
     }
     // A filtered LIMIT decodes the first 4096 rows (its first, shortest slice), not 128Ki, and
     // returns the first matching rows in order.
@@ -151,20 +144,16 @@ TEST(Writer, SlicesOfALongRowGroupEndAtPageStarts) {
     limited.threads = 2;
     limited.filter = "price > 0.25";  // row % 1000 >= 3
     limited.limit = 10;
-    auto first = Scanner::Open({MakeMemoryFile("mem.parquet", w.bytes)}, {w.metadata}, limited);
-    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    ScannedBatches first = ScanWritten(w, limited);
     std::vector<int64_t> ids;
-    for (;;) {
-      auto next = (*first)->Next();
-      ASSERT_TRUE(next.ok()) << next.status().ToString();
-      if (*next == nullptr) break;
-      for (int64_t r = 0; r < (*next)->num_rows; ++r) {
-        ids.push_back(layout::LoadValue<int64_t>(*(*next)->columns[0], r));
+    for (const auto& batch : first.batches) {
+      for (int64_t r = 0; r < batch->num_rows; ++r) {
+        ids.push_back(layout::LoadValue<int64_t>(*batch->columns[0], r));
       }
     }
     ASSERT_EQ(ids.size(), 10u);
     for (size_t i = 0; i < ids.size(); ++i) EXPECT_EQ(ids[i], static_cast<int64_t>(3 + i));
-    EXPECT_EQ((*first)->stats().rows_decoded, 4096);
+    EXPECT_EQ(first.stats.rows_decoded, 4096);
   }
 }
 

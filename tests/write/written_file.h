@@ -55,6 +55,32 @@ inline Written Write(const RecordBatch& batch, const WriterOptions& options, int
   return w;
 }
 
+// The batches of a scan of `w` through a file object of its own (its read counters count this
+// scan alone) and the scanner's stats after the last. Fails the test on an error.
+struct ScannedBatches {
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  ScanStats stats;
+  int64_t rows() const {
+    int64_t n = 0;
+    for (const auto& b : batches) n += b->num_rows;
+    return n;
+  }
+};
+inline ScannedBatches ScanWritten(const Written& w, const ScanOptions& options) {
+  ScannedBatches out;
+  auto scanner = Scanner::Open({MakeMemoryFile("mem.parquet", w.bytes)}, {w.metadata}, options);
+  EXPECT_TRUE(scanner.ok()) << scanner.status().ToString();
+  if (!scanner.ok()) return out;
+  for (;;) {
+    auto batch = (*scanner)->Next();
+    EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+    if (!batch.ok() || *batch == nullptr) break;
+    out.batches.push_back(*batch);
+  }
+  out.stats = (*scanner)->stats();
+  return out;
+}
+
 // Reads the whole file back and compares every column with `expected`.
 inline void ExpectReadsBack(const Written& w, const RecordBatch& expected) {
   ASSERT_NE(w.metadata, nullptr);
