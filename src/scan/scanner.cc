@@ -649,7 +649,7 @@ struct Scanner::State {
   std::vector<int64_t> SliceEnds(const FileEntry& file, size_t g) const;
   void Launch(const ScanSlice& slice);
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
-                           std::shared_ptr<const FilterWindows> decoded,
+                           const std::shared_ptr<const FilterWindows>& decoded,
                            const std::shared_ptr<SliceResult>& result);
   Result<prune::RowSelection> EvaluateFilter(const ScanSlice& slice, FilterWindows* keep);
   Result<std::vector<std::shared_ptr<Array>>> GatherFilterColumn(const ScanSlice& slice,
@@ -686,7 +686,9 @@ Status Scanner::State::Project() {
     DecodedColumn col;
     col.path = path;
     auto plan = column::PlanNode(tree_schema, *node, &col.leaves);
-    if (!plan.ok()) return plan.status().WithContext(first + ": column '" + path + "'");
+    if (!plan.ok())
+      return plan.status().WithContext(
+          std::string(first).append(": column '").append(path).append("'"));
     col.type = plan->type;
     const SchemaNode& n = tree_schema.nodes()[*node];
     batch_schema->fields.push_back({path, col.type, n.repetition != Repetition::kRequired});
@@ -867,6 +869,7 @@ void Scanner::State::OrderSlices() {
     return scan::MorePromising(a.first, b.first, order.descending);
   });
   std::vector<ScanSlice> ordered;
+  ordered.reserve(keyed.size());
   for (const auto& k : keyed) ordered.push_back(std::move(slices[k.second]));
   slices = std::move(ordered);
 }
@@ -1306,7 +1309,7 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
 // Phase two: one task per output column over `rows`. Called with result->pending counting the
 // caller; each task adds itself before the caller finishes.
 void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
-                                         std::shared_ptr<const FilterWindows> decoded,
+                                         const std::shared_ptr<const FilterWindows>& decoded,
                                          const std::shared_ptr<SliceResult>& result) {
   {
     std::lock_guard<std::mutex> lock(result->mu);
