@@ -117,10 +117,19 @@ class RowGroupData {
     for (int32_t leaf : leaves) chunks_.emplace(leaf, std::make_unique<Chunk>());
   }
 
+  // Slices are made one at a time (RowGroupSlicer): each is added when made, and the last one
+  // is known only once made, so the chunks are freed when both hold.
   void AddSlice() { ++slices_left_; }
+  void AllSlicesAdded() {
+    all_added_ = true;
+    if (slices_left_ == 0) FreeChunks();
+  }
   // Called when a slice's columns are all decoded: the last one frees the whole chunks.
   void SliceDone() {
-    if (--slices_left_ > 0) return;
+    --slices_left_;
+    if (slices_left_ == 0 && all_added_) FreeChunks();
+  }
+  void FreeChunks() {
     for (auto& [leaf, chunk] : chunks_) {
       std::lock_guard<std::mutex> lock(chunk->mu);
       if (chunk->read_whole) chunk->owner.reset();
@@ -153,7 +162,7 @@ class RowGroupData {
   // was launched and none is left: the whole row group was skipped.
   bool DropSlice() {
     SliceDone();
-    return slices_left_ == 0 && !launched_;
+    return slices_left_ == 0 && all_added_ && !launched_;
   }
 
   std::string Where(int32_t leaf) const {
@@ -338,6 +347,7 @@ class RowGroupData {
   std::shared_ptr<const FileEntry> file_;
   size_t row_group_;
   int slices_left_ = 0;  // changed by the consumer thread only (Plan, Next)
+  bool all_added_ = false;
   bool launched_ = false;
   std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
 };
@@ -348,6 +358,139 @@ struct ScanSlice {
   bool needs_filter = false;    // evaluate the residual filter (the row group is not fully matched)
   prune::RowSelection matched;  // rows of `rows` proven to match: no residual filter for them
   std::shared_ptr<const SliceFilter> filter;  // the residual filter (when needs_filter)
+};
+
+// Where the slices of a row group end: about every `slice_rows` rows, each end placed, within
+// the second half of its slice, where it cuts the fewest page bytes. A page cut by a slice end
+// is fetched and decompressed by both slices; the candidates are the page starts of the leaves
+// read, and the cost of one is the bytes of the other leaves' pages that straddle it. On files
+// whose leaves start pages at the same rows (writers that cut pages by row count, as pqsift
+// does) no page is cut at all: a full scan of such a 727 MiB file read 820 MB before.
+class SliceCutter {
+ public:
+  SliceCutter(std::vector<const format::OffsetIndex*> indexes, int64_t num_rows, int64_t slice_rows)
+      : indexes_(std::move(indexes)), num_rows_(num_rows), slice_rows_(slice_rows) {
+    for (const format::OffsetIndex* index : indexes_) {
+      for (const format::PageLocation& page : index->page_locations) {
+        candidates_.push_back(page.first_row_index);
+      }
+    }
+    std::sort(candidates_.begin(), candidates_.end());
+    candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
+  }
+
+  int64_t slice_rows() const { return slice_rows_; }
+
+  // The end of the slice that starts at row `begin` (< num_rows).
+  int64_t EndOf(int64_t begin) const {
+    int64_t end = std::min(num_rows_, begin + slice_rows_);
+    if (end == num_rows_ || indexes_.empty()) return end;
+    int64_t best_bytes = CutBytes(end);
+    auto first = std::upper_bound(candidates_.begin(), candidates_.end(), begin + slice_rows_ / 2);
+    auto last = std::upper_bound(candidates_.begin(), candidates_.end(), end);
+    // Later ends first (longer slices); at most 64 tried, which bounds the work on wide files
+    // whose pages start at different rows in every leaf.
+    for (auto c = last; c != first && best_bytes > 0 && last - c < 64;) {
+      --c;
+      const int64_t bytes = CutBytes(*c);
+      if (bytes < best_bytes) {
+        best_bytes = bytes;
+        end = *c;
+      }
+    }
+    return end;
+  }
+
+ private:
+  // Bytes of the pages that hold rows on both sides of `row` (the store checked that every
+  // offset index lists pages in row order, starting at row 0).
+  int64_t CutBytes(int64_t row) const {
+    int64_t bytes = 0;
+    for (const format::OffsetIndex* index : indexes_) {
+      const auto& locations = index->page_locations;
+      auto next = std::upper_bound(
+          locations.begin(), locations.end(), row,
+          [](int64_t r, const format::PageLocation& page) { return r < page.first_row_index; });
+      if (next != locations.begin() && std::prev(next)->first_row_index < row) {
+        bytes += std::prev(next)->compressed_page_size;
+      }
+    }
+    return bytes;
+  }
+
+  std::vector<const format::OffsetIndex*> indexes_;
+  int64_t num_rows_;
+  int64_t slice_rows_;
+  std::vector<int64_t> candidates_;
+};
+
+// The slices of one row group, made one at a time as the scan reaches them. A footer may claim
+// billions of rows for a row group (a few bytes of RLE can hold them, and so can a corrupt
+// count): slices made ahead would cost memory and time in proportion to the claim (a fuzzed
+// 2 KiB file claiming 856 billion rows took a minute to plan), one at a time only as far as
+// the data goes. Selected rows are found through the plan's ranges, so gaps cost nothing.
+class RowGroupSlicer {
+ public:
+  RowGroupSlicer(std::shared_ptr<RowGroupData> data, const prune::RowGroupPlan& plan,
+                 bool needs_filter, std::shared_ptr<const SliceFilter> filter, SliceCutter cutter)
+      : data_(std::move(data)),
+        plan_(&plan),
+        needs_filter_(needs_filter),
+        filter_(std::move(filter)),
+        cutter_(std::move(cutter)) {}
+
+  RowGroupData& data() const { return *data_; }
+
+  // A limited scan may need only its first rows: the next slices are at most `rows` long, each
+  // twice the one before, until they reach the usual length.
+  void Ramp(int64_t rows) { ramp_ = rows; }
+
+  // The next slice with a selected row, or nullopt when none is left (then the row group knows
+  // it has all its slices).
+  std::optional<ScanSlice> Next() {
+    const std::vector<prune::RowRange>& ranges = plan_->rows.ranges();
+    while (range_ < ranges.size() && ranges[range_].end <= begin_) ++range_;
+    if (range_ == ranges.size()) {
+      Finish();
+      return std::nullopt;
+    }
+    begin_ = std::max(begin_, ranges[range_].begin);  // skip rows the plan does not read
+    int64_t end = cutter_.EndOf(begin_);
+    if (ramp_ > 0) {
+      // The rest of the usual slice whole when it is less than twice the ramp: no short tail.
+      if (end - begin_ >= 2 * ramp_) end = begin_ + ramp_;
+      ramp_ = ramp_ * 2 >= cutter_.slice_rows() ? 0 : ramp_ * 2;
+    }
+    ScanSlice slice{data_,
+                    plan_->rows.Intersect(prune::RowSelection::FromRanges({{begin_, end}})),
+                    needs_filter_,
+                    {},
+                    filter_};
+    slice.matched = plan_->matched_rows.Intersect(slice.rows);
+    begin_ = end;
+    data_->AddSlice();
+    // Known now when this is the last (a runtime filter that drops it then knows the whole row
+    // group was skipped).
+    while (range_ < ranges.size() && ranges[range_].end <= begin_) ++range_;
+    if (range_ == ranges.size()) Finish();
+    return slice;
+  }
+
+ private:
+  void Finish() {
+    if (!done_) data_->AllSlicesAdded();
+    done_ = true;
+  }
+
+  std::shared_ptr<RowGroupData> data_;
+  const prune::RowGroupPlan* plan_;  // in State::plan, which outlives the slicers
+  bool needs_filter_;
+  std::shared_ptr<const SliceFilter> filter_;
+  SliceCutter cutter_;
+  int64_t begin_ = 0;  // the next slice starts at or after this row
+  size_t range_ = 0;   // the first plan range that may hold rows at or after begin_
+  int64_t ramp_ = 0;
+  bool done_ = false;
 };
 
 // The decoded columns of one slice: columns[c][w] is output column c of batch window w.
@@ -598,8 +741,8 @@ struct Scanner::State {
   std::optional<expr::BoundFilter> filter;  // bound against `tree`
   std::shared_ptr<const BatchSchema> schema;
   prune::AccessPlan plan;
-  std::vector<ScanSlice> slices;
-  size_t next_slice = 0;
+  std::vector<RowGroupSlicer> slicers;  // in reading order
+  size_t next_slicer = 0;
   std::deque<std::shared_ptr<SliceResult>> in_flight;
   std::deque<std::shared_ptr<RecordBatch>> ready;
   std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
@@ -629,7 +772,6 @@ struct Scanner::State {
   Status BindRuntimeColumns();
   Status LoadRuntimeEvidence();
   void OrderSlices();
-  void RampFirstSlice();
   Result<bool> ApplyRuntimeFilter(ScanSlice& slice);
   Status BindFilter();
   Result<DecodedColumn> Resolve(const FileEntry& entry, const std::string& path,
@@ -646,7 +788,8 @@ struct Scanner::State {
     }
   }
   int64_t SlicedRowsOfPages(const FileEntry& file, size_t g, int64_t slice_rows) const;
-  std::vector<int64_t> SliceEnds(const FileEntry& file, size_t g) const;
+  SliceCutter CutterOf(const FileEntry& file, size_t g) const;
+  std::optional<ScanSlice> NextSlice();
   void Launch(const ScanSlice& slice);
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
                            const std::shared_ptr<const FilterWindows>& decoded,
@@ -844,8 +987,8 @@ Status Scanner::State::LoadRuntimeEvidence() {
   return Status::OK();
 }
 
-// Slices of the most promising row groups first (ScanOptions::read_order); a row group's slices
-// stay together and in order.
+// The most promising row groups first (ScanOptions::read_order); a row group's slices stay
+// together and in order.
 void Scanner::State::OrderSlices() {
   if (!options.read_order) return;
   const ReadOrder& order = *options.read_order;
@@ -855,8 +998,8 @@ void Scanner::State::OrderSlices() {
     if (ref.ok()) refs[f] = *std::move(ref);  // no such column: nothing promised, file order
   }
   std::vector<std::pair<scan::Promise, size_t>> keyed;
-  for (size_t i = 0; i < slices.size(); ++i) {
-    const RowGroupData& data = *slices[i].row_group;
+  for (size_t i = 0; i < slicers.size(); ++i) {
+    const RowGroupData& data = slicers[i].data();
     const std::optional<expr::ColumnRef>& ref = refs[data.file().index];
     scan::Promise promise;
     if (ref) {
@@ -868,10 +1011,10 @@ void Scanner::State::OrderSlices() {
   std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
     return scan::MorePromising(a.first, b.first, order.descending);
   });
-  std::vector<ScanSlice> ordered;
+  std::vector<RowGroupSlicer> ordered;
   ordered.reserve(keyed.size());
-  for (const auto& k : keyed) ordered.push_back(std::move(slices[k.second]));
-  slices = std::move(ordered);
+  for (const auto& k : keyed) ordered.push_back(std::move(slicers[k.second]));
+  slicers = std::move(ordered);
 }
 
 // Right before a slice is launched: the runtime filter as it stands now, proved against the
@@ -1006,51 +1149,27 @@ Status Scanner::State::Plan() {
       auto data = std::make_shared<RowGroupData>(file, g, leaves);
       row_groups.push_back(data);
       bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
-      int64_t begin = 0;
-      for (int64_t end : SliceEnds(*file, g)) {
-        auto part = rg_plan.rows.Intersect(prune::RowSelection::FromRanges({{begin, end}}));
-        begin = end;
-        if (part.empty()) continue;
-        prune::RowSelection matched = rg_plan.matched_rows.Intersect(part);
-        slices.push_back(
-            {data, std::move(part), needs_filter, std::move(matched), file->scan_filter});
-        data->AddSlice();
-      }
+      slicers.emplace_back(data, rg_plan, needs_filter, file->scan_filter, CutterOf(*file, g));
     }
   }
   OrderSlices();
-  RampFirstSlice();
+  // A limited scan may need only its first rows, so its first slices are 4096 rows (at least
+  // the limit), each twice the one before: a LIMIT decodes a few thousand rows where a slice of
+  // 128Ki rows would have been decoded whole (and a filtered limit runs one slice at a time).
+  // `qty > 95 LIMIT 10`: 6.4 MB -> 1.3 MB read.
+  if (options.limit > 0 && !options.read_order && !slicers.empty()) {
+    slicers.front().Ramp(std::max<int64_t>(4096, options.limit));
+  }
   return Status::OK();
 }
 
-// A limited scan may need only its first rows, so its first slice is cut into slices of
-// kFirstLimitSliceRows rows (at least the limit), each twice the one before: a LIMIT decodes a
-// few thousand rows where a first slice of 128Ki rows would have been decoded whole (and a
-// filtered limit runs one slice at a time). `qty > 95 LIMIT 10`: 6.4 MB -> 1.3 MB read.
-void Scanner::State::RampFirstSlice() {
-  constexpr int64_t kFirstLimitSliceRows = 4096;
-  if (options.limit <= 0 || options.read_order || slices.empty()) return;
-  const ScanSlice first = slices.front();
-  if (first.rows.empty()) return;
-  int64_t begin = first.rows.ranges().front().begin;
-  const int64_t end = first.rows.ranges().back().end;
-  int64_t length = std::max(kFirstLimitSliceRows, options.limit);
-  std::vector<ScanSlice> ramp;
-  while (begin < end) {
-    // The rest whole when it is less than twice the next piece: no short tail.
-    const int64_t piece_end = end - begin < 2 * length ? end : begin + length;
-    ScanSlice piece = first;
-    piece.rows = first.rows.Intersect(prune::RowSelection::FromRanges({{begin, piece_end}}));
-    piece.matched = first.matched.Intersect(piece.rows);
-    if (!piece.rows.empty()) ramp.push_back(std::move(piece));
-    begin = piece_end;
-    length *= 2;
+// The next slice in reading order, made now; nullopt at the end of the scan.
+std::optional<ScanSlice> Scanner::State::NextSlice() {
+  for (; next_slicer < slicers.size(); ++next_slicer) {
+    std::optional<ScanSlice> slice = slicers[next_slicer].Next();
+    if (slice) return slice;
   }
-  if (ramp.size() <= 1) return;
-  for (size_t i = 1; i < ramp.size(); ++i) first.row_group->AddSlice();
-  slices.erase(slices.begin());
-  slices.insert(slices.begin(), std::make_move_iterator(ramp.begin()),
-                std::make_move_iterator(ramp.end()));
+  return std::nullopt;
 }
 
 // A slice fetches and decompresses every page holding one of its rows, so a page longer than a
@@ -1076,65 +1195,16 @@ int64_t Scanner::State::SlicedRowsOfPages(const FileEntry& file, size_t g,
   return (longest + options.batch_size - 1) / options.batch_size * options.batch_size;
 }
 
-// Where the slices of row group g end: about every SlicedRowsOfPages rows, each end placed,
-// within the second half of its slice, where it cuts the fewest page bytes. A page cut by a
-// slice end is fetched and decompressed by both slices; the candidates are the page starts of
-// the leaves read, and the cost of one is the bytes of the other leaves' pages that straddle it.
-// On files whose leaves start pages at the same rows (writers that cut pages by row count, as
-// pqsift does) no page is cut at all: a full scan of such a 727 MiB file read 820 MB before.
-std::vector<int64_t> Scanner::State::SliceEnds(const FileEntry& file, size_t g) const {
+SliceCutter Scanner::State::CutterOf(const FileEntry& file, size_t g) const {
   const RowGroup& rg = file.metadata->file().row_groups[g];
-  const int64_t slice_rows = SlicedRowsOfPages(file, g, SliceRows(rg, options.batch_size));
-  std::vector<format::PageRows> leaves;
-  std::vector<int64_t> candidates;
+  std::vector<const format::OffsetIndex*> indexes;
   for (int32_t leaf : file.leaves) {
     const format::OffsetIndex* index =
         file.page_indexes ? file.page_indexes->offset_index(g, leaf) : nullptr;
-    if (index == nullptr) continue;
-    leaves.push_back({index, rg.num_rows});
-    for (const format::PageLocation& page : index->page_locations) {
-      candidates.push_back(page.first_row_index);
-    }
+    if (index != nullptr) indexes.push_back(index);
   }
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-  // Bytes of the pages that hold rows on both sides of `row` (the store checked that every
-  // offset index lists pages in row order, starting at row 0).
-  auto cut_bytes = [&](int64_t row) {
-    int64_t bytes = 0;
-    for (const format::PageRows& pages : leaves) {
-      const auto& locations = pages.index->page_locations;
-      auto next = std::upper_bound(
-          locations.begin(), locations.end(), row,
-          [](int64_t r, const format::PageLocation& page) { return r < page.first_row_index; });
-      if (next != locations.begin() && std::prev(next)->first_row_index < row) {
-        bytes += std::prev(next)->compressed_page_size;
-      }
-    }
-    return bytes;
-  };
-  std::vector<int64_t> ends;
-  for (int64_t begin = 0; begin < rg.num_rows;) {
-    int64_t end = std::min(rg.num_rows, begin + slice_rows);
-    if (end < rg.num_rows && !leaves.empty()) {
-      int64_t best_bytes = cut_bytes(end);
-      auto first = std::upper_bound(candidates.begin(), candidates.end(), begin + slice_rows / 2);
-      auto last = std::upper_bound(candidates.begin(), candidates.end(), end);
-      // Later ends first (longer slices); at most 64 tried, which bounds the work on wide
-      // files whose pages start at different rows in every leaf.
-      for (auto c = last; c != first && best_bytes > 0 && last - c < 64;) {
-        --c;
-        const int64_t bytes = cut_bytes(*c);
-        if (bytes < best_bytes) {
-          best_bytes = bytes;
-          end = *c;
-        }
-      }
-    }
-    ends.push_back(end);
-    begin = end;
-  }
-  return ends;
+  return SliceCutter(std::move(indexes), rg.num_rows,
+                     SlicedRowsOfPages(file, g, SliceRows(rg, options.batch_size)));
 }
 
 // The offset indexes of the leaves read in row groups the plan reads only in part or that are
@@ -1497,10 +1567,11 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
       return batch;
     }
     if (s.limit_reached) return std::shared_ptr<RecordBatch>();
-    while (s.in_flight.size() < max_in_flight && s.next_slice < s.slices.size()) {
-      ScanSlice& slice = s.slices[s.next_slice++];
-      PQSIFT_ASSIGN_OR_RETURN(bool launch, s.ApplyRuntimeFilter(slice));
-      if (launch) s.Launch(slice);
+    while (s.in_flight.size() < max_in_flight) {
+      std::optional<ScanSlice> slice = s.NextSlice();
+      if (!slice) break;
+      PQSIFT_ASSIGN_OR_RETURN(bool launch, s.ApplyRuntimeFilter(*slice));
+      if (launch) s.Launch(*slice);
     }
     if (s.in_flight.empty()) return std::shared_ptr<RecordBatch>();
     std::shared_ptr<SliceResult> result = s.in_flight.front();
