@@ -442,8 +442,9 @@ class RowGroupSlicer {
   RowGroupData& data() const { return *data_; }
 
   // A limited scan may need only its first rows: the next slices are at most `rows` long, each
-  // twice the one before, until they reach the usual length.
-  void Ramp(int64_t rows) { ramp_ = rows; }
+  // twice the one before, until they reach the usual length (no ramp when `rows` is that long:
+  // a limit may be any int64).
+  void Ramp(int64_t rows) { ramp_ = rows > 0 && rows < cutter_.slice_rows() ? rows : 0; }
 
   // The next slice with a selected row, or nullopt when none is left (then the row group knows
   // it has all its slices).
