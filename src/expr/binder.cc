@@ -140,14 +140,17 @@ ExprPtr MakeLiteral(Value v, TypePtr type);
 double RationalToFloat(int128 unscaled, int32_t scale, bool single);
 
 // A cast of a literal is done now; the binder only casts literals to types that hold them
-// exactly (integers to int64, float64 or a decimal of a larger scale; decimals to float64).
+// exactly, or round them as DuckDB does (integers to int64, a float or a decimal of a larger
+// scale; decimals to a float).
 ExprPtr CastLiteral(const Expr& x, TypePtr to) {
   const Value& v = x.literal;
   if (v.is_null()) return MakeLiteral(v, std::move(to));
   int32_t from_scale = x.type->id == TypeId::kDecimal128 ? x.type->scale : 0;
-  if (to->id == TypeId::kFloat64) {
-    if (v.kind == Value::Kind::kFloat) return MakeLiteral(v, std::move(to));
-    return MakeLiteral(Value::Float(RationalToFloat(v.i, from_scale, false)), std::move(to));
+  if (to->id == TypeId::kFloat64 || to->id == TypeId::kFloat32) {
+    bool single = to->id == TypeId::kFloat32;
+    double f = v.kind == Value::Kind::kFloat ? v.f : RationalToFloat(v.i, from_scale, single);
+    if (single) f = static_cast<float>(f);
+    return MakeLiteral(Value::Float(f), std::move(to));
   }
   int32_t to_scale = to->id == TypeId::kDecimal128 ? to->scale : 0;
   return MakeLiteral(Value::Int(v.i * Pow10(to_scale - from_scale)), std::move(to));
@@ -257,12 +260,15 @@ std::optional<Literal> ParseNumberText(std::string_view text, bool allow_special
   return lit;
 }
 
-// An exact integer or decimal literal as the nearest double (or float, for float32 columns, as
-// DuckDB converts a literal to the column's type): correctly rounded through strtod/strtof.
+// An exact integer or decimal literal as a double (or a float, for float32 columns and
+// expressions), converted as DuckDB casts the literal's own type: a decimal of more than 18
+// digits (an integer beyond int64) is 128 bits wide there.
 double RationalToFloat(int128 unscaled, int32_t scale, bool single) {
-  if (!single) return DecimalToDouble(unscaled, scale);
-  std::string text = Int128Text(unscaled) + "e-" + std::to_string(scale);
-  return static_cast<double>(std::strtof(text.c_str(), nullptr));
+  constexpr int128 kWideDecimal = 1'000'000'000'000'000'000;  // 10^18
+  bool wide = scale > 0 ? unscaled >= kWideDecimal || unscaled <= -kWideDecimal
+                        : unscaled > INT64_MAX || unscaled < INT64_MIN;
+  if (single) return DecimalToReal<float>(unscaled, scale, wide);
+  return DecimalToReal<double>(unscaled, scale, wide);
 }
 
 // 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' (or 32 hex digits) to 16 bytes.
@@ -546,7 +552,15 @@ class Binder {
       return ErrorAt(pos, "arithmetic on " + bad.description + " is not supported");
     }
     TypePtr result;
-    if (op == Op::kDiv || fx == Family::kFloat || fy == Family::kFloat) {
+    if (fx == Family::kFloat || fy == Family::kFloat) {
+      // As DuckDB: a float32 (or float16) meeting integers, decimals or float32 stays a float32,
+      // computed in single precision; a double anywhere (a literal with an exponent) makes it
+      // a double.
+      bool single = x->type->id != TypeId::kFloat64 && y->type->id != TypeId::kFloat64;
+      result = single ? Float32() : Float64();
+      x = MakeCast(x, result);
+      y = MakeCast(y, result);
+    } else if (op == Op::kDiv) {
       // DuckDB: '/' on integers and decimals gives a double.
       result = Float64();
       x = MakeCast(x, result);
@@ -622,12 +636,7 @@ class Binder {
         case Op::kAdd: r.f = dx + dy; break;
         case Op::kSub: r.f = dx - dy; break;
         case Op::kMul: r.f = dx * dy; break;
-        default:
-          if (dy == 0) {
-            r.kind = Literal::Kind::kNull;  // DuckDB: division by zero is NULL
-          } else {
-            r.f = dx / dy;
-          }
+        default: r.f = dx / dy; break;  // IEEE, as DuckDB 1.5: 1 / 0 is inf
       }
     } else {
       // Exact: integers are decimals of scale 0.
@@ -1021,7 +1030,11 @@ class Binder {
     }
     if (IsNumeric(fx) && IsNumeric(fy)) {
       if (fx == Family::kFloat || fy == Family::kFloat) {
-        return std::make_pair(MakeCast(x, Float64()), MakeCast(y, Float64()));
+        // As DuckDB: a float32 meets integers and decimals as a float32 (16777217 = 16777216.0
+        // holds there), and anything meets a double as a double.
+        bool single = tx.id != TypeId::kFloat64 && ty.id != TypeId::kFloat64;
+        TypePtr to = single ? Float32() : Float64();
+        return std::make_pair(MakeCast(x, to), MakeCast(y, to));
       }
       // One integer, one decimal: the integer becomes a decimal of the other's scale.
       bool x_int = fx == Family::kInt;

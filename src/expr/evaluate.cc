@@ -806,23 +806,8 @@ class Evaluator {
     Vec out;
     out.valid = a.valid;
     out.keep_valid = a.keep_valid;
-    if (to.id == TypeId::kFloat64) {
-      out.phys = Phys::kF64;
-      double* values = Allocate<double>(&out.keep_values, n_);
-      out.values = values;
-      const bool decimal = from.id == TypeId::kDecimal128;
-      bool ok = VisitFixedChecked(a.phys, [&](auto tag) {
-        using T = decltype(tag);
-        for (int64_t i = 0; i < n_; ++i) {
-          // Correctly rounded, exactly as the binder converts decimal literals.
-          values[i] = decimal
-                          ? DecimalToDouble(static_cast<int128>(Load<T>(a.values, i)), from.scale)
-                          : static_cast<double>(Load<T>(a.values, i));
-        }
-      });
-      if (!ok) return Status::Internal("cast of bytes to float64");
-      return out;
-    }
+    if (to.id == TypeId::kFloat64) return CastToReal<double>(a, from, std::move(out));
+    if (to.id == TypeId::kFloat32) return CastToReal<float>(a, from, std::move(out));
     if (to.id == TypeId::kInt64) {
       out.phys = Phys::kI64;
       int64_t* values = Allocate<int64_t>(&out.keep_values, n_);
@@ -869,6 +854,30 @@ class Evaluator {
     return out;
   }
 
+  // A numeric vector as float or double (Real): decimals as DuckDB casts them (value.h).
+  template <typename Real>
+  Result<Vec> CastToReal(const Vec& a, const DataType& from, Vec out) {
+    out.phys = std::is_same_v<Real, float> ? Phys::kF32 : Phys::kF64;
+    Real* values = Allocate<Real>(&out.keep_values, n_);
+    out.values = values;
+    const bool decimal = from.id == TypeId::kDecimal128;
+    const bool wide = decimal && from.precision > 18;
+    bool ok = VisitFixedChecked(a.phys, [&](auto tag) {
+      using T = decltype(tag);
+      for (int64_t i = 0; i < n_; ++i) {
+        T v = Load<T>(a.values, i);
+        if constexpr (std::is_floating_point_v<T>) {
+          values[i] = static_cast<Real>(v);
+        } else {
+          values[i] = decimal ? DecimalToReal<Real>(static_cast<int128>(v), from.scale, wide)
+                              : static_cast<Real>(v);
+        }
+      }
+    });
+    if (!ok) return Status::Internal("cast of bytes to a float");
+    return out;
+  }
+
   // VisitFixed for fixed-width vectors; false (f not called) for bytes.
   template <typename F>
   bool VisitFixedChecked(Phys phys, F&& f) {
@@ -892,37 +901,8 @@ class Evaluator {
     Vec out;
     out.valid = BothValid(a, b, &out.keep_valid);
     Status status;
-    if (type.id == TypeId::kFloat64) {
-      out.phys = Phys::kF64;
-      double* values = Allocate<double>(&out.keep_values, n_);
-      out.values = values;
-      bool division_by_zero = false;
-      ArithmeticLoop<double>(a, b, values, [&](double x, double y, double* r) {
-        switch (e.op) {
-          case Op::kAdd: *r = x + y; break;
-          case Op::kSub: *r = x - y; break;
-          case Op::kMul: *r = x * y; break;
-          default:
-            if (y == 0) {
-              division_by_zero = true;
-              *r = 0;
-            } else {
-              *r = x / y;
-            }
-        }
-        return true;
-      });
-      if (division_by_zero) {
-        // DuckDB: x / 0 is NULL.
-        uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
-        for (int64_t i = 0; i < n_; ++i) {
-          double y = b.scalar ? b.scalar_value.f : Load<double>(b.values, i);
-          valid[i] = (out.valid ? out.valid[i] : 1) & (y != 0 ? 1 : 0);
-        }
-        out.valid = valid;
-      }
-      return out;
-    }
+    if (type.id == TypeId::kFloat64) return RealArithmetic<double>(e.op, a, b, std::move(out));
+    if (type.id == TypeId::kFloat32) return RealArithmetic<float>(e.op, a, b, std::move(out));
     if (type.id == TypeId::kInt64) {
       out.phys = Phys::kI64;
       int64_t* values = Allocate<int64_t>(&out.keep_values, n_);
@@ -953,6 +933,25 @@ class Evaluator {
       return !overflow && *r<limit&& * r> - limit;
     });
     if (!ok) return OverflowError(e);
+    return out;
+  }
+
+  // Float or double arithmetic (Real is the result type; both sides are already Real).
+  template <typename Real>
+  Vec RealArithmetic(Op op, const Vec& a, const Vec& b, Vec out) {
+    out.phys = std::is_same_v<Real, float> ? Phys::kF32 : Phys::kF64;
+    Real* values = Allocate<Real>(&out.keep_values, n_);
+    out.values = values;
+    // IEEE throughout, as DuckDB 1.5: x / 0 is an infinity, 0 / 0 a NaN (not NULL).
+    ArithmeticLoop<Real>(a, b, values, [&](Real x, Real y, Real* r) {
+      switch (op) {
+        case Op::kAdd: *r = x + y; break;
+        case Op::kSub: *r = x - y; break;
+        case Op::kMul: *r = x * y; break;
+        default: *r = x / y; break;
+      }
+      return true;
+    });
     return out;
   }
 

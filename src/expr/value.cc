@@ -1,8 +1,10 @@
 #include "expr/value.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace pqsift::expr {
 namespace {
@@ -36,19 +38,48 @@ std::string Int128ToString(int128 v) {
 
 }  // namespace
 
-double DecimalToDouble(int128 unscaled, int32_t scale) {
-  // Both operands exact in a double (|unscaled| <= 2^53, 10^scale exact up to 10^22): one IEEE
-  // division, which rounds correctly. Anything else goes through strtod, which also does.
-  constexpr int128 kExact = int128{1} << 53;
-  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  if (unscaled >= -kExact && unscaled <= kExact && scale >= 0 && scale <= 22) {
-    return static_cast<double>(static_cast<int64_t>(unscaled)) / kPowers[scale];
-  }
-  std::string text = Int128ToString(unscaled) + "e" + std::to_string(-scale);
-  return std::strtod(text.c_str(), nullptr);
+namespace {
+
+// A 128-bit integer as a double the way DuckDB converts its HUGEINT: the two 64-bit halves
+// converted and combined, each step rounding.
+double WideToDouble(int128 v) {
+  auto upper = static_cast<int64_t>(v >> 64);
+  auto lower = static_cast<uint64_t>(v);
+  constexpr auto kMaxLower = static_cast<double>(UINT64_MAX);
+  if (upper == -1) return -static_cast<double>(UINT64_MAX - lower) - 1;
+  double high = static_cast<double>(upper) * kMaxLower;
+  return static_cast<double>(lower) + high;
 }
+
+template <typename Real>
+Real IntegerToReal(int128 v, bool wide) {
+  if (wide) return static_cast<Real>(WideToDouble(v));
+  return static_cast<Real>(static_cast<int64_t>(v));
+}
+
+}  // namespace
+
+template <typename Real>
+Real DecimalToReal(int128 unscaled, int32_t scale, bool wide) {
+  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+                                       1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+                                       1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29,
+                                       1e30, 1e31, 1e32, 1e33, 1e34, 1e35, 1e36, 1e37, 1e38};
+  scale = std::clamp(scale, 0, 38);
+  const auto divisor = static_cast<Real>(kPowers[scale]);
+  constexpr int128 kExact = int128{1} << std::numeric_limits<Real>::digits;
+  if (scale == 0 || (unscaled >= -kExact && unscaled <= kExact)) {
+    return IntegerToReal<Real>(unscaled, wide) / divisor;
+  }
+  int128 power = 1;
+  for (int32_t k = 0; k < scale; ++k) power *= 10;
+  Real whole = IntegerToReal<Real>(unscaled / power, wide);
+  Real fraction = IntegerToReal<Real>(unscaled % power, wide) / divisor;
+  return whole + fraction;
+}
+
+template float DecimalToReal<float>(int128, int32_t, bool);
+template double DecimalToReal<double>(int128, int32_t, bool);
 
 int Compare(const Value& a, const Value& b) {
   switch (a.kind) {

@@ -39,10 +39,14 @@ struct Value {
 // REQUIRES: a.kind == b.kind, neither is kNull. Returns <0, 0 or >0.
 int Compare(const Value& a, const Value& b);
 
-// The double nearest to unscaled * 10^-scale, correctly rounded (as DuckDB casts a decimal to
-// DOUBLE). Literals and evaluated columns must convert the same way, or `CAST(d AS DOUBLE) = x`
-// would miss the row the literal was written from.
-double DecimalToDouble(int128 unscaled, int32_t scale);
+// unscaled * 10^-scale as DuckDB casts a DECIMAL to FLOAT or DOUBLE, to the bit (Real is float
+// or double). Not always the nearest Real: when |unscaled| exceeds Real's exact integers, the
+// integer and fractional parts are converted apart and added. `wide` says the decimal is held in
+// 128 bits (precision over 18), whose halves go through a double first. Literals and evaluated
+// columns convert the same way, so `CAST(d AS DOUBLE) = x` finds the row x was written from, and
+// results agree with DuckDB's row for row.
+template <typename Real>
+Real DecimalToReal(int128 unscaled, int32_t scale, bool wide);
 
 // For explain and error messages: 42, 1.5, 'text', X'00ff', TRUE, NULL (not type-aware: a
 // timestamp prints as its ticks; use FormatValue with a type for the user-facing form).

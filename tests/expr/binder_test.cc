@@ -188,7 +188,8 @@ TEST_F(ExprBinderTest, Arithmetic) {
   EXPECT_EQ(Bound("id / 2 > 1"), "(CAST(id AS double) / 2e0) > 1e0");
   EXPECT_EQ(Bound("price + 1 > 2"), "(price + 1.00) > 2.00");
   EXPECT_EQ(Bound("price * 2 > 2"), "(price * 2) > 2.00");
-  EXPECT_EQ(Bound("f32 + id > 0"), "(CAST(f32 AS double) + CAST(id AS double)) > 0e0");
+  EXPECT_EQ(Bound("f32 + id > 0"), "(f32 + CAST(id AS float)) > 0e0");  // as DuckDB: FLOAT
+  EXPECT_EQ(Bound("f32 * 2e0 > 0"), "(CAST(f32 AS double) * 2e0) > 0e0");
   EXPECT_EQ(Bound("id > 2 * 3 - 1"), "id > 5");
   EXPECT_EQ(Bound("id > 1 / 4"), "CAST(id AS double) > 0.25e0");
   EXPECT_EQ(Bound("name + 1 > 2"),
@@ -206,7 +207,8 @@ TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
   EXPECT_EQ(Bound("id = i8"), "id = i8");  // one integer domain: no cast
   EXPECT_EQ(Bound("price = id"), "price = CAST(id AS decimal128(21, 2))");
   EXPECT_EQ(Bound("price < big"), "CAST(price AS decimal128(12, 4)) < big");
-  EXPECT_EQ(Bound("f32 < id"), "CAST(f32 AS double) < CAST(id AS double)");
+  EXPECT_EQ(Bound("f32 < id"), "f32 < CAST(id AS float)");  // as DuckDB: FLOAT
+  EXPECT_EQ(Bound("f32 < f64"), "f32 < f64");               // compared as doubles
 }
 
 TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {

@@ -722,13 +722,15 @@ function atom(rng, ctx) {
       const others = leaves.filter((o) => NUMERIC.has(o.cat) && o !== leaf);
       const c = rng.pick(['1', '2', '-3', '0.5', '1000', '0']);
       const op = rng.pick(CMP);
-      const shape = rng.int(0, 4);
+      const shape = rng.int(0, 5);
       if (shape === 0 || !others.length) return `${x} ${rng.pick(['+', '-', '*'])} ${c} ${op} ${lit()}`;
       const y = rng.pick(others).path;
       if (shape === 1) return `${x} + 1 ${op} ${y}`;
       if (shape === 2) return `${x} - ${y} ${op} ${lit()}`;
       if (shape === 3) return `${x} * 2 ${op} ${y}`;
-      return `${x} / ${rng.pick(['2', '4', '0.5', '3'])} ${op} ${lit()}`;
+      // Division by zero is IEEE in DuckDB 1.5 (inf, NaN), by a literal 0 or a column's zeros.
+      if (shape === 4) return `${x} / ${y} ${op} ${lit()}`;
+      return `${x} / ${rng.pick(['2', '4', '0.5', '3', '0', '0.0'])} ${op} ${lit()}`;
     }
     default: { // colcol
       const other = rng.pick(leaves.filter((o) => o !== leaf && compatible(o, leaf)));
