@@ -973,6 +973,7 @@ class Binder {
         return MakeNode(op == Op::kIsDistinctFrom ? Op::kIsNotNull : Op::kIsNull, Boolean(),
                         {a.expr});
       }
+      if (std::optional<Result<ExprPtr>> moved = MoveConstant(op, a, b, pos)) return *moved;
       PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(a, b));
       switch (c.kind) {
         case Coerced::Kind::kExact:
@@ -985,6 +986,62 @@ class Binder {
     }
     PQSIFT_ASSIGN_OR_RETURN(auto pair, Unify(a, b, pos));
     return MakeCompare(op, pair.first, pair.second);
+  }
+
+  // As DuckDB's optimizer does: an integer `x + c1 op c2` becomes `x op c2 - c1` (likewise
+  // x - c1, c1 - x and x * c1), so the comparison computes nothing (no overflow error where
+  // DuckDB gives rows) and prunes with x's statistics. nullopt when `a` is no such arithmetic.
+  // A product that cannot reach c2 (c2 / c1 not an integer) compares x with a value between
+  // two integers; the result is exact arithmetic, as DuckDB's wherever DuckDB has no overflow.
+  std::optional<Result<ExprPtr>> MoveConstant(Op op, const Operand& a, const Operand& b,
+                                              int32_t pos) {
+    const Expr& e = *a.expr;
+    bool arithmetic = e.op == Op::kAdd || e.op == Op::kSub || e.op == Op::kMul;
+    if (!arithmetic || e.type->id != TypeId::kInt64 || e.children.size() != 2 ||
+        b.literal.kind != Literal::Kind::kInteger || b.literal.i > INT64_MAX ||
+        b.literal.i < INT64_MIN) {
+      return std::nullopt;
+    }
+    auto is_constant = [](const ExprPtr& c) {
+      return c->op == Op::kLiteral && c->literal.kind == Value::Kind::kInt;
+    };
+    int constant_side = is_constant(e.children[1]) ? 1 : is_constant(e.children[0]) ? 0 : -1;
+    if (constant_side < 0) return std::nullopt;
+    const int128 c1 = e.children[static_cast<size_t>(constant_side)]->literal.i;
+    const int128 c2 = b.literal.i;
+    Operand x = a;
+    x.expr = e.children[static_cast<size_t>(1 - constant_side)];
+    if (x.expr->op == Op::kCast && FamilyOf(*x.expr->children[0]->type) == Family::kInt) {
+      x.expr = x.expr->children[0];  // a narrower integer: its own literal rules apply
+    }
+    int128 moved = 0;
+    switch (e.op) {
+      case Op::kAdd: moved = c2 - c1; break;
+      case Op::kSub:
+        if (constant_side == 1) {
+          moved = c2 + c1;
+        } else {
+          moved = c1 - c2;  // c1 - x op c2: x flip(op) c1 - c2
+          op = Flip(op);
+        }
+        break;
+      default: {
+        if (c1 == 0) return std::nullopt;  // x * 0: 0 or NULL, left to the evaluator
+        if (c1 < 0) op = Flip(op);
+        if (c2 % c1 != 0) {
+          // c2 / c1 lies strictly between two integers; floor division rounds down.
+          int128 floor = c2 / c1;
+          if ((c2 % c1 != 0) && ((c2 < 0) != (c1 < 0))) floor -= 1;
+          ExprPtr wide = e.children[static_cast<size_t>(1 - constant_side)];
+          return Result<ExprPtr>(CompareBetween(op, wide, floor));
+        }
+        moved = c2 / c1;
+      }
+    }
+    Operand literal = b;
+    literal.literal.i = moved;  // beyond int64 too: the literal rules compare it exactly
+    literal.description = LiteralText(literal.literal);
+    return BindComparison(op, std::move(x), std::move(literal), pos);
   }
 
   // Two column-side operands in one comparison domain, casting the narrower one.

@@ -207,23 +207,23 @@ TEST_F(DictionaryStageTest, OtherColumnsKeepTheirStatistics) {
   EXPECT_EQ(o.decisions, (Decisions{"read", "skip", "skip", "skip"}));
   // n's dictionary decides n's conditions exactly too (arithmetic included): n >= 100 in row
   // groups 1-3.
-  o = ScanBoth(file_, "cat = 'cherry' OR n + 1 > 50");
+  o = ScanBoth(file_, "cat = 'cherry' OR n + n > 98");
   EXPECT_EQ(o.decisions, (Decisions{"read", "full", "full", "full"}));
 }
 
 TEST(DictionaryStage, NothingIsFetchedWhereNoDictionaryCanDecide) {
-  // n written without a dictionary: in `cat = 'apple' OR n + 1 > 50`, only cat's dictionary
+  // n written without a dictionary: in `cat = 'apple' OR n + n > 98`, only cat's dictionary
   // holding nothing but apple could decide a row group (fully matched), and not in row group 2,
   // whose NULLs in cat leave the OR to n: its dictionary is not fetched.
   WriterOptions options = SmallRowGroups();
   options.column_encodings["n"] = Encoding::kPlain;
   Written w = WriteFile(options);
-  Outcome o = ScanBoth(w, "cat = 'apple' OR n + 1 > 50");
+  Outcome o = ScanBoth(w, "cat = 'apple' OR n + n > 98");
   EXPECT_EQ(o.decisions, (Decisions{"read", "read", "read", "read"}));
   EXPECT_EQ(o.dictionary.evidence_loaded, 3);
   EXPECT_EQ(o.dictionary.row_groups_considered, 4);
   // With AND, cat's dictionary alone decides: fetched.
-  o = ScanBoth(w, "cat = 'cherry' AND n + 1 > 50");
+  o = ScanBoth(w, "cat = 'cherry' AND n + n > 98");
   EXPECT_EQ(o.decisions, (Decisions{"read", "skip", "skip", "skip"}));
   EXPECT_EQ(o.dictionary.evidence_loaded, 3);
 }
