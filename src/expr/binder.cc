@@ -501,13 +501,13 @@ class Binder {
     zero.literal.kind = Literal::Kind::kInteger;
     zero.pos = n.pos;
     zero.description = "integer 0";
-    return Arithmetic(Op::kSub, std::move(zero), std::move(x), n.pos);
+    return Arithmetic(Op::kSub, zero, x, n.pos);
   }
 
   Result<Operand> BindArithmetic(const AstNode& n) {
     PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[0]));
     PQSIFT_ASSIGN_OR_RETURN(Operand b, BindOperand(*n.children[1]));
-    return Arithmetic(n.op, std::move(a), std::move(b), n.pos);
+    return Arithmetic(n.op, a, b, n.pos);
   }
 
   // The typed literal an arithmetic operand stands for: integers as int64 (decimal(38, 0) when
@@ -531,7 +531,7 @@ class Binder {
     }
   }
 
-  Result<Operand> Arithmetic(Op op, Operand a, Operand b, int32_t pos) {
+  Result<Operand> Arithmetic(Op op, const Operand& a, const Operand& b, int32_t pos) {
     if (a.is_literal() && b.is_literal()) return FoldArithmetic(op, a, b, pos);
     ExprPtr x;
     ExprPtr y;
