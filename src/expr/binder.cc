@@ -786,6 +786,7 @@ class Binder {
         PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
         PQSIFT_ASSIGN_OR_RETURN(Operand low, BindOperand(*n.children[1]));
         PQSIFT_ASSIGN_OR_RETURN(Operand high, BindOperand(*n.children[2]));
+        if (!x.is_literal()) x.expr = BetweenCommonType(x.expr, low, high);
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr ge, BindComparison(Op::kGe, x, std::move(low), n.pos));
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr le, BindComparison(Op::kLe, x, std::move(high), n.pos));
         ExprPtr both = MakeLogic(Op::kAnd, {ge, le});
@@ -804,6 +805,28 @@ class Binder {
     }
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(n));
     return AsPredicate(x);
+  }
+
+  // DuckDB gives BETWEEN one type for its three operands, where two comparisons would each
+  // pick their own: a double among the bounds (a literal with an exponent, a double column)
+  // makes a numeric x a double for both bounds, a float32 column bound makes an integer or
+  // decimal x a float32. (`f32 BETWEEN 7e0 AND 8.99996757507324` compares the upper bound
+  // as a double there, not as the float nearest to it.)
+  static ExprPtr BetweenCommonType(ExprPtr x, const Operand& low, const Operand& high) {
+    Family family = FamilyOf(*x->type);
+    if (!IsNumeric(family) || x->type->id == TypeId::kFloat64) return x;
+    auto is_double = [](const Operand& o) {
+      return o.is_literal() ? o.literal.kind == Literal::Kind::kFloat
+                            : o.expr->type->id == TypeId::kFloat64;
+    };
+    auto is_single = [](const Operand& o) {
+      return !o.is_literal() && FamilyOf(*o.expr->type) == Family::kFloat;
+    };
+    if (is_double(low) || is_double(high)) return MakeCast(std::move(x), Float64());
+    if (family != Family::kFloat && (is_single(low) || is_single(high))) {
+      return MakeCast(std::move(x), Float32());
+    }
+    return x;
   }
 
   Result<ExprPtr> AsPredicate(const Operand& x) {

@@ -220,6 +220,12 @@ TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
   EXPECT_EQ(Bound("price < big"), "CAST(price AS decimal128(12, 4)) < big");
   EXPECT_EQ(Bound("f32 < id"), "f32 < CAST(id AS float)");  // as DuckDB: FLOAT
   EXPECT_EQ(Bound("f32 < f64"), "f32 < f64");               // compared as doubles
+  // BETWEEN: one type for the three operands, as DuckDB.
+  EXPECT_EQ(Bound("f32 BETWEEN 1e0 AND 2.5"),
+            "(CAST(f32 AS double) >= 1e0) AND (CAST(f32 AS double) <= 2.5e0)");
+  EXPECT_EQ(Bound("id BETWEEN f32 AND 3"),
+            "(CAST(id AS float) >= f32) AND (CAST(id AS float) <= 3e0)");
+  EXPECT_EQ(Bound("id BETWEEN 1 AND 2.5"), "(id >= 1) AND (id <= 2)");
 }
 
 TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {

@@ -156,6 +156,17 @@ TEST_F(ExprEvaluateTest, Float32ArithmeticStaysSinglePrecision) {
   EXPECT_EQ(Eval("f32 / 0 > 1"), (Rows{1, 1, 1, 0}));
 }
 
+// DuckDB gives BETWEEN one type for all three operands: with a double bound, the decimal bound
+// is a double too, not the float nearest to it. The soak found 8.99996757507324f kept by
+// `f32 BETWEEN 6.99e0 AND 8.99996757507324` where DuckDB drops it.
+TEST_F(ExprEvaluateTest, BetweenMeetsInOneType) {
+  Set("f32", MakeFixed<float>(Float32(), {8.99996757507324f, 7.5f, kNull}));
+  EXPECT_EQ(Eval("f32 BETWEEN 6.99e0 AND 8.99996757507324"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("f32 >= 6.99e0 AND f32 <= 8.99996757507324"), (Rows{1, 1, 0}));
+  EXPECT_EQ(Eval("f32 BETWEEN 6.99 AND 8.99996757507324"), (Rows{1, 1, 0}));
+  EXPECT_EQ(Eval("f32 NOT BETWEEN 6.99e0 AND 8.99996757507324"), (Rows{1, 0, 0}));
+}
+
 TEST_F(ExprEvaluateTest, IntegerLiteralsOutsideANarrowColumnsRange) {
   Set("i8", MakeFixed<int8_t>(Int8(), {-128, 0, 127, kNull}));
   EXPECT_EQ(Eval("i8 < 1000"), (Rows{1, 1, 1, 0}));
