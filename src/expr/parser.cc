@@ -30,8 +30,8 @@ bool IsReserved(std::string_view lower) {
   return false;
 }
 
-// Digits (and at most one '.') to an exact literal; a float when it does not fit int128 or has
-// more than 38 significant digits (DuckDB does the same for literals beyond DECIMAL(38)).
+// Digits (and at most one '.') to an exact literal; a double where DuckDB has one: a decimal
+// of more than 38 digits as written, an integer of more than 38 significant digits.
 Literal NumberLiteral(const Token& t) {
   Literal lit;
   if (t.kind == TokenKind::kFloat) {
@@ -48,8 +48,10 @@ Literal NumberLiteral(const Token& t) {
       after_point = true;
       continue;
     }
-    if (digits > 0 || c != '0') ++digits;
-    // Checked before the digit is added: a 39th digit would overflow int128.
+    // As DuckDB: a decimal of more than 38 digits as written (leading zeros too) is a DOUBLE;
+    // an integer is one while its value fits. Checked before the digit is added: a 39th
+    // significant digit could overflow int128.
+    if (t.kind == TokenKind::kDecimal || digits > 0 || c != '0') ++digits;
     if (digits > 38) {
       lit.kind = Literal::Kind::kFloat;
       lit.f = std::strtod(t.text.c_str(), nullptr);

@@ -226,6 +226,12 @@ TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
   EXPECT_EQ(Bound("id BETWEEN f32 AND 3"),
             "(CAST(id AS float) >= f32) AND (CAST(id AS float) <= 3e0)");
   EXPECT_EQ(Bound("id BETWEEN 1 AND 2.5"), "(id >= 1) AND (id <= 2)");
+  // A decimal literal of 39 digits as written is a DOUBLE in DuckDB (38: a DECIMAL), and so
+  // makes the BETWEEN a double comparison. The soak found this one.
+  EXPECT_EQ(Bound("price BETWEEN 00.0000000000000000000000000000000000001 AND 1"),
+            "(CAST(price AS double) >= 1e-37) AND (CAST(price AS double) <= 1e0)");
+  EXPECT_EQ(Bound("price BETWEEN 0.0000000000000000000000000000000000001 AND 1"),
+            "(price >= 0.01) AND (price <= 1.00)");
 }
 
 TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {
