@@ -1051,14 +1051,13 @@ class Binder {
       default: {
         if (c1 == 0) return std::nullopt;  // x * 0: 0 or NULL, left to the evaluator
         if (c1 < 0) op = Flip(op);
-        if (c2 % c1 != 0) {
-          // c2 / c1 lies strictly between two integers; floor division rounds down.
-          int128 floor = c2 / c1;
-          if ((c2 % c1 != 0) && ((c2 < 0) != (c1 < 0))) floor -= 1;
+        Ticks quotient = c1 > 0 ? ScaleExact(c2, 1, c1) : ScaleExact(-c2, 1, -c1);
+        if (!quotient.exact) {
+          // c2 / c1 lies strictly between two integers.
           ExprPtr wide = e.children[static_cast<size_t>(1 - constant_side)];
-          return Result<ExprPtr>(CompareBetween(op, wide, floor));
+          return Result<ExprPtr>(CompareBetween(op, wide, quotient.floor));
         }
-        moved = c2 / c1;
+        moved = quotient.floor;
       }
     }
     Operand literal = b;
