@@ -1,8 +1,10 @@
 #include "expr/parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <string>
 #include <utility>
 
 #include "expr/lexer.h"
@@ -130,6 +132,32 @@ class Parser {
     return n;
   }
 
+  // Every child joins its parent here, so no tree grows higher than kMaxExpressionDepth: the
+  // binder, the evaluator and the prover walk trees recursively, and a 40 KB chain of "+ 1"
+  // would overflow their stacks.
+  Status Adopt(AstNode& parent, Node child) {
+    parent.height = std::max(parent.height, child->height + 1);
+    parent.children.push_back(std::move(child));
+    if (parent.height > kMaxExpressionDepth) return TooDeep(parent.pos);
+    return Status::OK();
+  }
+
+  // Every recursive descent (parentheses, a call's arguments, CAST, NOT, unary minus or plus)
+  // goes through here: nesting the height limit would refuse anyway is refused before it can
+  // overflow the parser's own stack (parentheses alone add no height).
+  Result<Node> Descend(Result<Node> (Parser::*parse)()) {
+    if (descents_ >= kMaxExpressionDepth) return TooDeep(Peek().pos);
+    ++descents_;
+    Result<Node> node = (this->*parse)();
+    --descents_;
+    return node;
+  }
+
+  Status TooDeep(int32_t pos) const {
+    return ErrorAt(pos, "the filter nests more than " + std::to_string(kMaxExpressionDepth) +
+                            " levels deep (operators, parentheses, NOT)");
+  }
+
   // A chain of one operator (a OR b OR c) becomes one node with all operands.
   Result<Node> ParseChain(AstNode::Kind kind, std::string_view keyword,
                           Result<Node> (Parser::*operand)()) {
@@ -137,10 +165,10 @@ class Parser {
     PQSIFT_ASSIGN_OR_RETURN(Node first, (this->*operand)());
     if (!IsKeyword(Peek(), keyword)) return first;
     Node chain = Make(kind, pos);
-    chain->children.push_back(std::move(first));
+    PQSIFT_RETURN_IF_ERROR(Adopt(*chain, std::move(first)));
     while (AcceptKeyword(keyword)) {
       PQSIFT_ASSIGN_OR_RETURN(Node next, (this->*operand)());
-      chain->children.push_back(std::move(next));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*chain, std::move(next)));
     }
     return chain;
   }
@@ -151,9 +179,9 @@ class Parser {
   Result<Node> ParseNot() {
     if (IsKeyword(Peek(), "not")) {
       int32_t pos = Advance().pos;
-      PQSIFT_ASSIGN_OR_RETURN(Node operand, ParseNot());
+      PQSIFT_ASSIGN_OR_RETURN(Node operand, Descend(&Parser::ParseNot));
       Node n = Make(AstNode::Kind::kNot, pos);
-      n->children.push_back(std::move(operand));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(operand)));
       return n;
     }
     return ParseIs();
@@ -167,15 +195,15 @@ class Parser {
       if (AcceptKeyword("null")) {
         Node n = Make(AstNode::Kind::kIsNull, pos);
         n->negated = negated;
-        n->children.push_back(std::move(left));
+        PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
         left = std::move(n);
       } else if (AcceptKeyword("distinct")) {
         PQSIFT_RETURN_IF_ERROR(ExpectKeyword("from"));
         PQSIFT_ASSIGN_OR_RETURN(Node right, ParseComparison());
         Node n = Make(AstNode::Kind::kCompare, pos);
         n->op = negated ? Op::kIsNotDistinctFrom : Op::kIsDistinctFrom;
-        n->children.push_back(std::move(left));
-        n->children.push_back(std::move(right));
+        PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
+        PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(right)));
         left = std::move(n);
       } else {
         return ErrorAt(Peek().pos, "expected NULL or DISTINCT FROM after IS");
@@ -195,8 +223,8 @@ class Parser {
       PQSIFT_ASSIGN_OR_RETURN(Node right, ParseRange());
       Node n = Make(AstNode::Kind::kCompare, pos);
       n->op = op;
-      n->children.push_back(std::move(left));
-      n->children.push_back(std::move(right));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(right)));
       for (const auto& [other, unused] : kOps) {
         if (IsSymbol(Peek(), other)) {
           return ErrorAt(Peek().pos, "comparisons do not chain: add parentheses");
@@ -219,22 +247,22 @@ class Parser {
     if (AcceptKeyword("between")) {
       Node n = Make(AstNode::Kind::kBetween, pos);
       n->negated = negated;
-      n->children.push_back(std::move(value));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
       PQSIFT_ASSIGN_OR_RETURN(Node low, ParseAdditive());
       PQSIFT_RETURN_IF_ERROR(ExpectKeyword("and"));
       PQSIFT_ASSIGN_OR_RETURN(Node high, ParseAdditive());
-      n->children.push_back(std::move(low));
-      n->children.push_back(std::move(high));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(low)));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(high)));
       return n;
     }
     if (AcceptKeyword("in")) {
       Node n = Make(AstNode::Kind::kIn, pos);
       n->negated = negated;
-      n->children.push_back(std::move(value));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol("("));
       do {
         PQSIFT_ASSIGN_OR_RETURN(Node item, ParseAdditive());
-        n->children.push_back(std::move(item));
+        PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(item)));
       } while (AcceptSymbol(","));
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
       return n;
@@ -245,9 +273,9 @@ class Parser {
       Node n = Make(AstNode::Kind::kLike, pos);
       n->op = like ? Op::kLike : Op::kILike;
       n->negated = negated;
-      n->children.push_back(std::move(value));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
       PQSIFT_ASSIGN_OR_RETURN(Node pattern, ParseAdditive());
-      n->children.push_back(std::move(pattern));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(pattern)));
       if (IsKeyword(Peek(), "escape")) {
         return ErrorAt(Peek().pos,
                        "ESCAPE is not supported (LIKE has no escape character, as in DuckDB)");
@@ -265,8 +293,8 @@ class Parser {
       Node n = Make(AstNode::Kind::kArithmetic, t.pos);
       n->op = t.text == first ? first_op : second_op;
       PQSIFT_ASSIGN_OR_RETURN(Node right, (this->*operand)());
-      n->children.push_back(std::move(left));
-      n->children.push_back(std::move(right));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(right)));
       left = std::move(n);
     }
     return left;
@@ -281,12 +309,12 @@ class Parser {
   Result<Node> ParseUnary() {
     if (IsSymbol(Peek(), "-")) {
       int32_t pos = Advance().pos;
-      PQSIFT_ASSIGN_OR_RETURN(Node operand, ParseUnary());
+      PQSIFT_ASSIGN_OR_RETURN(Node operand, Descend(&Parser::ParseUnary));
       Node n = Make(AstNode::Kind::kNegate, pos);
-      n->children.push_back(std::move(operand));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(operand)));
       return n;
     }
-    if (AcceptSymbol("+")) return ParseUnary();
+    if (AcceptSymbol("+")) return Descend(&Parser::ParseUnary);
     return ParsePrimary();
   }
 
@@ -313,7 +341,7 @@ class Parser {
       }
       case TokenKind::kSymbol: {
         if (!AcceptSymbol("(")) return Unexpected(t);
-        PQSIFT_ASSIGN_OR_RETURN(Node inner, ParseOr());
+        PQSIFT_ASSIGN_OR_RETURN(Node inner, Descend(&Parser::ParseOr));
         PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
         return inner;
       }
@@ -375,8 +403,8 @@ class Parser {
     Advance();  // (
     if (!AcceptSymbol(")")) {
       do {
-        PQSIFT_ASSIGN_OR_RETURN(Node arg, ParseOr());
-        n->children.push_back(std::move(arg));
+        PQSIFT_ASSIGN_OR_RETURN(Node arg, Descend(&Parser::ParseOr));
+        PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(arg)));
       } while (AcceptSymbol(","));
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
     }
@@ -387,8 +415,8 @@ class Parser {
   Result<Node> ParseCast() {
     Node n = Make(AstNode::Kind::kCast, Advance().pos);
     Advance();  // (
-    PQSIFT_ASSIGN_OR_RETURN(Node operand, ParseOr());
-    n->children.push_back(std::move(operand));
+    PQSIFT_ASSIGN_OR_RETURN(Node operand, Descend(&Parser::ParseOr));
+    PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(operand)));
     PQSIFT_RETURN_IF_ERROR(ExpectKeyword("as"));
     if (Peek().kind != TokenKind::kIdentifier) return ErrorAt(Peek().pos, "expected a type name");
     n->name = Lower(Advance().text);
@@ -409,6 +437,7 @@ class Parser {
 
   std::vector<Token> tokens_;
   size_t next_ = 0;
+  int32_t descents_ = 0;
 };
 
 }  // namespace

@@ -63,7 +63,14 @@ struct AstNode {
   Literal literal;
   std::string name;
   std::vector<std::unique_ptr<AstNode>> children;
+  int32_t height = 1;  // levels of this subtree (a leaf is 1), for kMaxExpressionDepth
 };
+
+// The deepest filter the parser accepts, in tree levels (each operator, NOT, unary minus, call
+// or CAST adds one; an AND or OR chain adds one however long) and in nested parentheses. Deeper
+// is InvalidArgument: the binder, evaluator and prover recurse over the tree, and a filter of a
+// few kilobytes must not exhaust a thread's stack. DuckDB's own limit is 1000.
+inline constexpr int32_t kMaxExpressionDepth = 256;
 
 // InvalidArgument "at N: ..." on a syntax error (N is where the unexpected token starts, or one
 // past the end of the text for a premature end).

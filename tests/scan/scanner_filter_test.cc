@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pqsift/scan.h"
@@ -184,6 +185,41 @@ TEST(ScannerFilterTest, ExplainPlanWithoutReadingData) {
   EXPECT_GT(estimate.bytes_to_read, 0u);
   // Only the footer was read.
   EXPECT_EQ((*scanner)->stats().read_requests, 1u);
+}
+
+// A filter as deep as the parser accepts (kMaxExpressionDepth) binds, prunes and evaluates
+// (the binder, prover and evaluator recurse over it); one level more, or a few kilobytes of
+// nesting, is an error naming the limit, never a stack overflow (the filter fuzzer found a
+// 958-byte filter of parentheses that overflowed the parser's stack, and a 40 KB chain of
+// "+ 1" crashed the CLI in the binder).
+std::string Repeat(std::string_view part, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += part;
+  return out;
+}
+
+TEST(ScannerFilterTest, DeepestAcceptedFilterScansAndDeeperIsAnError) {
+  // id - id + id - ... : a left-deep chain; 254 operators under the comparison are 256 levels.
+  const std::string chain = "id" + Repeat(" - id + id", 127) + " < 3";
+  const std::string parens = Repeat("(", 256) + "id < 3" + Repeat(")", 256);
+  const std::string nots = Repeat("NOT ", 254) + "id < 3";
+  for (const std::string& where : {chain, parens, nots}) {
+    auto r = ScanIds(where);
+    ASSERT_TRUE(r.ok()) << where.substr(0, 40) << ": " << r.status().message();
+    EXPECT_EQ(r->ids, (std::vector<int64_t>{0, 1, 2})) << where.substr(0, 40);
+  }
+  for (const std::string& where :
+       {"id" + Repeat(" - id + id", 127) + " + id < 3",
+        Repeat("(", 257) + "id < 3" + Repeat(")", 257), "id" + Repeat(" + 1", 100000) + " > 0",
+        Repeat("(", 100000) + "id > 0", Repeat("NOT ", 100000) + "id > 0",
+        Repeat("- ", 100000) + "id > 0", Repeat("+", 100000) + "id > 0",
+        Repeat("abs(", 100000) + "id"}) {
+    auto r = ScanIds(where);
+    ASSERT_FALSE(r.ok()) << where.substr(0, 40);
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find("more than 256 levels"), std::string::npos)
+        << r.status().message();
+  }
 }
 
 }  // namespace
