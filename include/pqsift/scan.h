@@ -72,8 +72,11 @@ struct ScanOptions {
   // only the filter's columns are read, and only for row groups not proven fully matched.
   bool count_only = false;
   int64_t batch_size = int64_t{64} * 1024;  // rows per batch at most
-  int threads = 0;                          // decoding threads; 0: one per core
-  int64_t limit = -1;                       // stop after this many rows; -1: no limit
+  // Rows per slice, the unit of work of a thread (0: chosen per row group, at most 128Ki rows
+  // and about 16 MiB). Tests set it small to cut row groups into many slices.
+  int64_t slice_rows = 0;
+  int threads = 0;     // decoding threads; 0: one per core
+  int64_t limit = -1;  // stop after this many rows; -1: no limit
   // A filter in the `--where` language (docs/filter-language.md); empty: every row.
   std::string filter;
   // False: no pruning stage runs; every row group is read and the filter evaluated on every row
@@ -140,6 +143,11 @@ struct ScanStats {
   uint64_t pages_read = 0;
   uint64_t pages_not_fetched = 0;
   uint64_t bytes_not_fetched = 0;
+  // Pages (data and dictionary) whose bodies were decompressed (stored uncompressed: taken as
+  // they are) and decoded, and their uncompressed bytes. A scan decompresses a page at most once,
+  // however it cuts its rows into slices: a reader is handed from slice to slice.
+  uint64_t pages_decompressed = 0;
+  uint64_t bytes_decompressed = 0;
   // Row groups and pages of the constrained columns a runtime filter ruled out right before
   // their fetch (not counted in row_groups_skipped, which the plan decided).
   uint64_t row_groups_skipped_at_runtime = 0;

@@ -223,6 +223,8 @@ json StatsJson(const ScanStats& s) {
           {"pages_read", s.pages_read},
           {"pages_not_fetched", s.pages_not_fetched},
           {"bytes_not_fetched", s.bytes_not_fetched},
+          {"pages_decompressed", s.pages_decompressed},
+          {"bytes_decompressed", s.bytes_decompressed},
           {"rows_total", s.rows_total},
           {"rows_decoded", s.rows_decoded},
           {"rows_returned", s.rows_returned},
@@ -261,6 +263,9 @@ std::string StatsText(const ScanStats& s) {
       static_cast<unsigned long long>(s.pages_read), static_cast<unsigned long long>(s.pages_total),
       static_cast<unsigned long long>(s.pages_not_fetched),
       static_cast<unsigned long long>(s.bytes_not_fetched));
+  out += Format("pages decompressed: %llu (%llu bytes uncompressed)\n",
+                static_cast<unsigned long long>(s.pages_decompressed),
+                static_cast<unsigned long long>(s.bytes_decompressed));
   out += Format("rows: %lld in the files, %lld decoded, %lld returned\n",
                 static_cast<long long>(s.rows_total), static_cast<long long>(s.rows_decoded),
                 static_cast<long long>(s.rows_returned));

@@ -53,6 +53,7 @@ struct ScanArgs {
   std::string output;
   int threads = 0;
   int64_t batch_size = 64 * 1024;
+  int64_t slice_rows = 0;
   bool verify_crc = false;
   int64_t max_page_bytes = ScanOptions{}.max_page_bytes;
   uint64_t footer_read_bytes = OpenOptions{}.tail_bytes;
@@ -111,6 +112,7 @@ int RunScan(const ScanArgs& args) {
   options.pruning.dictionary = !args.no_dictionary;
   options.threads = args.threads;
   options.batch_size = args.batch_size;
+  options.slice_rows = args.slice_rows;
   options.verify_crc = args.verify_crc;
   options.max_page_bytes = args.max_page_bytes;
   options.open.tail_bytes = args.footer_read_bytes;
@@ -185,6 +187,9 @@ Command AddScanCommand(CLI::App& root) {
   sub->add_option("--batch-size", args->batch_size, "Rows per batch")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  sub->add_option("--slice-rows", args->slice_rows,
+                  "Rows per slice, a thread's unit of work (default: chosen per row group)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_flag("--verify-crc", args->verify_crc,
                 "Check page CRCs where the writer stored them; a mismatch is an error");
   sub->add_option("--max-page-bytes", args->max_page_bytes,

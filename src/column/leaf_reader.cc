@@ -45,8 +45,18 @@ Result<std::unique_ptr<LeafReader>> LeafReader::Make(const ColumnDescriptor& col
   PageReader pages(chunk, chunk_offset, meta.codec, std::move(where), options);
   std::unique_ptr<LeafReader> reader(new LeafReader(
       column, std::move(pages), num_rows, std::move(type).value(), std::move(values).value()));
+  reader->sparse_ = !present.empty();
   reader->present_ = std::move(present);
   return reader;
+}
+
+void LeafReader::Continue(std::span<const uint8_t> chunk, uint64_t chunk_offset,
+                          std::shared_ptr<const void> owner, std::vector<PageSpan> present) {
+  pages_.Rebase(chunk, chunk_offset);
+  owner_ = std::move(owner);
+  present_ = std::move(present);
+  next_present_ = 0;
+  at_end_ = false;
 }
 
 LeafReader::LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t num_rows,
@@ -136,7 +146,7 @@ Result<PageSpan> LeafReader::NextPresentPage(int64_t* skippable, int64_t* skippe
 
 Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
   const bool nested = column_.max_repetition_level > 0;
-  const bool sparse = !present_.empty();
+  const bool sparse = sparse_;
   for (;;) {
     PQSIFT_ASSIGN_OR_RETURN(bool more, pages_.Next());
     if (!more) {
@@ -159,7 +169,10 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
     if (h.type == PageType::kDictionaryPage) {
       if (dictionary_seen_) return Error("a second dictionary page in one column chunk");
       dictionary_seen_ = true;
-      dictionary_page_ = pages_.MarkPage();
+      if (!dictionary_set_) {
+        dictionary_page_ = pages_.MarkPage();
+        dictionary_owner_ = owner_;
+      }
       continue;
     }
     if (h.type != PageType::kDataPage && h.type != PageType::kDataPageV2) continue;
@@ -193,6 +206,10 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
     }
     PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read());
     ++pages_decoded_;
+    ++pages_decompressed_;
+    bytes_decompressed_ += h.uncompressed_page_size;
+    page_owner_ = owner_;
+    loaded_page_end_ = page_rows >= 0 ? row + page_rows : -1;
     size_t values_offset = 0;
     Status st = DecodeLevels(page, &values_offset);
     if (!st.ok()) return Error(st.message());
@@ -217,12 +234,31 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
 }
 
 Status LeafReader::LoadDictionary() {
-  if (!dictionary_page_) return Status::OK();  // decoded already, or missing (StartPage says)
+  if (dictionary_set_) return Status::OK();
+  // Another reader of the chunk may have decoded it: taken under the lock, so two readers that
+  // need it at once decode it once.
+  std::unique_lock<std::mutex> lock;
+  if (share_ != nullptr) {
+    lock = std::unique_lock<std::mutex>(share_->mu);
+    if (share_->dictionary) {
+      PQSIFT_RETURN_IF_ERROR(values_->AdoptDictionary(share_->dictionary));
+      dictionary_set_ = true;
+      dictionary_page_.reset();
+      dictionary_owner_.reset();
+      return Status::OK();
+    }
+  }
+  if (!dictionary_page_) return Status::OK();  // missing: StartPage says so
   Buffer storage;
   PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.ReadMarked(*dictionary_page_, &storage));
+  ++pages_decompressed_;
+  bytes_decompressed_ += dictionary_page_->header.uncompressed_page_size;
   dictionary_page_.reset();
+  dictionary_owner_.reset();
   Status st = values_->SetDictionary(page.body, page.num_values);
   if (!st.ok()) return Error("dictionary page: " + st.message());
+  dictionary_set_ = true;
+  if (share_ != nullptr) share_->dictionary = values_->dictionary();
   return Status::OK();
 }
 
@@ -238,7 +274,7 @@ Status LeafReader::Advance(int64_t n, bool read) {
     if (level_pos_ == page_levels_) {
       // A record ends with its page when pages start at row boundaries (flat columns, or the
       // offset index's pages); otherwise it may go on in the next page.
-      if ((!nested || !present_.empty()) && started == n) {
+      if ((!nested || sparse_) && started == n) {
         in_record_ = false;
         break;
       }

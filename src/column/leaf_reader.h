@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,6 +46,15 @@ struct PageSpan {
   int64_t num_rows = 0;
 };
 
+// What the readers of one column chunk share across slices and threads: the dictionary, decoded
+// by the first reader that needs it and adopted by the others, so a dictionary page is
+// decompressed and decoded once per scan however many readers are opened on its chunk.
+// Thread safe; must outlive the readers that use it.
+struct ChunkShare {
+  std::mutex mu;
+  std::shared_ptr<const DecodedDictionary> dictionary;
+};
+
 class LeafReader {
  public:
   // `chunk` holds the whole column chunk (from ColumnChunkRange); it must outlive the reader.
@@ -61,6 +71,34 @@ class LeafReader {
                                                   std::string where, PageReaderOptions options = {},
                                                   std::vector<PageSpan> present = {});
 
+  // Keeps `owner` (what holds the chunk bytes) alive as long as the reader needs those bytes;
+  // `whole`: they are the whole chunk (`present` then only gives the pages' rows), so a reader
+  // handed on needs no more bytes.
+  void KeepAlive(std::shared_ptr<const void> owner, bool whole) {
+    owner_ = std::move(owner);
+    whole_ = whole;
+  }
+  // Takes the chunk's dictionary from `share` when another reader decoded it, and publishes
+  // the one it decodes itself.
+  void ShareWith(ChunkShare* share) { share_ = share; }
+
+  // A reader handed on from one slice of a row group to the next continues where it stopped,
+  // so a page that holds rows of both is decompressed once. A reader that holds only some pages
+  // (`present` at Make) continues on more of them: `chunk` holds the data pages `present`
+  // (in row order, all after the current page; no dictionary page: the reader has it or shares
+  // it), kept alive by `owner`. The pages of the old buffer not yet loaded are dropped.
+  // REQUIRES: holds_some_pages() and has_loaded_page().
+  void Continue(std::span<const uint8_t> chunk, uint64_t chunk_offset,
+                std::shared_ptr<const void> owner, std::vector<PageSpan> present);
+  // Whether the reader was made (or continued) on some pages only, not the whole chunk.
+  bool holds_some_pages() const { return sparse_ && !whole_; }
+  // Whether a data page was loaded, and (holds_some_pages) the row after its last: where the
+  // pages of a Continue must start.
+  bool has_loaded_page() const { return loaded_page_end_ >= 0; }
+  int64_t loaded_page_end() const { return loaded_page_end_; }
+  // Records consumed (read or skipped) so far: the row the reader is at.
+  int64_t position() const { return position_; }
+
   // Reads the next `n` records (appending them to the pending batch) / passes over them.
   // OutOfRange past the row group's end; Corruption when the data disagrees with the footer.
   Status ReadRecords(int64_t n);
@@ -74,6 +112,25 @@ class LeafReader {
   // Data pages decompressed and decoded so far, and data pages passed over undecoded.
   int64_t pages_decoded() const { return pages_decoded_; }
   int64_t pages_passed_over() const { return pages_passed_over_; }
+  // Pages (data and dictionary) whose bodies this reader decompressed (or, stored
+  // uncompressed, took as they are), and their uncompressed bytes.
+  int64_t pages_decompressed() const { return pages_decompressed_; }
+  int64_t bytes_decompressed() const { return bytes_decompressed_; }
+  // The four counts since the last call, for a reader that serves several tasks in turn.
+  struct PageCounts {
+    int64_t decoded = 0;
+    int64_t passed_over = 0;
+    int64_t decompressed = 0;
+    int64_t bytes_decompressed = 0;
+  };
+  PageCounts TakePageCounts() {
+    PageCounts now{pages_decoded_, pages_passed_over_, pages_decompressed_, bytes_decompressed_};
+    PageCounts out{now.decoded - taken_.decoded, now.passed_over - taken_.passed_over,
+                   now.decompressed - taken_.decompressed,
+                   now.bytes_decompressed - taken_.bytes_decompressed};
+    taken_ = now;
+    return out;
+  }
 
  private:
   LeafReader(const ColumnDescriptor& column, PageReader pages, int64_t num_rows,
@@ -102,8 +159,18 @@ class LeafReader {
   std::unique_ptr<ValueAccumulator> values_;
   std::optional<PageReader::Mark> dictionary_page_;  // seen, not decoded yet
   bool dictionary_seen_ = false;
-  std::vector<PageSpan> present_;  // empty: the chunk holds every page
+  bool dictionary_set_ = false;  // decoded or adopted into values_
+  ChunkShare* share_ = nullptr;
+  std::vector<PageSpan> present_;  // the pages held, when sparse_
   size_t next_present_ = 0;
+  bool sparse_ = false;           // `present_` gives the pages' rows
+  bool whole_ = false;            // the buffer is the whole chunk (KeepAlive)
+  int64_t loaded_page_end_ = -1;  // the row after the last page loaded (-1: none yet)
+  // What holds the bytes: the buffer being read, the one the current page was loaded from (its
+  // stored body may be the page), and the one the pending dictionary mark points into.
+  std::shared_ptr<const void> owner_;
+  std::shared_ptr<const void> page_owner_;
+  std::shared_ptr<const void> dictionary_owner_;
 
   // Levels of the current page, decoded when the page is loaded.
   std::vector<int16_t> page_def_;  // empty when page_all_defined_
@@ -118,6 +185,9 @@ class LeafReader {
   LeafBatch pending_;
   int64_t pages_decoded_ = 0;
   int64_t pages_passed_over_ = 0;
+  int64_t pages_decompressed_ = 0;
+  int64_t bytes_decompressed_ = 0;
+  PageCounts taken_;
 };
 
 // The byte range of a column chunk in its file: from the dictionary page (when there is one)

@@ -16,9 +16,9 @@ PageReader::PageReader(std::span<const uint8_t> chunk, uint64_t chunk_offset,
       where_(std::move(where)),
       options_(options) {}
 
-Status PageReader::ErrorAt(size_t page_start, const std::string& what) const {
-  return Status::Corruption(where_ + ", page at offset " +
-                            std::to_string(chunk_offset_ + page_start) + ": " + what);
+Status PageReader::ErrorAt(uint64_t file_offset, const std::string& what) const {
+  return Status::Corruption(where_ + ", page at offset " + std::to_string(file_offset) + ": " +
+                            what);
 }
 
 Result<bool> PageReader::Next() {
@@ -43,18 +43,24 @@ Result<bool> PageReader::Next() {
   return true;
 }
 
+PageReader::Mark PageReader::MarkPage() const {
+  return {chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size)),
+          page_file_offset(), header_};
+}
+
 Result<Page> PageReader::Read() {
-  return ReadPage(header_, page_start_, body_start_, &decompressed_);
+  return ReadPage(header_,
+                  chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size)),
+                  page_file_offset(), &decompressed_);
 }
 
 Result<Page> PageReader::ReadMarked(const Mark& mark, Buffer* storage) const {
-  return ReadPage(mark.header, mark.page_start, mark.body_start, storage);
+  return ReadPage(mark.header, mark.stored, mark.file_offset, storage);
 }
 
-Result<Page> PageReader::ReadPage(const format::PageHeader& header, size_t page_start,
-                                  size_t body_start, Buffer* storage) const {
-  auto corrupt = [&](const std::string& what) { return ErrorAt(page_start, what); };
-  std::span<const uint8_t> stored = chunk_.subspan(body_start, header.compressed_page_size);
+Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
+                                  uint64_t file_offset, Buffer* storage) const {
+  auto corrupt = [&](const std::string& what) { return ErrorAt(file_offset, what); };
   if (options_.verify_crc && header.crc) {
     uLong crc = crc32(0L, stored.data(), static_cast<uInt>(stored.size()));
     if (static_cast<uint32_t>(crc) != static_cast<uint32_t>(*header.crc)) {

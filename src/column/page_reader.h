@@ -62,15 +62,25 @@ class PageReader {
 
   // A page passed over now and read later: a dictionary page is decoded only when a data page
   // needs it (chunks that fell back to PLAIN often carry a large dictionary no selected page uses).
+  // It points into the chunk bytes it was marked in, which must outlive it (after a Rebase too).
   struct Mark {
-    size_t page_start = 0;
-    size_t body_start = 0;
+    std::span<const uint8_t> stored;  // the page's body as stored
+    uint64_t file_offset = 0;         // of its header, for messages
     format::PageHeader header;
   };
   // The current page. REQUIRES: the last Next() returned true.
-  Mark MarkPage() const { return {page_start_, body_start_, header_}; }
+  Mark MarkPage() const;
   // Decompresses a marked page into `*storage` (not the current page's buffer, which stays valid).
   Result<Page> ReadMarked(const Mark& mark, Buffer* storage) const;
+
+  // The next pages come from `chunk` (at `chunk_offset` in the file), read from its start; the
+  // current page stays valid (its decompressed body is kept; a stored body still points into
+  // the old bytes, which the caller keeps alive while the page is in use).
+  void Rebase(std::span<const uint8_t> chunk, uint64_t chunk_offset) {
+    chunk_ = chunk;
+    chunk_offset_ = chunk_offset;
+    pos_ = 0;
+  }
 
   // Where the current page starts in the file (its header), for messages.
   uint64_t page_file_offset() const { return chunk_offset_ + page_start_; }
@@ -78,10 +88,10 @@ class PageReader {
   const PageReaderOptions& options() const { return options_; }
 
  private:
-  Status Error(const std::string& what) const { return ErrorAt(page_start_, what); }
-  Status ErrorAt(size_t page_start, const std::string& what) const;
-  Result<Page> ReadPage(const format::PageHeader& header, size_t page_start, size_t body_start,
-                        Buffer* storage) const;
+  Status Error(const std::string& what) const { return ErrorAt(page_file_offset(), what); }
+  Status ErrorAt(uint64_t file_offset, const std::string& what) const;
+  Result<Page> ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
+                        uint64_t file_offset, Buffer* storage) const;
 
   std::span<const uint8_t> chunk_;
   uint64_t chunk_offset_;

@@ -24,6 +24,12 @@ void GrowTo(ArrowBuffer& buffer, size_t size) {
   buffer.Resize(size);
 }
 
+// A decoded dictionary as other readers of the chunk adopt it (DecodedDictionary).
+template <typename DType>
+struct SharedDictionary final : DecodedDictionary {
+  std::unique_ptr<encoding::DictionaryDecoder<DType>> decoder;  // never started: only Share()d
+};
+
 template <typename DType>
 class Decoders {
  public:
@@ -33,6 +39,20 @@ class Decoders {
     if (dictionary_) return Status::Corruption("a second dictionary page in one column chunk");
     PQSIFT_ASSIGN_OR_RETURN(
         dictionary_, encoding::DictionaryDecoder<DType>::Make(page, num_values, type_length_));
+    return Status::OK();
+  }
+
+  std::shared_ptr<const DecodedDictionary> Shared() const {
+    if (!dictionary_) return nullptr;
+    auto shared = std::make_shared<SharedDictionary<DType>>();
+    shared->decoder = dictionary_->Share();
+    return shared;
+  }
+  Status Adopt(const DecodedDictionary& dictionary) {
+    if (dictionary_) return Status::Corruption("a second dictionary page in one column chunk");
+    const auto* shared = dynamic_cast<const SharedDictionary<DType>*>(&dictionary);
+    if (shared == nullptr) return Status::Internal("a dictionary of another column type");
+    dictionary_ = shared->decoder->Share();
     return Status::OK();
   }
 
@@ -336,6 +356,13 @@ class TypedAccumulator final : public ValueAccumulator {
 
   Status SetDictionary(std::span<const uint8_t> page, int64_t num_values) override {
     return decoders_.SetDictionary(page, num_values);
+  }
+  std::shared_ptr<const DecodedDictionary> dictionary() const override {
+    return decoders_.Shared();
+  }
+  Status AdoptDictionary(std::shared_ptr<const DecodedDictionary> dictionary) override {
+    if (!dictionary) return Status::Internal("no dictionary to adopt");
+    return decoders_.Adopt(*dictionary);
   }
   Status StartPage(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) override {
     return decoders_.Start(encoding, data, num_values);

@@ -17,12 +17,25 @@
 
 namespace pqsift::column {
 
+// A chunk's decoded dictionary, immutable: made by one accumulator, adopted by the others that
+// read the same chunk (possibly on other threads), so the dictionary page is decoded once.
+class DecodedDictionary {
+ public:
+  virtual ~DecodedDictionary() = default;
+};
+
 class ValueAccumulator {
  public:
   virtual ~ValueAccumulator() = default;
 
   // Decodes the chunk's dictionary page (PLAIN entries). Corruption when called twice.
   virtual Status SetDictionary(std::span<const uint8_t> page, int64_t num_values) = 0;
+  // The dictionary SetDictionary decoded (null before), to hand to other accumulators of the
+  // same column chunk; and the other side: takes such a dictionary instead of decoding the
+  // page. Internal error for a dictionary of another accumulator type; Corruption when a
+  // dictionary is already set.
+  virtual std::shared_ptr<const DecodedDictionary> dictionary() const = 0;
+  virtual Status AdoptDictionary(std::shared_ptr<const DecodedDictionary> dictionary) = 0;
   // Starts a data page's value section holding `num_values` non-null values in `encoding`.
   // `data` must stay valid until the next StartPage.
   virtual Status StartPage(Encoding encoding, std::span<const uint8_t> data,

@@ -29,19 +29,21 @@ Result<std::unique_ptr<DictionaryDecoder<DType>>> DictionaryDecoder<DType>::Make
     return Status::Corruption("dictionary page: " + std::to_string(dictionary_page.size()) +
                               " bytes cannot hold " + std::to_string(num_values) + " entries");
   }
-  std::unique_ptr<DictionaryDecoder> d(new DictionaryDecoder());
+  auto decoded = std::make_shared<Entries>();
   // Byte arrays decode to views of the page, so they keep a copy of it; other types copy the
   // values out of the caller's page.
   std::span<const uint8_t> entries = dictionary_page;
   if constexpr (kIsByteArrayLike<DType>) {
-    d->storage_.assign(dictionary_page.begin(), dictionary_page.end());
-    entries = d->storage_;
+    decoded->storage.assign(dictionary_page.begin(), dictionary_page.end());
+    entries = decoded->storage;
   }
-  d->values_.resize(static_cast<size_t>(num_values));
+  decoded->values.resize(static_cast<size_t>(num_values));
   PlainDecoder<DType> plain(type_length);
   PQSIFT_RETURN_IF_ERROR(plain.SetData(entries, num_values));
-  Status st = plain.Decode(d->values_.data(), num_values);
+  Status st = plain.Decode(decoded->values.data(), num_values);
   if (!st.ok()) return st.WithContext("dictionary page");
+  std::unique_ptr<DictionaryDecoder> d(new DictionaryDecoder());
+  d->entries_ = std::move(decoded);
   return d;
 }
 
@@ -64,8 +66,8 @@ template <typename DType>
 Status DictionaryDecoder<DType>::IndexError(uint32_t index) {
   left_ = 0;
   return Status::Corruption("dictionary index " + std::to_string(index) +
-                            " out of range (dictionary has " + std::to_string(values_.size()) +
-                            " entries)");
+                            " out of range (dictionary has " +
+                            std::to_string(entries_->values.size()) + " entries)");
 }
 
 template <typename DType>
@@ -79,8 +81,8 @@ Status DictionaryDecoder<DType>::RunError(int64_t got, int64_t n) {
 template <typename DType>
 Status DictionaryDecoder<DType>::Decode(Value* out, int64_t n) {
   PQSIFT_RETURN_IF_ERROR(CheckRequest(kName, n, left_));
-  const Value* dict = values_.data();
-  const auto size = static_cast<uint32_t>(values_.size());
+  const Value* dict = entries_->values.data();
+  const auto size = static_cast<uint32_t>(entries_->values.size());
   bool bad = false;
   uint32_t bad_index = 0;
   Value* o = out;
@@ -127,7 +129,7 @@ template <typename DType>
 Status DictionaryDecoder<DType>::DecodeIndices(int32_t* out, int64_t n) {
   PQSIFT_RETURN_IF_ERROR(CheckRequest(kName, n, left_));
   const int64_t got = indices_.GetBatch(out, n);
-  const auto size = static_cast<uint32_t>(values_.size());
+  const auto size = static_cast<uint32_t>(entries_->values.size());
   uint32_t max = 0;
   for (int64_t i = 0; i < got; ++i) max = std::max(max, static_cast<uint32_t>(out[i]));
   if (max >= size && got > 0) {

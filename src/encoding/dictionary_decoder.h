@@ -7,7 +7,10 @@
 // RLE runs are gathered once per run, bit-packed indices a batch at a time.
 //
 // Thread safety: used by one thread at a time; dictionary() may be read from several threads
-// while no thread calls Make/SetData.
+// while no thread calls Make/SetData. The decoded entries are immutable once made and shared:
+// Share() gives another decoder over the same entries (for the other readers of the chunk, so
+// a dictionary page is decoded once however many readers a scan opens on the chunk), which
+// may be used on another thread.
 #pragma once
 
 #include <cstdint>
@@ -47,15 +50,26 @@ class DictionaryDecoder final : public ValueDecoder<DType> {
   // preserving output). Checked against the dictionary size like Decode.
   Status DecodeIndices(int32_t* out, int64_t n);
 
-  std::span<const Value> dictionary() const { return values_; }
+  std::span<const Value> dictionary() const { return entries_->values; }
+
+  // A decoder of its own (no page started) over the same decoded entries.
+  std::unique_ptr<DictionaryDecoder> Share() const {
+    std::unique_ptr<DictionaryDecoder> d(new DictionaryDecoder());
+    d->entries_ = entries_;
+    return d;
+  }
 
  private:
+  struct Entries {
+    std::vector<uint8_t> storage;  // dictionary bytes (byte arrays point into it)
+    std::vector<Value> values;
+  };
+
   DictionaryDecoder() = default;
   Status IndexError(uint32_t index);
   Status RunError(int64_t got, int64_t n);
 
-  std::vector<uint8_t> storage_;  // dictionary bytes (byte arrays point into it)
-  std::vector<Value> values_;
+  std::shared_ptr<const Entries> entries_;
   RleBitPackedDecoder indices_;
   int64_t left_ = 0;
 };

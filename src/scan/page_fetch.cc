@@ -22,15 +22,16 @@ bool LocationsInside(ByteRange chunk, const std::vector<format::PageLocation>& p
   return true;
 }
 
-}  // namespace
-
-std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetIndex& index,
-                                       int64_t num_rows, const prune::RowSelection& rows) {
+// The pages from row `from_row` on holding a row of `rows`, after the dictionary region when
+// `with_dictionary`.
+std::optional<PageFetch> PlanPages(ByteRange chunk, const format::OffsetIndex& index,
+                                   int64_t num_rows, const prune::RowSelection& rows,
+                                   int64_t from_row, bool with_dictionary) {
   const std::vector<format::PageLocation>& pages = index.page_locations;
   if (pages.empty() || !LocationsInside(chunk, pages)) return std::nullopt;
   PageFetch out;
   uint64_t dictionary_end = static_cast<uint64_t>(pages.front().offset);
-  if (dictionary_end > chunk.offset) {
+  if (with_dictionary && dictionary_end > chunk.offset) {
     out.pieces.push_back({chunk.offset, dictionary_end - chunk.offset});
   }
   const std::vector<prune::RowRange>& ranges = rows.ranges();
@@ -39,7 +40,7 @@ std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetInde
     int64_t first = pages[i].first_row_index;
     int64_t end = i + 1 < pages.size() ? pages[i + 1].first_row_index : num_rows;
     while (range != ranges.end() && range->end <= first) ++range;
-    bool needed = range != ranges.end() && range->begin < end;
+    bool needed = first >= from_row && range != ranges.end() && range->begin < end;
     if (!needed) {
       ++out.pages_not_fetched;
       continue;
@@ -48,12 +49,26 @@ std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetInde
                           static_cast<uint64_t>(pages[i].compressed_page_size)});
     out.pages.push_back({first, end - first});
   }
-  if (out.pages_not_fetched == 0) return std::nullopt;
   out.reads = io::CoalesceRanges(out.pieces, kMaxGap);
   uint64_t read = 0;
   for (const ByteRange& r : out.reads) read += r.length;
   out.bytes_not_fetched = chunk.length - read;
   return out;
+}
+
+}  // namespace
+
+std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetIndex& index,
+                                       int64_t num_rows, const prune::RowSelection& rows) {
+  std::optional<PageFetch> fetch = PlanPages(chunk, index, num_rows, rows, 0, true);
+  if (fetch && fetch->pages_not_fetched == 0) return std::nullopt;
+  return fetch;
+}
+
+std::optional<PageFetch> PlanPageFetchFrom(ByteRange chunk, const format::OffsetIndex& index,
+                                           int64_t num_rows, const prune::RowSelection& rows,
+                                           int64_t from_row) {
+  return PlanPages(chunk, index, num_rows, rows, from_row, false);
 }
 
 }  // namespace pqsift::scan

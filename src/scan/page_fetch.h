@@ -31,4 +31,11 @@ struct PageFetch {
 std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetIndex& index,
                                        int64_t num_rows, const prune::RowSelection& rows);
 
+// The pages starting at or after row `from_row` that hold a row of `rows`, without the
+// dictionary region: what a reader continued from an earlier slice (column::LeafReader::Continue)
+// still needs. Possibly no page; nullopt only when the offset index does not describe the chunk.
+std::optional<PageFetch> PlanPageFetchFrom(ByteRange chunk, const format::OffsetIndex& index,
+                                           int64_t num_rows, const prune::RowSelection& rows,
+                                           int64_t from_row);
+
 }  // namespace pqsift::scan

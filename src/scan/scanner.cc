@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -37,6 +38,7 @@
 #include "scan/dictionary_store.h"
 #include "scan/page_fetch.h"
 #include "scan/planner.h"
+#include "scan/reader_handoff.h"
 #include "scan/runtime_check.h"
 #include "scan/scan_input.h"
 #include "scan/thread_pool.h"
@@ -134,6 +136,57 @@ class RowGroupData {
       std::lock_guard<std::mutex> lock(chunk->mu);
       if (chunk->read_whole) chunk->owner.reset();
     }
+    std::lock_guard<std::mutex> lock(handoffs_mu_);
+    for (auto& [key, handoff] : handoffs_) handoff->Clear();
+  }
+  // Drops everything the row group holds for tasks that will not run (the scan is destroyed):
+  // steps waiting for their turn hold slices, and slices hold the row group.
+  void Abandon() {
+    FreeChunks();
+    std::lock_guard<std::mutex> lock(steps_mu_);
+    steps_.clear();
+  }
+
+  // The slices of the row group in order: each gets the next number.
+  int64_t NextSliceSeq() { return next_seq_++; }
+
+  // Runs `step` (may be empty: the slice has nothing to run) after the steps of every earlier
+  // slice of the row group, in slice order, on whichever thread completes the sequence. The
+  // output columns' tasks are submitted through it, so the tasks that hand a column's reader on
+  // (scan/reader_handoff.h) reach the pool in slice order.
+  void RunInOrder(int64_t seq, std::function<void()> step) {
+    std::lock_guard<std::mutex> lock(steps_mu_);
+    steps_[seq] = std::move(step);
+    for (auto next = steps_.begin(); next != steps_.end() && next->first == next_step_;
+         next = steps_.begin()) {
+      std::function<void()> run = std::move(next->second);
+      steps_.erase(next);
+      ++next_step_;
+      if (run) run();
+    }
+  }
+
+  // The reader of `leaf` handed from slice to slice in `role` (0: the filter; 1 + c: output
+  // column c).
+  scan::ReaderHandoff& HandoffOf(int role, int32_t leaf) {
+    std::lock_guard<std::mutex> lock(handoffs_mu_);
+    std::unique_ptr<scan::ReaderHandoff>& handoff = handoffs_[{role, leaf}];
+    if (!handoff) handoff = std::make_unique<scan::ReaderHandoff>();
+    return *handoff;
+  }
+  column::ChunkShare* ShareOf(int32_t leaf) { return &chunks_.at(leaf)->share; }
+
+  // Whether a reader of `leaf` that starts at `row` may need a page that holds rows before it
+  // (and that an earlier slice may have decompressed): unknown without an offset index.
+  bool PageMayStartBefore(int32_t leaf, int64_t row) const {
+    if (row == 0) return false;
+    const format::OffsetIndex* index = OffsetIndex(leaf);
+    if (index == nullptr) return true;
+    const auto& locations = index->page_locations;
+    auto next = std::upper_bound(
+        locations.begin(), locations.end(), row,
+        [](int64_t r, const format::PageLocation& page) { return r < page.first_row_index; });
+    return next == locations.begin() || std::prev(next)->first_row_index < row;
   }
 
   // Pages (and their bytes) of the chunks opened so far that no reader needed: their offset
@@ -177,7 +230,11 @@ class RowGroupData {
     std::span<const uint8_t> bytes;  // valid while `owner` lives
     std::shared_ptr<const void> owner;
     ByteRange range;
-    std::vector<column::PageSpan> pages;  // empty: `bytes` is the whole chunk
+    // The data pages `bytes` holds (empty: every page of the chunk, rows unknown). A whole chunk
+    // of a nested column comes with every page's rows where the offset index gives them, so a
+    // reader starting inside it passes over the pages before by their rows, undecompressed.
+    std::vector<column::PageSpan> pages;
+    bool whole = true;
   };
 
   // The bytes of `leaf`'s chunk a reader of `rows` (and of no other row) needs.
@@ -190,7 +247,7 @@ class RowGroupData {
         c.located = true;
       }
       if (!c.status.ok()) return c.status;
-      if (c.owner) return Fetched{c.bytes, c.owner, c.range, {}};
+      if (c.owner) return Fetched{c.bytes, c.owner, c.range, WholeChunkPages(leaf, c.range)};
     }
     std::optional<scan::PageFetch> pages = PlanFetch(leaf, c.range, rows);
     if (!pages) {
@@ -203,7 +260,7 @@ class RowGroupData {
         c.owner = buffer;
         c.read_whole = true;
       }
-      return Fetched{c.bytes, c.owner, c.range, {}};
+      return Fetched{c.bytes, c.owner, c.range, WholeChunkPages(leaf, c.range)};
     }
     PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(*pages));
     {
@@ -211,7 +268,52 @@ class RowGroupData {
       MarkFetched(leaf, pages->pages, c);
     }
     auto buffer = std::make_shared<const Buffer>(std::move(bytes));
-    return Fetched{buffer->span(), buffer, c.range, std::move(pages->pages)};
+    return Fetched{buffer->span(), buffer, c.range, std::move(pages->pages), false};
+  }
+
+  // For a reader continued from an earlier slice on some pages of the chunk: the pages from row
+  // `from_row` on that hold a row of `rows`.
+  Result<Fetched> GetFrom(int32_t leaf, const prune::RowSelection& rows, int64_t from_row) {
+    const format::OffsetIndex* index = OffsetIndex(leaf);
+    ByteRange range;
+    {
+      Chunk& c = *chunks_.at(leaf);
+      std::lock_guard<std::mutex> lock(c.mu);
+      range = c.range;
+    }
+    std::optional<scan::PageFetch> pages =
+        index == nullptr
+            ? std::nullopt
+            : scan::PlanPageFetchFrom(range, *index, row_group().num_rows, rows, from_row);
+    if (!pages) {
+      return Status::Internal(Where(leaf) +
+                              ": a reader of some pages continues without an "
+                              "offset index");
+    }
+    Fetched out{{}, nullptr, range, std::move(pages->pages), false};
+    if (pages->reads.empty()) return out;
+    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(*pages));
+    {
+      Chunk& c = *chunks_.at(leaf);
+      std::lock_guard<std::mutex> lock(c.mu);
+      MarkFetched(leaf, out.pages, c);
+    }
+    auto buffer = std::make_shared<const Buffer>(std::move(bytes));
+    out.bytes = buffer->span();
+    out.owner = buffer;
+    out.range = pages->pieces.front();
+    return out;
+  }
+
+  // Every page's rows, for a nested leaf whose offset index describes the chunk (flat leaves pass
+  // over pages by their headers' value counts).
+  std::vector<column::PageSpan> WholeChunkPages(int32_t leaf, ByteRange range) const {
+    const format::OffsetIndex* index = OffsetIndex(leaf);
+    if (index == nullptr) return {};
+    if (file_->metadata->schema().columns()[leaf].max_repetition_level == 0) return {};
+    std::optional<scan::PageFetch> all = scan::PlanPageFetchFrom(
+        range, *index, row_group().num_rows, prune::RowSelection::All(row_group().num_rows), 0);
+    return all ? std::move(all->pages) : std::vector<column::PageSpan>{};
   }
 
   // Only the pages holding a row of `rows`, when the chunk's offset index says where they are.
@@ -234,6 +336,7 @@ class RowGroupData {
     std::shared_ptr<const void> owner;
     bool read_whole = false;
     std::vector<bool> pages_fetched;  // by offset index page, once some reader took pages
+    column::ChunkShare share;         // the decoded dictionary, for every reader of the chunk
   };
 
   const format::OffsetIndex* OffsetIndex(int32_t leaf) const {
@@ -349,8 +452,20 @@ class RowGroupData {
   int slices_left_ = 0;  // changed by the consumer thread only (Plan, Next)
   bool all_added_ = false;
   bool launched_ = false;
+  int64_t next_seq_ = 0;  // consumer thread only
   std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
+  std::mutex handoffs_mu_;
+  std::map<std::pair<int, int32_t>, std::unique_ptr<scan::ReaderHandoff>> handoffs_;
+  std::mutex steps_mu_;
+  std::map<int64_t, std::function<void()>> steps_;  // waiting for the steps before them
+  int64_t next_step_ = 0;
 };
+
+// The slices a slice's column readers follow (scan/reader_handoff.h): per (role, leaf), the
+// slice whose reader it may continue (-1: none). Registered at launch.
+using SliceLinks = std::map<std::pair<int, int32_t>, int64_t>;
+constexpr int kFilterRole = 0;
+int OutputRole(size_t output_column) { return 1 + static_cast<int>(output_column); }
 
 struct ScanSlice {
   std::shared_ptr<RowGroupData> row_group;
@@ -358,6 +473,8 @@ struct ScanSlice {
   bool needs_filter = false;    // evaluate the residual filter (the row group is not fully matched)
   prune::RowSelection matched;  // rows of `rows` proven to match: no residual filter for them
   std::shared_ptr<const SliceFilter> filter;  // the residual filter (when needs_filter)
+  int64_t seq = 0;                            // in the row group's slices
+  std::shared_ptr<const SliceLinks> links;
 };
 
 // Where the slices of a row group end: about every `slice_rows` rows, each end placed, within
@@ -462,11 +579,11 @@ class RowGroupSlicer {
       if (end - begin_ >= 2 * ramp_) end = begin_ + ramp_;
       ramp_ = ramp_ * 2 >= cutter_.slice_rows() ? 0 : ramp_ * 2;
     }
-    ScanSlice slice{data_,
-                    plan_->rows.Intersect(prune::RowSelection::FromRanges({{begin_, end}})),
-                    needs_filter_,
-                    {},
-                    filter_};
+    ScanSlice slice{
+        data_,         plan_->rows.Intersect(prune::RowSelection::FromRanges({{begin_, end}})),
+        needs_filter_, {},
+        filter_,       data_->NextSliceSeq(),
+        nullptr};
     slice.matched = plan_->matched_rows.Intersect(slice.rows);
     begin_ = end;
     data_->AddSlice();
@@ -527,42 +644,116 @@ Result<int32_t> FindNode(const Schema& schema, const std::string& path) {
   return node;
 }
 
-// Page counts of the readers a task used, added to the scan's totals when the task ends.
+// Page counts of the readers a task used, added to the scan's totals when the task ends (a
+// reader handed on to the next slice counts each page once: the counts are taken, not read).
 struct PageCounters {
   std::atomic<int64_t> decoded{0};
   std::atomic<int64_t> passed_over{0};
+  std::atomic<int64_t> decompressed{0};
+  std::atomic<int64_t> bytes_decompressed{0};
   void Add(const std::vector<std::unique_ptr<column::LeafReader>>& readers) {
     for (const auto& r : readers) {
-      decoded += r->pages_decoded();
-      passed_over += r->pages_passed_over();
+      if (!r) continue;
+      column::LeafReader::PageCounts counts = r->TakePageCounts();
+      decoded += counts.decoded;
+      passed_over += counts.passed_over;
+      decompressed += counts.decompressed;
+      bytes_decompressed += counts.bytes_decompressed;
     }
   }
 };
 
-// Opens one reader per leaf of `columns` on the row group's chunks, for reading `rows` only.
-// `*owners` keeps the fetched bytes alive: it must outlive the readers.
-Result<std::vector<std::unique_ptr<column::LeafReader>>> OpenReaders(
-    RowGroupData& row_group, const std::vector<const DecodedColumn*>& columns,
-    const prune::RowSelection& rows, std::vector<std::shared_ptr<const void>>* owners,
-    const column::PageReaderOptions& page_options) {
-  const ParquetMetadata& md = *row_group.file().metadata;
-  const RowGroup& rg = row_group.row_group();
-  std::vector<std::unique_ptr<column::LeafReader>> readers;
-  for (const DecodedColumn* column : columns) {
-    if (column->constant) continue;
-    for (int32_t leaf : column->leaves) {
-      PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, row_group.Get(leaf, rows));
-      owners->push_back(chunk.owner);
-      PQSIFT_ASSIGN_OR_RETURN(
-          auto reader,
-          column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
-                                   chunk.bytes, chunk.range.offset, rg.num_rows,
-                                   row_group.Where(leaf), page_options, std::move(chunk.pages)));
-      readers.push_back(std::move(reader));
+// The column readers of one task of a slice: one per leaf of its columns (in order), for a walk
+// over `rows`. Each leaf's reader is the one the slice before it left (scan/reader_handoff.h),
+// continued, when the first page this walk needs may hold rows before `rows` (so that slice may
+// have decompressed it); otherwise a reader of its own on the pages holding `rows`. Every slot
+// the slice registered must be Put back (Release) however the task ends.
+class SliceReaders {
+ public:
+  SliceReaders(const ScanSlice& slice, int role, const std::vector<const DecodedColumn*>& columns)
+      : slice_(slice), role_(role) {
+    for (const DecodedColumn* column : columns) {
+      if (column->constant) continue;
+      leaves_.insert(leaves_.end(), column->leaves.begin(), column->leaves.end());
     }
   }
-  return readers;
-}
+  ~SliceReaders() { Release(); }
+
+  Status Acquire(const prune::RowSelection& rows, const column::PageReaderOptions& options) {
+    RowGroupData& data = *slice_.row_group;
+    const ParquetMetadata& md = *data.file().metadata;
+    const RowGroup& rg = data.row_group();
+    const int64_t first_row = rows.ranges().front().begin;
+    for (int32_t leaf : leaves_) {
+      std::unique_ptr<column::LeafReader> reader;
+      int64_t prev = slice_.links->at({role_, leaf});
+      if (prev >= 0) {
+        scan::ReaderHandoff& handoff = data.HandoffOf(role_, leaf);
+        if (data.PageMayStartBefore(leaf, first_row)) {
+          reader = handoff.Take(slice_.seq);
+        } else {
+          handoff.Discard(slice_.seq);
+        }
+      }
+      // A reader of some pages continues on the ones it lacks; one that stopped before any
+      // page or beyond this walk's start is of no use.
+      if (reader && (reader->position() > first_row ||
+                     (reader->holds_some_pages() && !reader->has_loaded_page()))) {
+        reader.reset();
+      }
+      if (reader && reader->holds_some_pages()) {
+        PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched more,
+                                data.GetFrom(leaf, rows, reader->loaded_page_end()));
+        reader->Continue(more.bytes, more.range.offset, std::move(more.owner),
+                         std::move(more.pages));
+      }
+      if (!reader) {
+        PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, data.Get(leaf, rows));
+        PQSIFT_ASSIGN_OR_RETURN(
+            reader,
+            column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
+                                     chunk.bytes, chunk.range.offset, rg.num_rows, data.Where(leaf),
+                                     options, std::move(chunk.pages)));
+        reader->KeepAlive(std::move(chunk.owner), chunk.whole);
+        reader->ShareWith(data.ShareOf(leaf));
+      }
+      readers_.push_back(std::move(reader));
+    }
+    return Status::OK();
+  }
+
+  const std::vector<std::unique_ptr<column::LeafReader>>& readers() const { return readers_; }
+
+  // Hands each reader (or nothing, for leaves it has none of) on to the next slice. A reader that
+  // failed is not handed on: `ok` false.
+  void Release(bool ok = true) {
+    if (released_) return;
+    released_ = true;
+    for (size_t i = 0; i < leaves_.size(); ++i) {
+      std::unique_ptr<column::LeafReader> reader;
+      if (ok && i < readers_.size()) reader = std::move(readers_[i]);
+      slice_.row_group->HandoffOf(role_, leaves_[i]).Put(slice_.seq, std::move(reader));
+    }
+  }
+
+  // The (role, leaf) slots a task of `columns` in `role` uses, registered in slice order.
+  static void Register(const ScanSlice& slice, int role,
+                       const std::vector<const DecodedColumn*>& columns, SliceLinks* links) {
+    for (const DecodedColumn* column : columns) {
+      if (column->constant) continue;
+      for (int32_t leaf : column->leaves) {
+        (*links)[{role, leaf}] = slice.row_group->HandoffOf(role, leaf).Register(slice.seq);
+      }
+    }
+  }
+
+ private:
+  const ScanSlice& slice_;
+  int role_;
+  std::vector<int32_t> leaves_;
+  std::vector<std::unique_ptr<column::LeafReader>> readers_;
+  bool released_ = false;
+};
 
 // Cuts a selection into windows of at most `window_rows` selected rows: the batches of a slice.
 // Every column of a slice is cut the same way, so their batches line up.
@@ -602,18 +793,18 @@ template <typename OnWindow>
 Status WalkSelection(const prune::RowSelection& selection, int64_t window_rows,
                      const std::vector<std::unique_ptr<column::LeafReader>>& readers,
                      const std::atomic<bool>& cancelled, OnWindow&& on_window) {
-  int64_t position = 0;
   WindowCutter windows(selection, window_rows);
   std::vector<prune::RowRange> pieces;
   while (windows.Next(&pieces)) {
     for (const prune::RowRange& piece : pieces) {
       if (cancelled.load(std::memory_order_relaxed)) return Status::Internal("cancelled");
-      if (piece.begin > position) {
-        for (const auto& r : readers)
-          PQSIFT_RETURN_IF_ERROR(r->SkipRecords(piece.begin - position));
+      // Readers continued from an earlier slice start where it stopped, the others at row 0.
+      for (const auto& r : readers) {
+        if (piece.begin > r->position()) {
+          PQSIFT_RETURN_IF_ERROR(r->SkipRecords(piece.begin - r->position()));
+        }
       }
       for (const auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->ReadRecords(piece.length()));
-      position = piece.end;
     }
     PQSIFT_RETURN_IF_ERROR(on_window(pieces));
   }
@@ -673,6 +864,7 @@ struct FilterWindows {
   std::vector<int64_t> element;       // ... from which element of it
   std::vector<bool> kept;             // per filter column: its windows are kept
   std::vector<std::vector<std::shared_ptr<Array>>> arrays;  // [filter column][window]
+  bool covers_slice = false;  // every row of the slice was decoded (else: gather nothing)
 
   void AddWindow(const std::vector<prune::RowRange>& pieces) {
     int64_t at = 0;
@@ -710,6 +902,31 @@ int64_t RowsOf(const std::vector<prune::RowRange>& pieces) {
   for (const prune::RowRange& p : pieces) n += p.length();
   return n;
 }
+
+// Walks the rows a slice's plan proved to match along the windows of its filter, to take them as
+// matching whatever the filter says of them.
+class MatchedCursor {
+ public:
+  explicit MatchedCursor(const prune::RowSelection& matched) : ranges_(matched.ranges()) {}
+
+  // Sets the mask byte of every proven row of `pieces` (consecutive windows' row ranges).
+  void MarkMatches(const std::vector<prune::RowRange>& pieces, std::vector<uint8_t>* mask) {
+    int64_t base = 0;
+    for (const prune::RowRange& piece : pieces) {
+      while (next_ < ranges_.size() && ranges_[next_].end <= piece.begin) ++next_;
+      for (size_t k = next_; k < ranges_.size() && ranges_[k].begin < piece.end; ++k) {
+        int64_t begin = std::max(ranges_[k].begin, piece.begin) - piece.begin + base;
+        int64_t end = std::min(ranges_[k].end, piece.end) - piece.begin + base;
+        std::fill(mask->begin() + begin, mask->begin() + end, uint8_t{1});
+      }
+      base += piece.length();
+    }
+  }
+
+ private:
+  const std::vector<prune::RowRange>& ranges_;
+  size_t next_ = 0;
+};
 
 // The rows of `pieces` (consecutive row ranges holding mask.size() rows) whose mask byte is set.
 void AppendMatches(const std::vector<prune::RowRange>& pieces, const std::vector<uint8_t>& mask,
@@ -769,6 +986,12 @@ struct Scanner::State {
   std::unique_ptr<scan::TopK> top_k;       // set: Next() returns its rows (ScanOptions::order_by)
   std::unique_ptr<scan::ThreadPool> pool;  // last: destroyed first, joining the workers
 
+  ~State() {
+    pool.reset();  // the tasks run (cancelled) and hand their readers on
+    // Steps that never got their turn hold slices, which hold their row group.
+    for (const auto& row_group : row_groups) row_group->Abandon();
+  }
+
   Status Project();
   Status BindRuntimeColumns();
   Status LoadRuntimeEvidence();
@@ -791,7 +1014,8 @@ struct Scanner::State {
   int64_t SlicedRowsOfPages(const FileEntry& file, size_t g, int64_t slice_rows) const;
   SliceCutter CutterOf(const FileEntry& file, size_t g) const;
   std::optional<ScanSlice> NextSlice();
-  void Launch(const ScanSlice& slice);
+  void Launch(const ScanSlice& launched);
+  void ReleaseOutputSlots(const ScanSlice& slice, size_t c) const;
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
                            const std::shared_ptr<const FilterWindows>& decoded,
                            const std::shared_ptr<SliceResult>& result);
@@ -799,7 +1023,8 @@ struct Scanner::State {
   Result<std::vector<std::shared_ptr<Array>>> GatherFilterColumn(const ScanSlice& slice,
                                                                  const prune::RowSelection& rows,
                                                                  const FilterWindows& decoded,
-                                                                 size_t filter_column);
+                                                                 size_t filter_column,
+                                                                 size_t output_column);
   Result<std::vector<std::shared_ptr<Array>>> DecodeColumn(const ScanSlice& slice,
                                                            const prune::RowSelection& rows,
                                                            size_t output_column);
@@ -1083,8 +1308,9 @@ constexpr int64_t kMaxSliceRows = int64_t{1} << 17;
 constexpr int64_t kMaxPageSliceRows = int64_t{1} << 20;  // SlicedRowsOfPages
 
 // The rows of each slice of row group `rg` (a multiple of the batch size; SliceEnds may end a
-// slice earlier, at a page start).
-int64_t SliceRows(const RowGroup& rg, int64_t batch_size) {
+// slice earlier, at a page start); `forced` > 0 (ScanOptions::slice_rows) instead.
+int64_t SliceRows(const RowGroup& rg, int64_t batch_size, int64_t forced) {
+  if (forced > 0) return forced;
   int64_t slice_rows = rg.num_rows;
   if (rg.total_byte_size > kMaxSliceBytes) {
     // In floating point: the product overflows for the row counts a footer may claim.
@@ -1173,14 +1399,14 @@ std::optional<ScanSlice> Scanner::State::NextSlice() {
   return std::nullopt;
 }
 
-// A slice fetches and decompresses every page holding one of its rows, so a page longer than a
-// slice would be read by each slice it spans (a writer that puts a chunk in one page, with a
-// page index: once per slice). Slices are made at least as long as the longest page of the
-// leaves read, where the offset indexes tell (up to kMaxPageSliceRows); then a page is read by
-// at most two slices.
+// A page longer than a slice is decompressed once (the slices it spans hand its reader on), but
+// those slices then decode that column one after the other. Slices are made at least as long as
+// the longest page of the leaves read, where the offset indexes tell (up to kMaxPageSliceRows),
+// so the slices of a row group decode on every thread.
 int64_t Scanner::State::SlicedRowsOfPages(const FileEntry& file, size_t g,
                                           int64_t slice_rows) const {
   const RowGroup& rg = file.metadata->file().row_groups[g];
+  if (options.slice_rows > 0) return slice_rows;
   if (slice_rows >= rg.num_rows || !file.page_indexes) return slice_rows;
   int64_t longest = 0;
   for (int32_t leaf : file.leaves) {
@@ -1204,8 +1430,9 @@ SliceCutter Scanner::State::CutterOf(const FileEntry& file, size_t g) const {
         file.page_indexes ? file.page_indexes->offset_index(g, leaf) : nullptr;
     if (index != nullptr) indexes.push_back(index);
   }
-  return SliceCutter(std::move(indexes), rg.num_rows,
-                     SlicedRowsOfPages(file, g, SliceRows(rg, options.batch_size)));
+  return SliceCutter(
+      std::move(indexes), rg.num_rows,
+      SlicedRowsOfPages(file, g, SliceRows(rg, options.batch_size, options.slice_rows)));
 }
 
 // The offset indexes of the leaves read in row groups the plan reads only in part or that are
@@ -1221,7 +1448,7 @@ Status Scanner::State::LoadOffsetIndexes() {
       const RowGroup& rg = file.metadata->file().row_groups[g];
       bool in_part = rg_plan.decision() == prune::Decision::kSelection;
       bool sliced = rg_plan.decision() != prune::Decision::kSkip &&
-                    SliceRows(rg, options.batch_size) < rg.num_rows;
+                    SliceRows(rg, options.batch_size, options.slice_rows) < rg.num_rows;
       if (!in_part && !sliced) continue;
       for (int32_t leaf : file.leaves) requests.push_back({g, leaf, false});
     }
@@ -1248,16 +1475,16 @@ prune::RowSelection RowsToDecode(const ScanSlice& slice, const prune::RowSelecti
 
 Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
     const ScanSlice& slice, const prune::RowSelection& rows, size_t output_column) {
-  if (rows.empty()) return std::vector<std::shared_ptr<Array>>{};  // the filter kept nothing
   const DecodedColumn& column = slice.row_group->file().output_columns[output_column];
+  SliceReaders handle(slice, OutputRole(output_column), {&column});
+  if (rows.empty()) return std::vector<std::shared_ptr<Array>>{};  // the filter kept nothing
   auto start = Clock::now();
   prune::RowSelection decode = RowsToDecode(slice, rows);
   const bool drop = decode.row_count() != rows.row_count();
   // Only the pages holding a row to decode are fetched: after a filter, the pages of the
   // output columns where it kept nothing are left in the file.
-  std::vector<std::shared_ptr<const void>> owners;
-  PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, {&column},
-                                                    drop ? decode : rows, &owners, page_options()));
+  PQSIFT_RETURN_IF_ERROR(handle.Acquire(drop ? decode : rows, page_options()));
+  const auto& readers = handle.readers();
   WantedRows wanted(rows.ranges());
   std::vector<std::shared_ptr<Array>> out;
   Status st = WalkSelection(
@@ -1271,6 +1498,7 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
         return Status::OK();
       });
   pages.Add(readers);
+  handle.Release(st.ok());
   decode_nanos += NanosSince(start);
   PQSIFT_RETURN_IF_ERROR(st);
   return out;
@@ -1280,7 +1508,10 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
 // the filter's decoded windows into the windows DecodeColumn cuts for the other columns.
 Result<std::vector<std::shared_ptr<Array>>> Scanner::State::GatherFilterColumn(
     const ScanSlice& slice, const prune::RowSelection& rows, const FilterWindows& decoded,
-    size_t filter_column) {
+    size_t filter_column, size_t output_column) {
+  // No reader of its own: the slots it registered hand on what the slice before it left.
+  SliceReaders handle(slice, OutputRole(output_column),
+                      {&slice.row_group->file().output_columns[output_column]});
   if (rows.empty()) return std::vector<std::shared_ptr<Array>>{};
   auto start = Clock::now();
   prune::RowSelection decode = RowsToDecode(slice, rows);
@@ -1341,12 +1572,18 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   // selection that may hold millions of ranges.
   const bool proven = !slice.matched.empty();
   prune::RowSelection unproven = proven ? slice.rows.Difference(slice.matched) : slice.rows;
+  SliceReaders handle(slice, kFilterRole, filter_columns);
   if (unproven.empty()) return slice.matched;
-  std::vector<std::shared_ptr<const void>> owners;
-  PQSIFT_ASSIGN_OR_RETURN(auto readers, OpenReaders(*slice.row_group, filter_columns, unproven,
-                                                    &owners, page_options()));
+  // Output columns gathered from the filter's windows need every row of the slice: then the
+  // filter decodes the proven rows too (and takes them as matching), so no page of a column is
+  // decompressed twice, once for the filter and once for the output.
+  const bool decode_all = keep != nullptr && proven;
+  const prune::RowSelection& walk = decode_all ? slice.rows : unproven;
+  PQSIFT_RETURN_IF_ERROR(handle.Acquire(walk, page_options()));
+  const auto& readers = handle.readers();
+  MatchedCursor proven_rows(slice.matched);
   Status st =
-      WalkSelection(unproven, options.batch_size, readers, *cancelled,
+      WalkSelection(walk, options.batch_size, readers, *cancelled,
                     [&](const std::vector<prune::RowRange>& pieces) -> Status {
                       std::vector<std::shared_ptr<Array>> arrays;
                       std::vector<const Array*> inputs;
@@ -1360,6 +1597,7 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                       }
                       auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
                       if (!mask.ok()) return mask.status().WithContext(file.file->name());
+                      if (decode_all) proven_rows.MarkMatches(pieces, &*mask);
                       AppendMatches(pieces, *mask, &matches);
                       if (keep != nullptr) {
                         keep->AddWindow(pieces);
@@ -1370,11 +1608,13 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                       return Status::OK();
                     });
   pages.Add(readers);
-  rows_decoded += unproven.row_count();
+  handle.Release(st.ok());
+  rows_decoded += walk.row_count();
   filter_nanos += NanosSince(start);
   PQSIFT_RETURN_IF_ERROR(st);
+  if (keep != nullptr) keep->covers_slice = true;
   prune::RowSelection found = prune::RowSelection::FromRanges(std::move(matches));
-  return proven ? found.Union(slice.matched) : found;
+  return proven && !decode_all ? found.Union(slice.matched) : found;
 }
 
 // Phase two: one task per output column over `rows`. Called with result->pending counting the
@@ -1387,20 +1627,26 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
     result->rows = rows.row_count();
     result->pending += static_cast<int>(columns.size());
   }
-  // A filtered slice counted the rows whose filter columns it decoded; proven rows are decoded
-  // here first.
+  // The filter's windows serve the output columns that are filter columns when it decoded every
+  // row of the slice.
+  const bool gather = decoded && decoded->covers_slice;
+  // A filtered slice counted the rows whose filter columns it decoded; proven rows it did not
+  // decode are decoded here first.
   if (!columns.empty()) {
-    rows_decoded += slice.needs_filter ? slice.matched.row_count() : rows.row_count();
+    rows_decoded += !slice.needs_filter ? rows.row_count() : gather ? 0 : slice.matched.row_count();
   }
   auto shared_rows = std::make_shared<const prune::RowSelection>(std::move(rows));
   const FileEntry& file = slice.row_group->file();
   for (size_t c = 0; c < columns.size(); ++c) {
-    int from = decoded && c < file.output_from_filter.size() ? file.output_from_filter[c] : -1;
+    int from = gather && c < file.output_from_filter.size() ? file.output_from_filter[c] : -1;
     pool->Submit([this, slice, shared_rows, c, from, decoded, result, cancelled = cancelled] {
-      if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
-      auto arrays =
-          from >= 0 ? GatherFilterColumn(slice, *shared_rows, *decoded, static_cast<size_t>(from))
-                    : DecodeColumn(slice, *shared_rows, c);
+      if (cancelled->load()) {
+        ReleaseOutputSlots(slice, c);
+        return Finish(*result, Status::Internal("cancelled"));
+      }
+      auto arrays = from >= 0 ? GatherFilterColumn(slice, *shared_rows, *decoded,
+                                                   static_cast<size_t>(from), c)
+                              : DecodeColumn(slice, *shared_rows, c);
       Status status = arrays.status();
       if (status.ok()) {
         std::lock_guard<std::mutex> lock(result->mu);
@@ -1411,42 +1657,70 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
   }
 }
 
-void Scanner::State::Launch(const ScanSlice& slice) {
+// The reader slots of output column `c` that the slice registered and will not use: what the
+// slice before it left goes on to the next.
+void Scanner::State::ReleaseOutputSlots(const ScanSlice& slice, size_t c) const {
+  SliceReaders unused(slice, OutputRole(c), {&slice.row_group->file().output_columns[c]});
+}
+
+void Scanner::State::Launch(const ScanSlice& launched) {
   auto result = std::make_shared<SliceResult>();
   result->pending = 1;  // this launch; output column tasks add themselves
   result->columns.resize(columns.size());
-  result->row_group = slice.row_group;
+  result->row_group = launched.row_group;
   in_flight.push_back(result);
-  if (!slice.row_group->launched()) {
-    slice.row_group->MarkLaunched();
+  if (!launched.row_group->launched()) {
+    launched.row_group->MarkLaunched();
     ++row_groups_read;
   }
+  // The slots of the readers the slice's tasks will hand on, taken here in slice order.
+  ScanSlice slice = launched;
+  auto links = std::make_shared<SliceLinks>();
+  const FileEntry& entry = slice.row_group->file();
+  if (slice.needs_filter)
+    SliceReaders::Register(slice, kFilterRole, slice.filter->columns, &*links);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    SliceReaders::Register(slice, OutputRole(c), {&entry.output_columns[c]}, &*links);
+  }
+  slice.links = std::move(links);
+  RowGroupData& data = *slice.row_group;
   if (!slice.needs_filter) {
-    SubmitOutputColumns(slice, slice.rows, nullptr, result);
-    Finish(*result, Status::OK());
+    data.RunInOrder(slice.seq, [this, slice, result] {
+      SubmitOutputColumns(slice, slice.rows, nullptr, result);
+      Finish(*result, Status::OK());
+    });
     return;
   }
   pool->Submit([this, slice, result, cancelled = cancelled] {
-    if (cancelled->load()) return Finish(*result, Status::Internal("cancelled"));
-    // The filter's decoded windows serve the output columns that are filter columns, when it
-    // decodes every row of the slice (proven rows it does not decode).
+    RowGroupData& data = *slice.row_group;
+    auto fail = [&](Status status) {
+      for (size_t c = 0; c < columns.size(); ++c) ReleaseOutputSlots(slice, c);
+      Finish(*result, std::move(status));
+      data.RunInOrder(slice.seq, nullptr);
+    };
+    if (cancelled->load()) {
+      SliceReaders unused(slice, kFilterRole, slice.filter->columns);
+      return fail(Status::Internal("cancelled"));
+    }
+    // The filter's decoded windows serve the output columns that are filter columns.
     const FileEntry& file = slice.row_group->file();
     std::shared_ptr<FilterWindows> keep;
-    if (slice.matched.empty()) {
-      for (int from : file.output_from_filter) {
-        if (from < 0) continue;
-        if (!keep) {
-          keep = std::make_shared<FilterWindows>();
-          keep->kept.resize(slice.filter->columns.size());
-          keep->arrays.resize(slice.filter->columns.size());
-        }
-        keep->kept[static_cast<size_t>(from)] = true;
+    for (int from : file.output_from_filter) {
+      if (from < 0) continue;
+      if (!keep) {
+        keep = std::make_shared<FilterWindows>();
+        keep->kept.resize(slice.filter->columns.size());
+        keep->arrays.resize(slice.filter->columns.size());
       }
+      keep->kept[static_cast<size_t>(from)] = true;
     }
     auto matches = EvaluateFilter(slice, keep.get());
-    Status status = matches.status();
-    if (status.ok()) SubmitOutputColumns(slice, std::move(matches).value(), keep, result);
-    Finish(*result, std::move(status));
+    if (!matches.ok()) return fail(matches.status());
+    auto rows = std::make_shared<prune::RowSelection>(std::move(matches).value());
+    data.RunInOrder(slice.seq, [this, slice, rows, keep, result] {
+      SubmitOutputColumns(slice, std::move(*rows), keep, result);
+      Finish(*result, Status::OK());
+    });
   });
 }
 
@@ -1572,7 +1846,11 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
       std::optional<ScanSlice> slice = s.NextSlice();
       if (!slice) break;
       PQSIFT_ASSIGN_OR_RETURN(bool launch, s.ApplyRuntimeFilter(*slice));
-      if (launch) s.Launch(*slice);
+      if (launch) {
+        s.Launch(*slice);
+      } else {
+        slice->row_group->RunInOrder(slice->seq, nullptr);  // nothing of it runs
+      }
     }
     if (s.in_flight.empty()) return std::shared_ptr<RecordBatch>();
     std::shared_ptr<SliceResult> result = s.in_flight.front();
@@ -1680,6 +1958,8 @@ ScanStats Scanner::stats() const {
     row_group->CountPagesNotFetched(&pages_not_fetched, &out.bytes_not_fetched);
   }
   out.pages_not_fetched = static_cast<uint64_t>(pages_not_fetched);
+  out.pages_decompressed = static_cast<uint64_t>(s.pages.decompressed.load());
+  out.bytes_decompressed = static_cast<uint64_t>(s.pages.bytes_decompressed.load());
   out.pages_total =
       out.pages_read + static_cast<uint64_t>(s.pages.passed_over.load()) + out.pages_not_fetched;
   out.rows_decoded = s.rows_decoded.load();
