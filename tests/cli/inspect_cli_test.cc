@@ -266,7 +266,7 @@ TEST(InspectCliTest, DeeplyNestedSchemaIsRefusedNotACrash) {
 TEST(InspectCliTest, EveryParquetTestingFileExitsZeroOrOneWithOneLine) {
   std::vector<std::string> files = testing::ParquetTestingFiles("data");
   for (std::string& f : testing::ParquetTestingFiles("bad_data")) files.push_back(std::move(f));
-  if (files.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   std::vector<std::string> args = {"inspect", "--json"};
   args.insert(args.end(), files.begin(), files.end());
   CliResult r = RunCli(args);

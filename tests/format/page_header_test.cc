@@ -104,7 +104,7 @@ Buffer ReadFrom(const pqsift::testing::OpenedFile& f, int64_t offset) {
 
 TEST(PageHeaderTest, EveryPageOfEveryParquetTestingDataFile) {
   std::vector<std::string> files = pqsift::testing::ParquetTestingFiles("data");
-  if (files.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   int chunks = 0;
   for (const std::string& path : files) {
     if (path.find("nation.dict-malformed") != std::string::npos) continue;  // broken on purpose

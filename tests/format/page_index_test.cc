@@ -208,7 +208,7 @@ TEST(PageIndexTest, AlltypesTinyPagesIdColumnBounds) {
 
 TEST(PageIndexTest, EveryParquetTestingFileWithAPageIndexIsConsistent) {
   std::vector<std::string> files = pqsift::testing::ParquetTestingFiles("data");
-  if (files.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   int files_with_index = 0;
   for (const std::string& path : files) {
     if (path.find("nation.dict-malformed") != std::string::npos) continue;  // broken on purpose
