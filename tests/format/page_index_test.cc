@@ -278,6 +278,46 @@ TEST(PageIndexTest, ColumnIndexNullPagesAcceptBothFalseEncodings) {
   EXPECT_EQ(out.null_pages, (std::vector<bool>{false, true, false}));
 }
 
+TEST(PageIndexTest, MistypedFieldsOfAColumnIndexAreSkippedAsAbsent) {
+  ColumnIndex ci = SampleColumnIndex();
+  ci.null_counts.reset();
+  ci.repetition_level_histograms.clear();
+  ci.definition_level_histograms.clear();
+  ci.nan_counts.reset();
+  const std::string plain = MetadataEncoder().ColumnIndex(ci).Take();
+  // The last field is boundary_order (4); before the stop, append null_counts (5) as an i64
+  // (header: delta 1, type 6; value zigzag 7) and nan_counts (8) as a binary (delta 3, type 8).
+  ASSERT_EQ(plain.back(), '\0');
+  std::string mistyped =
+      plain.substr(0, plain.size() - 1) + std::string("\x16\x0e\x38\x01x\x00", 6);
+  ColumnIndex want, got;
+  ASSERT_TRUE(DecodeColumnIndex(AsBytes(plain), want).ok());
+  Status st = DecodeColumnIndex(AsBytes(mistyped), got);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_FALSE(got.null_counts);
+  EXPECT_FALSE(got.nan_counts);
+  EXPECT_EQ(DumpToString(got), DumpToString(want));
+}
+
+TEST(PageIndexTest, AMistypedPageLocationFieldIsMissing) {
+  CompactWriter w;
+  w.BeginStruct();
+  w.WriteListFieldHeader(1, CType::kStruct, 1);
+  w.BeginStruct();
+  w.WriteI64Field(1, 4);
+  w.WriteBinaryField(2, "10");  // compressed_page_size as binary
+  w.WriteI64Field(3, 0);
+  w.EndStruct();
+  w.EndStruct();
+  OffsetIndex out;
+  Status st = DecodeOffsetIndex(AsBytes(w.Take()), out);
+  EXPECT_EQ(
+      st.message().rfind(
+          "malformed offset index: PageLocation.compressed_page_size (required) is missing", 0),
+      0u)
+      << st.message();
+}
+
 TEST(PageIndexTest, OffsetIndexMissingRequiredFields) {
   for (const char* field : {"OffsetIndex.page_locations", "PageLocation.offset",
                             "PageLocation.compressed_page_size", "PageLocation.first_row_index"}) {
