@@ -277,5 +277,25 @@ TEST(InspectCliTest, EveryParquetTestingFileExitsZeroOrOneWithOneLine) {
   EXPECT_EQ(j.size(), files.size() - 1);
 }
 
+TEST(InspectCliTest, EncryptedColumnsAreNamedInTheTextViewAndMarkedInJson) {
+  std::string dir = testing::ParquetTestingDir();
+  if (dir.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
+  std::string path = dir + "/data/encrypt_columns_plaintext_footer.parquet.encrypted";
+  CliResult text = RunCli({"inspect", path});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("  columns 'float_field', 'double_field' are encrypted (Parquet modular "
+                          "encryption), which pqsift does not read yet\n"),
+            std::string::npos)
+      << text.out;
+  CliResult json = RunCli({"inspect", "--json", path});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  int encrypted = 0;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  for (const auto& c : j["row_groups"][0]["columns"]) {
+    if (c.contains("encrypted")) ++encrypted;
+  }
+  EXPECT_EQ(encrypted, 2);
+}
+
 }  // namespace
 }  // namespace pqsift
