@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/text_table.h"
 #include "common/value_format.h"
+#include "format/chunk_readable.h"
 #include "format/statistics_text.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
@@ -279,6 +280,17 @@ void PrintHuman(std::ostream& out, const json& j) {
                     exact, page_index, c.contains("bloom_filter_offset") ? "yes" : "no"});
     }
     table.Print(out, "  ");
+    std::vector<std::string> encrypted;
+    for (const auto& c : rg["columns"]) {
+      if (c.contains("encrypted")) encrypted.push_back(Get(c, "path"));
+    }
+    if (!encrypted.empty()) {
+      out << "  " << (encrypted.size() == 1 ? "column " : "columns ");
+      for (size_t i = 0; i < encrypted.size(); ++i) {
+        out << (i > 0 ? ", '" : "'") << encrypted[i] << "'";
+      }
+      out << (encrypted.size() == 1 ? " is " : " are ") << format::kEncryptedColumnNote << '\n';
+    }
   }
 }
 

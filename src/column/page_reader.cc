@@ -106,6 +106,9 @@ Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<co
   }
   std::span<const uint8_t> values = stored.subspan(uncompressed_levels);
   size_t values_size = static_cast<size_t>(header.uncompressed_page_size) - uncompressed_levels;
+  // A v2 page of only nulls stores no value bytes even when marked compressed (writers skip
+  // the codec for empty input): nothing to decompress, and no codec accepts an empty stream.
+  if (values.empty() && values_size == 0) compressed = false;
   if (!compressed) {
     if (values.size() != values_size) {
       return corrupt("uncompressed page stores " + std::to_string(values.size()) +

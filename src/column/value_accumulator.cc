@@ -259,22 +259,24 @@ struct Narrow {
 
 // INT96: nanoseconds of the day (8 bytes) and a Julian day (4 bytes), to microseconds since
 // the epoch (floor division, so times before 1970 round towards the past like every other
-// unit conversion). Days far outside any calendar overflow int64 microseconds: an error, never
-// a wrapped value.
+// unit conversion), in wrapping two's-complement int64 arithmetic: Spark's, the writer INT96
+// survives for. Spark writes micros + 2440588 days, also wrapping, so its timestamps after
+// about year 287,500 (up to the int64 limit in year 294,247) reach the file as a negative
+// Julian day and negative nanoseconds, and only the wrap reads them back as Spark's values
+// (Spark writes whole microseconds, so its truncating division agrees with the floor here).
+// A value whose exact result fits int64 is unchanged by the wrap; one outside it is no date
+// any writer stores, and wraps like Spark's reading rather than failing the scan.
 struct Int96ToMicros {
   Status operator()(const encoding::Int96& in, int64_t& out) const {
     auto nanos = static_cast<int64_t>(static_cast<uint64_t>(in.words[0]) |
                                       static_cast<uint64_t>(in.words[1]) << 32);
     auto julian_day = static_cast<int64_t>(static_cast<int32_t>(in.words[2]));
     constexpr int64_t kJulianEpochDay = 2440588;  // 1970-01-01
+    constexpr uint64_t kMicrosPerDay = 86400000000;
     int64_t micros_of_day = nanos / 1000 - (nanos % 1000 < 0 ? 1 : 0);
-    __int128 micros =
-        static_cast<__int128>(julian_day - kJulianEpochDay) * 86400000000LL + micros_of_day;
-    if (micros > INT64_MAX || micros < INT64_MIN) {
-      return Status::Corruption("an INT96 timestamp (Julian day " + std::to_string(julian_day) +
-                                ") lies outside the range of 64-bit microseconds");
-    }
-    out = static_cast<int64_t>(micros);
+    // Unsigned arithmetic wraps (modulo 2^64); the conversion back is two's complement (C++20).
+    out = static_cast<int64_t>(static_cast<uint64_t>(julian_day - kJulianEpochDay) * kMicrosPerDay +
+                               static_cast<uint64_t>(micros_of_day));
     return Status::OK();
   }
 };

@@ -8,15 +8,16 @@ namespace {
 using thrift::CType;
 using thrift::FieldHeader;
 
-// The algorithm, hash and compression fields are unions of empty structs: keep the member id.
-int16_t DecodeUnionMember(ThriftDecoder& d, const FieldHeader& f) {
-  int16_t member = 0;
-  if (!d.reader.ExpectType(f, CType::kStruct)) return 0;
+// The algorithm, hash and compression fields are unions of empty structs: keep the member id
+// (0 for an empty union). False when the field is not a struct (skipped, so absent).
+bool DecodeUnionMember(ThriftDecoder& d, const FieldHeader& f, int16_t& member) {
+  if (!d.reader.AcceptField(f, CType::kStruct)) return false;
+  member = 0;
   thrift::ReadStruct(d.reader, [&](const FieldHeader& m) {
     if (member == 0 && m.type == CType::kStruct) member = m.id;
     return false;
   });
-  return member;
+  return true;
 }
 
 }  // namespace
@@ -28,20 +29,16 @@ Status DecodeBloomFilterHeader(std::span<const uint8_t> bytes, BloomFilterHeader
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.num_bytes = d.reader.ReadI32(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.num_bytes)) req.Set(0);
         return true;
       case 2:
-        out.algorithm = DecodeUnionMember(d, f);
-        req.Set(1);
+        if (DecodeUnionMember(d, f, out.algorithm)) req.Set(1);
         return true;
       case 3:
-        out.hash = DecodeUnionMember(d, f);
-        req.Set(2);
+        if (DecodeUnionMember(d, f, out.hash)) req.Set(2);
         return true;
       case 4:
-        out.compression = DecodeUnionMember(d, f);
-        req.Set(3);
+        if (DecodeUnionMember(d, f, out.compression)) req.Set(3);
         return true;
       default: return false;
     }

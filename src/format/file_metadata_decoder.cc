@@ -15,10 +15,9 @@ void DecodeKeyValue(ThriftDecoder& d, KeyValue& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.key = d.reader.ReadBinary(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.key)) req.Set(0);
         return true;
-      case 2: out.value = d.reader.ReadBinary(f); return true;
+      case 2: d.reader.ReadField(f, out.value); return true;
       default: return false;
     }
   });
@@ -55,11 +54,10 @@ void DecodeTemporalType(ThriftDecoder& d, LogicalType& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.is_adjusted_to_utc = d.reader.ReadBool(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.is_adjusted_to_utc)) req.Set(0);
         return true;
       case 2:
-        if (!d.reader.ExpectType(f, CType::kStruct)) return true;
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         out.unit = DecodeTimeUnit(d);
         req.Set(1);
         return true;
@@ -74,12 +72,10 @@ void DecodeDecimalType(ThriftDecoder& d, LogicalType& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.scale = d.reader.ReadI32(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.scale)) req.Set(0);
         return true;
       case 2:
-        out.precision = d.reader.ReadI32(f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.precision)) req.Set(1);
         return true;
       default: return false;
     }
@@ -92,12 +88,10 @@ void DecodeIntType(ThriftDecoder& d, LogicalType& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.bit_width = d.reader.ReadI8(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.bit_width)) req.Set(0);
         return true;
       case 2:
-        out.is_signed = d.reader.ReadBool(f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.is_signed)) req.Set(1);
         return true;
       default: return false;
     }
@@ -109,20 +103,19 @@ void DecodeSchemaElement(ThriftDecoder& d, SchemaElement& out) {
   RequiredFields req;
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
-      case 1: out.type = ReadEnum<PhysicalType>(d, f); return true;
-      case 2: out.type_length = d.reader.ReadI32(f); return true;
-      case 3: out.repetition_type = ReadEnum<Repetition>(d, f); return true;
+      case 1: d.reader.ReadField(f, out.type); return true;
+      case 2: d.reader.ReadField(f, out.type_length); return true;
+      case 3: d.reader.ReadField(f, out.repetition_type); return true;
       case 4:
-        out.name = d.reader.ReadBinary(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.name)) req.Set(0);
         return true;
-      case 5: out.num_children = d.reader.ReadI32(f); return true;
-      case 6: out.converted_type = ReadEnum<ConvertedType>(d, f); return true;
-      case 7: out.scale = d.reader.ReadI32(f); return true;
-      case 8: out.precision = d.reader.ReadI32(f); return true;
-      case 9: out.field_id = d.reader.ReadI32(f); return true;
+      case 5: d.reader.ReadField(f, out.num_children); return true;
+      case 6: d.reader.ReadField(f, out.converted_type); return true;
+      case 7: d.reader.ReadField(f, out.scale); return true;
+      case 8: d.reader.ReadField(f, out.precision); return true;
+      case 9: d.reader.ReadField(f, out.field_id); return true;
       case 10:
-        if (!d.reader.ExpectType(f, CType::kStruct)) return true;
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         DecodeLogicalType(d, out.logical_type.emplace());
         return true;
       default: return false;
@@ -136,16 +129,13 @@ void DecodePageEncodingStats(ThriftDecoder& d, PageEncodingStats& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.page_type = ReadEnum<PageType>(d, f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.page_type)) req.Set(0);
         return true;
       case 2:
-        out.encoding = ReadEnum<Encoding>(d, f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.encoding)) req.Set(1);
         return true;
       case 3:
-        out.count = d.reader.ReadI32(f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.count)) req.Set(2);
         return true;
       default: return false;
     }
@@ -160,7 +150,7 @@ void DecodeI64List(ThriftDecoder& d, const FieldHeader& f, std::vector<int64_t>&
 void DecodeSizeStatistics(ThriftDecoder& d, SizeStatistics& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
-      case 1: out.unencoded_byte_array_data_bytes = d.reader.ReadI64(f); return true;
+      case 1: d.reader.ReadField(f, out.unencoded_byte_array_data_bytes); return true;
       case 2: DecodeI64List(d, f, out.repetition_level_histogram); return true;
       case 3: DecodeI64List(d, f, out.definition_level_histogram); return true;
       default: return false;
@@ -173,55 +163,51 @@ void DecodeColumnMetaData(ThriftDecoder& d, ColumnMetaData& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.type = ReadEnum<PhysicalType>(d, f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.type)) req.Set(0);
         return true;
       case 2:
-        d.ReadListInto(f, CType::kI32, out.encodings, [&](Encoding& e) {
-          e = static_cast<Encoding>(d.reader.ReadVarintElement());
-        });
-        req.Set(1);
+        if (d.ReadListInto(f, CType::kI32, out.encodings, [&](Encoding& e) {
+              e = static_cast<Encoding>(d.reader.ReadVarintElement());
+            })) {
+          req.Set(1);
+        }
         return true;
       case 3:
-        d.ReadListInto(f, CType::kBinary, out.path_in_schema,
-                       [&](std::string_view& s) { s = d.reader.ReadBinaryElement(); });
-        req.Set(2);
+        if (d.ReadListInto(f, CType::kBinary, out.path_in_schema,
+                           [&](std::string_view& s) { s = d.reader.ReadBinaryElement(); })) {
+          req.Set(2);
+        }
         return true;
       case 4:
-        out.codec = ReadEnum<CompressionCodec>(d, f);
-        req.Set(3);
+        if (d.reader.ReadField(f, out.codec)) req.Set(3);
         return true;
       case 5:
-        out.num_values = d.reader.ReadI64(f);
-        req.Set(4);
+        if (d.reader.ReadField(f, out.num_values)) req.Set(4);
         return true;
       case 6:
-        out.total_uncompressed_size = d.reader.ReadI64(f);
-        req.Set(5);
+        if (d.reader.ReadField(f, out.total_uncompressed_size)) req.Set(5);
         return true;
       case 7:
-        out.total_compressed_size = d.reader.ReadI64(f);
-        req.Set(6);
+        if (d.reader.ReadField(f, out.total_compressed_size)) req.Set(6);
         return true;
       case 8: DecodeKeyValueList(d, f, out.key_value_metadata); return true;
       case 9:
-        out.data_page_offset = d.reader.ReadI64(f);
-        req.Set(7);
+        if (d.reader.ReadField(f, out.data_page_offset)) req.Set(7);
         return true;
-      case 10: out.index_page_offset = d.reader.ReadI64(f); return true;
-      case 11: out.dictionary_page_offset = d.reader.ReadI64(f); return true;
+      case 10: d.reader.ReadField(f, out.index_page_offset); return true;
+      case 11: d.reader.ReadField(f, out.dictionary_page_offset); return true;
       case 12:
-        if (!d.reader.ExpectType(f, CType::kStruct)) return true;
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         DecodeStatistics(d, out.statistics.emplace());
         return true;
       case 13:
-        d.ReadListInto(f, CType::kStruct, out.encoding_stats.emplace(),
+        d.ReadListInto(f, CType::kStruct, out.encoding_stats,
                        [&](PageEncodingStats& s) { DecodePageEncodingStats(d, s); });
         return true;
-      case 14: out.bloom_filter_offset = d.reader.ReadI64(f); return true;
-      case 15: out.bloom_filter_length = d.reader.ReadI32(f); return true;
+      case 14: d.reader.ReadField(f, out.bloom_filter_offset); return true;
+      case 15: d.reader.ReadField(f, out.bloom_filter_length); return true;
       case 16:
-        if (!d.reader.ExpectType(f, CType::kStruct)) return true;
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         DecodeSizeStatistics(d, out.size_statistics.emplace());
         return true;
       default: return false;  // 17: geospatial statistics, not used
@@ -237,19 +223,29 @@ void DecodeColumnMetaData(ThriftDecoder& d, ColumnMetaData& out) {
 void DecodeColumnChunk(ThriftDecoder& d, ColumnChunk& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
-      case 1: out.file_path = d.reader.ReadBinary(f); return true;
+      case 1: d.reader.ReadField(f, out.file_path); return true;
       // file_offset is required by the IDL but deprecated and left out by some writers.
-      case 2: out.file_offset = d.reader.ReadI64(f); return true;
+      case 2: d.reader.ReadField(f, out.file_offset); return true;
       case 3:
-        if (!d.reader.ExpectType(f, CType::kStruct)) return true;
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         DecodeColumnMetaData(d, out.meta_data.emplace());
         return true;
-      case 4: out.offset_index_offset = d.reader.ReadI64(f); return true;
-      case 5: out.offset_index_length = d.reader.ReadI32(f); return true;
-      case 6: out.column_index_offset = d.reader.ReadI64(f); return true;
-      case 7: out.column_index_length = d.reader.ReadI32(f); return true;
+      case 4: d.reader.ReadField(f, out.offset_index_offset); return true;
+      case 5: d.reader.ReadField(f, out.offset_index_length); return true;
+      case 6: d.reader.ReadField(f, out.column_index_offset); return true;
+      case 7: d.reader.ReadField(f, out.column_index_length); return true;
+      // Parquet modular encryption: the chunk's key (ColumnCryptoMetaData) and its metadata
+      // encrypted with it. Either marks the chunk's pages as encrypted.
+      // The values themselves are not needed: accepted, they are left to ReadStruct to skip
+      // (false); mistyped, AcceptField skipped them already (true).
       case 8:
-      case 9: out.is_encrypted = true; return false;
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
+        out.is_encrypted = true;
+        return false;
+      case 9:
+        if (!d.reader.AcceptField(f, CType::kBinary)) return true;
+        out.is_encrypted = true;
+        return false;
       default: return false;
     }
   });
@@ -260,16 +256,13 @@ void DecodeSortingColumn(ThriftDecoder& d, SortingColumn& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.column_idx = d.reader.ReadI32(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.column_idx)) req.Set(0);
         return true;
       case 2:
-        out.descending = d.reader.ReadBool(f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.descending)) req.Set(1);
         return true;
       case 3:
-        out.nulls_first = d.reader.ReadBool(f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.nulls_first)) req.Set(2);
         return true;
       default: return false;
     }
@@ -282,25 +275,24 @@ void DecodeRowGroup(ThriftDecoder& d, RowGroup& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        d.ReadListInto(f, CType::kStruct, out.columns,
-                       [&](ColumnChunk& c) { DecodeColumnChunk(d, c); });
-        req.Set(0);
+        if (d.ReadListInto(f, CType::kStruct, out.columns,
+                           [&](ColumnChunk& c) { DecodeColumnChunk(d, c); })) {
+          req.Set(0);
+        }
         return true;
       case 2:
-        out.total_byte_size = d.reader.ReadI64(f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.total_byte_size)) req.Set(1);
         return true;
       case 3:
-        out.num_rows = d.reader.ReadI64(f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.num_rows)) req.Set(2);
         return true;
       case 4:
-        d.ReadListInto(f, CType::kStruct, out.sorting_columns.emplace(),
+        d.ReadListInto(f, CType::kStruct, out.sorting_columns,
                        [&](SortingColumn& s) { DecodeSortingColumn(d, s); });
         return true;
-      case 5: out.file_offset = d.reader.ReadI64(f); return true;
-      case 6: out.total_compressed_size = d.reader.ReadI64(f); return true;
-      case 7: out.ordinal = d.reader.ReadI16(f); return true;
+      case 5: d.reader.ReadField(f, out.file_offset); return true;
+      case 6: d.reader.ReadField(f, out.total_compressed_size); return true;
+      case 7: d.reader.ReadField(f, out.ordinal); return true;
       default: return false;
     }
   });
@@ -363,15 +355,15 @@ void DecodeLogicalType(ThriftDecoder& d, LogicalType& out) {
 void DecodeStatistics(ThriftDecoder& d, Statistics& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
-      case 1: out.max = d.reader.ReadBinary(f); return true;
-      case 2: out.min = d.reader.ReadBinary(f); return true;
-      case 3: out.null_count = d.reader.ReadI64(f); return true;
-      case 4: out.distinct_count = d.reader.ReadI64(f); return true;
-      case 5: out.max_value = d.reader.ReadBinary(f); return true;
-      case 6: out.min_value = d.reader.ReadBinary(f); return true;
-      case 7: out.is_max_value_exact = d.reader.ReadBool(f); return true;
-      case 8: out.is_min_value_exact = d.reader.ReadBool(f); return true;
-      case 9: out.nan_count = d.reader.ReadI64(f); return true;
+      case 1: d.reader.ReadField(f, out.max); return true;
+      case 2: d.reader.ReadField(f, out.min); return true;
+      case 3: d.reader.ReadField(f, out.null_count); return true;
+      case 4: d.reader.ReadField(f, out.distinct_count); return true;
+      case 5: d.reader.ReadField(f, out.max_value); return true;
+      case 6: d.reader.ReadField(f, out.min_value); return true;
+      case 7: d.reader.ReadField(f, out.is_max_value_exact); return true;
+      case 8: d.reader.ReadField(f, out.is_min_value_exact); return true;
+      case 9: d.reader.ReadField(f, out.nan_count); return true;
       default: return false;
     }
   });
@@ -385,31 +377,34 @@ Status DecodeFileMetaData(std::span<const uint8_t> bytes, FileMetaData& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.version = d.reader.ReadI32(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.version)) req.Set(0);
         return true;
       case 2:
-        d.ReadListInto(f, CType::kStruct, out.schema,
-                       [&](SchemaElement& e) { DecodeSchemaElement(d, e); });
-        req.Set(1);
+        if (d.ReadListInto(f, CType::kStruct, out.schema,
+                           [&](SchemaElement& e) { DecodeSchemaElement(d, e); })) {
+          req.Set(1);
+        }
         return true;
       case 3:
-        out.num_rows = d.reader.ReadI64(f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.num_rows)) req.Set(2);
         return true;
       case 4:
-        d.ReadListInto(f, CType::kStruct, out.row_groups,
-                       [&](RowGroup& rg) { DecodeRowGroup(d, rg); });
-        req.Set(3);
+        if (d.ReadListInto(f, CType::kStruct, out.row_groups,
+                           [&](RowGroup& rg) { DecodeRowGroup(d, rg); })) {
+          req.Set(3);
+        }
         return true;
       case 5: DecodeKeyValueList(d, f, out.key_value_metadata); return true;
-      case 6: out.created_by = d.reader.ReadBinary(f); return true;
+      case 6: d.reader.ReadField(f, out.created_by); return true;
       case 7:
-        d.ReadListInto(f, CType::kStruct, out.column_orders.emplace(),
+        d.ReadListInto(f, CType::kStruct, out.column_orders,
                        [&](ColumnOrder& o) { o = DecodeColumnOrder(d); });
         return true;
-      case 8: out.has_encryption_algorithm = true; return false;
-      case 9: out.footer_signing_key_metadata = d.reader.ReadBinary(f); return true;
+      case 8:  // EncryptionAlgorithm, left to ReadStruct to skip when accepted (see above)
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
+        out.has_encryption_algorithm = true;
+        return false;
+      case 9: d.reader.ReadField(f, out.footer_signing_key_metadata); return true;
       default: return false;
     }
   });

@@ -13,7 +13,7 @@ using thrift::FieldHeader;
 
 void DecodeOptionalStatistics(ThriftDecoder& d, const FieldHeader& f,
                               std::optional<Statistics>& out) {
-  if (d.reader.ExpectType(f, CType::kStruct)) DecodeStatistics(d, out.emplace());
+  if (d.reader.AcceptField(f, CType::kStruct)) DecodeStatistics(d, out.emplace());
 }
 
 void DecodeDataPageHeader(ThriftDecoder& d, DataPageHeader& out) {
@@ -21,20 +21,16 @@ void DecodeDataPageHeader(ThriftDecoder& d, DataPageHeader& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.num_values = d.reader.ReadI32(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.num_values)) req.Set(0);
         return true;
       case 2:
-        out.encoding = ReadEnum<Encoding>(d, f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.encoding)) req.Set(1);
         return true;
       case 3:
-        out.definition_level_encoding = ReadEnum<Encoding>(d, f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.definition_level_encoding)) req.Set(2);
         return true;
       case 4:
-        out.repetition_level_encoding = ReadEnum<Encoding>(d, f);
-        req.Set(3);
+        if (d.reader.ReadField(f, out.repetition_level_encoding)) req.Set(3);
         return true;
       case 5: DecodeOptionalStatistics(d, f, out.statistics); return true;
       default: return false;
@@ -51,30 +47,24 @@ void DecodeDataPageHeaderV2(ThriftDecoder& d, DataPageHeaderV2& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.num_values = d.reader.ReadI32(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.num_values)) req.Set(0);
         return true;
       case 2:
-        out.num_nulls = d.reader.ReadI32(f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.num_nulls)) req.Set(1);
         return true;
       case 3:
-        out.num_rows = d.reader.ReadI32(f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.num_rows)) req.Set(2);
         return true;
       case 4:
-        out.encoding = ReadEnum<Encoding>(d, f);
-        req.Set(3);
+        if (d.reader.ReadField(f, out.encoding)) req.Set(3);
         return true;
       case 5:
-        out.definition_levels_byte_length = d.reader.ReadI32(f);
-        req.Set(4);
+        if (d.reader.ReadField(f, out.definition_levels_byte_length)) req.Set(4);
         return true;
       case 6:
-        out.repetition_levels_byte_length = d.reader.ReadI32(f);
-        req.Set(5);
+        if (d.reader.ReadField(f, out.repetition_levels_byte_length)) req.Set(5);
         return true;
-      case 7: out.is_compressed = d.reader.ReadBool(f); return true;
+      case 7: d.reader.ReadField(f, out.is_compressed); return true;
       case 8: DecodeOptionalStatistics(d, f, out.statistics); return true;
       default: return false;
     }
@@ -91,14 +81,12 @@ void DecodeDictionaryPageHeader(ThriftDecoder& d, DictionaryPageHeader& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.num_values = d.reader.ReadI32(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.num_values)) req.Set(0);
         return true;
       case 2:
-        out.encoding = ReadEnum<Encoding>(d, f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.encoding)) req.Set(1);
         return true;
-      case 3: out.is_sorted = d.reader.ReadBool(f); return true;
+      case 3: d.reader.ReadField(f, out.is_sorted); return true;
       default: return false;
     }
   });
@@ -154,29 +142,26 @@ Status DecodePageHeader(std::span<const uint8_t> bytes, PageHeader& out, size_t*
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.type = ReadEnum<PageType>(d, f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.type)) req.Set(0);
         return true;
       case 2:
-        out.uncompressed_page_size = d.reader.ReadI32(f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.uncompressed_page_size)) req.Set(1);
         return true;
       case 3:
-        out.compressed_page_size = d.reader.ReadI32(f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.compressed_page_size)) req.Set(2);
         return true;
-      case 4: out.crc = d.reader.ReadI32(f); return true;
+      case 4: d.reader.ReadField(f, out.crc); return true;
       case 5:
-        if (d.reader.ExpectType(f, CType::kStruct))
+        if (d.reader.AcceptField(f, CType::kStruct))
           DecodeDataPageHeader(d, out.data_page_header.emplace());
         return true;
       case 7:
-        if (d.reader.ExpectType(f, CType::kStruct)) {
+        if (d.reader.AcceptField(f, CType::kStruct)) {
           DecodeDictionaryPageHeader(d, out.dictionary_page_header.emplace());
         }
         return true;
       case 8:
-        if (d.reader.ExpectType(f, CType::kStruct)) {
+        if (d.reader.AcceptField(f, CType::kStruct)) {
           DecodeDataPageHeaderV2(d, out.data_page_header_v2.emplace());
         }
         return true;

@@ -18,16 +18,13 @@ void DecodePageLocation(ThriftDecoder& d, PageLocation& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        out.offset = d.reader.ReadI64(f);
-        req.Set(0);
+        if (d.reader.ReadField(f, out.offset)) req.Set(0);
         return true;
       case 2:
-        out.compressed_page_size = d.reader.ReadI32(f);
-        req.Set(1);
+        if (d.reader.ReadField(f, out.compressed_page_size)) req.Set(1);
         return true;
       case 3:
-        out.first_row_index = d.reader.ReadI64(f);
-        req.Set(2);
+        if (d.reader.ReadField(f, out.first_row_index)) req.Set(2);
         return true;
       default: return false;
     }
@@ -36,7 +33,9 @@ void DecodePageLocation(ThriftDecoder& d, PageLocation& out) {
     req.Check(d, "PageLocation", {"offset", "compressed_page_size", "first_row_index"});
 }
 
-void DecodeI64List(ThriftDecoder& d, const FieldHeader& f, std::vector<int64_t>& out) {
+// `out` is a std::vector<int64_t> or an optional one (set only when the field is a list).
+template <typename Out>
+void DecodeI64List(ThriftDecoder& d, const FieldHeader& f, Out& out) {
   d.ReadListInto(f, CType::kI64, out, [&](int64_t& v) { v = d.reader.ReadVarintElement(); });
 }
 
@@ -48,9 +47,10 @@ Status DecodeOffsetIndex(std::span<const uint8_t> bytes, OffsetIndex& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1:
-        d.ReadListInto(f, CType::kStruct, out.page_locations,
-                       [&](PageLocation& p) { DecodePageLocation(d, p); });
-        req.Set(0);
+        if (d.ReadListInto(f, CType::kStruct, out.page_locations,
+                           [&](PageLocation& p) { DecodePageLocation(d, p); })) {
+          req.Set(0);
+        }
         return true;
       case 2: DecodeI64List(d, f, out.unencoded_byte_array_data_bytes); return true;
       default: return false;
@@ -76,6 +76,7 @@ Status DecodeColumnIndex(std::span<const uint8_t> bytes, ColumnIndex& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
       case 1: {
+        if (!d.reader.AcceptField(f, CType::kList)) return true;
         thrift::ListHeader h = d.reader.ReadListHeader(f, CType::kBoolTrue);
         out.null_pages.reserve(h.size);
         for (uint32_t i = 0; i < h.size && d.reader.ok(); ++i) {
@@ -86,18 +87,18 @@ Status DecodeColumnIndex(std::span<const uint8_t> bytes, ColumnIndex& out) {
       }
       case 2:
       case 3:
-        d.ReadListInto(f, CType::kBinary, f.id == 2 ? out.min_values : out.max_values,
-                       [&](std::string_view& s) { s = d.reader.ReadBinaryElement(); });
-        req.Set(f.id - 1);
+        if (d.ReadListInto(f, CType::kBinary, f.id == 2 ? out.min_values : out.max_values,
+                           [&](std::string_view& s) { s = d.reader.ReadBinaryElement(); })) {
+          req.Set(f.id - 1);
+        }
         return true;
       case 4:
-        out.boundary_order = ReadEnum<BoundaryOrder>(d, f);
-        req.Set(3);
+        if (d.reader.ReadField(f, out.boundary_order)) req.Set(3);
         return true;
-      case 5: DecodeI64List(d, f, out.null_counts.emplace()); return true;
+      case 5: DecodeI64List(d, f, out.null_counts); return true;
       case 6: DecodeI64List(d, f, out.repetition_level_histograms); return true;
       case 7: DecodeI64List(d, f, out.definition_level_histograms); return true;
-      case 8: DecodeI64List(d, f, out.nan_counts.emplace()); return true;
+      case 8: DecodeI64List(d, f, out.nan_counts); return true;
       default: return false;
     }
   });

@@ -1,6 +1,11 @@
 // Shared machinery for decoding Parquet's Thrift structs (footer, page headers, page index,
 // bloom filter header): a CompactReader plus a memory budget and required-field checks.
 //
+// Every field is read with CompactReader::ReadField / AcceptField (or ReadListInto here): a
+// known field whose wire type is not the spec's is skipped and reads as absent, as in Apache
+// Thrift's generated readers, so a file that another reader opens is not refused for it (a
+// required field so skipped is then reported missing).
+//
 // The budget bounds what decoded structs may allocate, so a small hostile input cannot make
 // pqsift allocate without limit: list sizes are already bounded by the bytes left, but a
 // one-byte element can decode into a struct of hundreds of bytes.
@@ -8,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,12 +40,24 @@ class ThriftDecoder {
   }
 
   // Reads a list of `element` wire type into `out`, each element with `read_one(out_element)`.
+  // A field that is not a list is skipped (CompactReader::ReadField): returns true when the
+  // list was read. Elements of another type are an error (they cannot be skipped one by one
+  // into a typed vector, and no writer mixes them).
   template <typename T, typename ReadOne>
-  void ReadListInto(const thrift::FieldHeader& f, thrift::CType element, std::vector<T>& out,
+  bool ReadListInto(const thrift::FieldHeader& f, thrift::CType element, std::vector<T>& out,
                     ReadOne&& read_one) {
+    if (!reader.AcceptField(f, thrift::CType::kList)) return false;
     thrift::ListHeader h = reader.ReadListHeader(f, element);
-    if (!reader.ok() || !Reserve(out, h.size)) return;
+    if (!reader.ok() || !Reserve(out, h.size)) return false;
     for (uint32_t i = 0; i < h.size && reader.ok(); ++i) read_one(out.emplace_back());
+    return reader.ok();
+  }
+  // The same for an optional list, set only when the field is a list.
+  template <typename T, typename ReadOne>
+  bool ReadListInto(const thrift::FieldHeader& f, thrift::CType element,
+                    std::optional<std::vector<T>>& out, ReadOne&& read_one) {
+    if (!reader.AcceptField(f, thrift::CType::kList)) return false;
+    return ReadListInto(f, element, out.emplace(), read_one);
   }
 
   // Records an error naming the struct and the required field that is missing.
@@ -52,12 +70,6 @@ class ThriftDecoder {
  private:
   size_t budget_;
 };
-
-// Reads an i32 field as an enum, keeping values this version does not name.
-template <typename Enum>
-Enum ReadEnum(ThriftDecoder& d, const thrift::FieldHeader& f) {
-  return static_cast<Enum>(d.reader.ReadI32(f));
-}
 
 // Tracks which required fields of a struct were seen. Bit i stands for the i-th required field
 // in the order the decoder lists them.

@@ -101,6 +101,43 @@ bool CompactReader::ExpectType(const FieldHeader& f, CType t) {
   return matches && ok();
 }
 
+bool CompactReader::AcceptField(const FieldHeader& f, CType expected) {
+  if (!ok()) return false;
+  if (Compatible(f.type, expected)) return true;
+  Skip(f.type);
+  return false;
+}
+
+bool CompactReader::ReadField(const FieldHeader& f, bool& out) {
+  if (!AcceptField(f, CType::kBoolTrue)) return false;
+  out = f.type == CType::kBoolTrue;
+  return true;
+}
+
+bool CompactReader::ReadField(const FieldHeader& f, int8_t& out) {
+  if (!AcceptField(f, CType::kByte)) return false;
+  int8_t v = ReadI8(f);
+  if (!ok()) return false;
+  out = v;
+  return true;
+}
+
+bool CompactReader::ReadField(const FieldHeader& f, double& out) {
+  if (!AcceptField(f, CType::kDouble)) return false;
+  double v = ReadDoubleElement();
+  if (!ok()) return false;
+  out = v;
+  return true;
+}
+
+bool CompactReader::ReadField(const FieldHeader& f, std::string_view& out) {
+  if (!AcceptField(f, CType::kBinary)) return false;
+  std::string_view v = ReadBinaryElement();
+  if (!ok()) return false;
+  out = v;
+  return true;
+}
+
 bool CompactReader::ReadBool(const FieldHeader& f) {
   if (!ExpectType(f, CType::kBoolTrue)) return false;
   return f.type == CType::kBoolTrue;

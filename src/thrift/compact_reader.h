@@ -12,9 +12,11 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace pqsift::thrift {
 
@@ -70,8 +72,43 @@ class CompactReader {
   bool EnterNested();  // false (and an error) past kMaxDepth
   void LeaveNested() { --depth_; }
 
-  // Typed reads of a field's value. Each checks that the field's wire type matches (a
-  // mismatch is an error naming the field) and returns 0/false/empty on error.
+  // Field reads as Apache Thrift's generated readers do them, the ones struct decoders use: a
+  // field whose wire type is not the expected one is skipped, as a field from another version
+  // of the IDL (real writers put other types under known ids), and `out` keeps its value, so
+  // the field reads as absent. The skip is bounds-checked like any read: a malformed value is
+  // still an error. Returns true when the value was read into `out`. i16, i32 and i64 share a
+  // wire form and are read as each other, range-checked (an out-of-range value is an error).
+  bool ReadField(const FieldHeader& f, bool& out);
+  bool ReadField(const FieldHeader& f, int8_t& out);
+  bool ReadField(const FieldHeader& f, int16_t& out) { return ReadIntInto(f, CType::kI16, out); }
+  bool ReadField(const FieldHeader& f, int32_t& out) { return ReadIntInto(f, CType::kI32, out); }
+  bool ReadField(const FieldHeader& f, int64_t& out) { return ReadIntInto(f, CType::kI64, out); }
+  bool ReadField(const FieldHeader& f, double& out);
+  bool ReadField(const FieldHeader& f, std::string_view& out);
+  // An enum is its underlying i32 (unnamed values are kept).
+  template <typename Enum>
+  requires std::is_enum_v<Enum>
+  bool ReadField(const FieldHeader& f, Enum& out) {
+    std::underlying_type_t<Enum> v{};
+    if (!ReadField(f, v)) return false;
+    out = static_cast<Enum>(v);
+    return true;
+  }
+  // An optional field is set only when its value was read.
+  template <typename T>
+  bool ReadField(const FieldHeader& f, std::optional<T>& out) {
+    T v{};
+    if (!ReadField(f, v)) return false;
+    out = v;
+    return true;
+  }
+  // For fields read by hand (structs, lists): true when `f` has wire type `expected` (or one
+  // read as it); otherwise skips the value (bounds-checked) and returns false.
+  bool AcceptField(const FieldHeader& f, CType expected);
+
+  // Strict typed reads of a field's value, for callers that know the wire type: each checks
+  // that the field's wire type matches (a mismatch is an error naming the field) and returns
+  // 0/false/empty on error.
   bool ReadBool(const FieldHeader& f);
   int8_t ReadI8(const FieldHeader& f);
   int16_t ReadI16(const FieldHeader& f) {
@@ -103,6 +140,14 @@ class CompactReader {
  private:
   uint64_t ReadVarint();
   int64_t ReadIntField(const FieldHeader& f, CType t);
+  template <typename Int>
+  bool ReadIntInto(const FieldHeader& f, CType t, Int& out) {
+    if (!AcceptField(f, t)) return false;
+    Int v = static_cast<Int>(ReadIntField(f, t));
+    if (!ok()) return false;
+    out = v;
+    return true;
+  }
   static int64_t ZigZag(uint64_t v) {
     return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
   }

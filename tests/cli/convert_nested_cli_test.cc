@@ -75,7 +75,7 @@ void ExpectSameRows(const Rows& want, const Rows& got, const std::string& where)
 
 TEST(ConvertNestedCli, ParquetTestingNestedFilesRoundTrip) {
   const std::string data = testing::ParquetTestingDir();
-  if (data.empty()) GTEST_SKIP() << "parquet-testing data folder not found";
+  if (data.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("pqsift_convert_nested_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

@@ -266,7 +266,7 @@ TEST(InspectCliTest, DeeplyNestedSchemaIsRefusedNotACrash) {
 TEST(InspectCliTest, EveryParquetTestingFileExitsZeroOrOneWithOneLine) {
   std::vector<std::string> files = testing::ParquetTestingFiles("data");
   for (std::string& f : testing::ParquetTestingFiles("bad_data")) files.push_back(std::move(f));
-  if (files.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   std::vector<std::string> args = {"inspect", "--json"};
   args.insert(args.end(), files.begin(), files.end());
   CliResult r = RunCli(args);
@@ -275,6 +275,26 @@ TEST(InspectCliTest, EveryParquetTestingFileExitsZeroOrOneWithOneLine) {
   ExpectOneErrorLine(r, "PARQUET-1481.parquet: ");
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.size(), files.size() - 1);
+}
+
+TEST(InspectCliTest, EncryptedColumnsAreNamedInTheTextViewAndMarkedInJson) {
+  std::string dir = testing::ParquetTestingDir();
+  if (dir.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
+  std::string path = dir + "/data/encrypt_columns_plaintext_footer.parquet.encrypted";
+  CliResult text = RunCli({"inspect", path});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("  columns 'float_field', 'double_field' are encrypted (Parquet modular "
+                          "encryption), which pqsift does not read yet\n"),
+            std::string::npos)
+      << text.out;
+  CliResult json = RunCli({"inspect", "--json", path});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  int encrypted = 0;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  for (const auto& c : j["row_groups"][0]["columns"]) {
+    if (c.contains("encrypted")) ++encrypted;
+  }
+  EXPECT_EQ(encrypted, 2);
 }
 
 }  // namespace

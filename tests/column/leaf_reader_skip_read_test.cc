@@ -19,6 +19,7 @@
 #include "column/nested.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
+#include "testing/parquet_files.h"
 
 namespace pqsift::column {
 namespace {
@@ -39,8 +40,10 @@ std::vector<std::string> ParquetFilesIn(const std::string& dir) {
 
 std::vector<std::string> FilesToTest() {
   std::vector<std::string> files;
-  for (const std::string& f : ParquetFilesIn(std::string(PQSIFT_TESTING_DATA_DIR) + "/data")) {
-    if (f.find("malformed") == std::string::npos) files.push_back(f);
+  if (std::string dir = ::pqsift::testing::ParquetTestingDir(); !dir.empty()) {
+    for (const std::string& f : ParquetFilesIn(dir + "/data")) {
+      if (f.find("malformed") == std::string::npos) files.push_back(f);
+    }
   }
   if (const char* peers = std::getenv("PQSIFT_PEER_FILES")) {
     for (const std::string& f : ParquetFilesIn(peers)) files.push_back(f);
@@ -138,7 +141,7 @@ std::vector<std::pair<bool, int64_t>> RandomPattern(int64_t rows, uint32_t seed,
 
 TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
   std::vector<std::string> files = FilesToTest();
-  if (files.empty()) GTEST_SKIP() << "no parquet-testing files at " << PQSIFT_TESTING_DATA_DIR;
+  if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   int columns_tested = 0;
   for (const std::string& path : files) {
     auto file = OpenLocalFile(path);
@@ -175,9 +178,9 @@ TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
 }
 
 TEST(LeafReaderSkipRead, ReadingPastTheRowGroupIsOutOfRange) {
-  std::string path = std::string(PQSIFT_TESTING_DATA_DIR) + "/data/alltypes_plain.parquet";
+  PQSIFT_TESTING_FILE_OR_SKIP(path, "alltypes_plain.parquet");
   auto file = OpenLocalFile(path);
-  if (!file.ok()) GTEST_SKIP() << "parquet-testing files absent";
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
   auto md = ReadParquetMetadata(**file);
   ASSERT_TRUE(md.ok());
   ColumnUnderTest column(**file, **md, 0, (*md)->schema().root().children[0]);

@@ -276,7 +276,8 @@ TEST(EncodingRealFilesTest, ByteStreamSplitColumnsEqualTheirPlainTwins) {
 }
 
 TEST(EncodingRealFilesTest, EveryFlatColumnOfEveryValidFileDecodes) {
-  if (::pqsift::testing::ParquetTestingDir().empty()) GTEST_SKIP() << "parquet-testing not found";
+  if (::pqsift::testing::ParquetTestingDir().empty())
+    GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   int files = 0;
   for (const std::string& path : ::pqsift::testing::ParquetTestingFiles("data")) {
     // Malformed by design: see BadFilesFailCleanly.
@@ -289,7 +290,8 @@ TEST(EncodingRealFilesTest, EveryFlatColumnOfEveryValidFileDecodes) {
 }
 
 TEST(EncodingRealFilesTest, BadFilesFailCleanly) {
-  if (::pqsift::testing::ParquetTestingDir().empty()) GTEST_SKIP() << "parquet-testing not found";
+  if (::pqsift::testing::ParquetTestingDir().empty())
+    GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   std::vector<std::string> paths = ::pqsift::testing::ParquetTestingFiles("bad_data");
   paths.push_back(::pqsift::testing::ParquetTestingDir() + "/data/nation.dict-malformed.parquet");
   int failures = 0;

@@ -139,8 +139,10 @@ TEST(BloomFilterHeaderTest, UnionFieldOfTheWrongWireType) {
   BloomFilterHeader out;
   size_t size = 0;
   Status st = DecodeBloomFilterHeader(AsBytes(w.Take()), out, &size);
+  // Skipped as a field of another IDL version: the required union is then missing.
   EXPECT_EQ(st.message(),
-            "malformed bloom filter header: field 2 has wire type i32, expected struct at byte 3");
+            "malformed bloom filter header: BloomFilterHeader.algorithm (required) is missing at "
+            "byte 5");
 }
 
 TEST(BloomFilterHeaderTest, EveryTruncationIsAnError) {

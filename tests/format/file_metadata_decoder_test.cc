@@ -1,7 +1,7 @@
 // DecodeFileMetaData: hand-built footers decode to exactly the structs they encode; required
-// fields, unknown fields and union members, the memory budget; and real footers (ours and
-// parquet-testing's) truncated at every point and with bytes flipped end in OK or a clean
-// Status, never a crash.
+// fields, unknown fields, mistyped fields (skipped), union members, the memory budget; and real
+// footers (ours and parquet-testing's) truncated at every point and with bytes flipped end in OK
+// or a clean Status, never a crash.
 #include "format/file_metadata_decoder.h"
 
 #include <gtest/gtest.h>
@@ -231,16 +231,138 @@ TEST(FileMetadataDecoderTest, ColumnChunkWithoutFileOffsetIsAccepted) {
   EXPECT_FALSE(out.row_groups[0].columns[0].meta_data.has_value());
 }
 
-TEST(FileMetadataDecoderTest, WireTypeMismatchIsCorruption) {
+// A footer with one leaf and one row group holding its chunk, written by hand. With
+// `mistyped`, known fields of several structs are written with another wire type, among them
+// ColumnMetaData.bloom_filter_length (15) as a list, as a real writer did.
+std::string FooterWithMistypedFields(bool mistyped) {
+  CompactWriter w;
+  w.BeginStruct();
+  w.WriteI32Field(1, 2);  // version
+  w.WriteListFieldHeader(2, CType::kStruct, 2);
+  w.BeginStruct();                                  // root
+  if (mistyped) w.WriteBinaryField(3, "required");  // repetition_type as binary
+  w.WriteBinaryField(4, "root");
+  w.WriteI32Field(5, 1);
+  w.EndStruct();
+  w.BeginStruct();        // leaf
+  w.WriteI32Field(1, 2);  // INT64
+  w.WriteBinaryField(4, "v");
+  if (mistyped) {
+    w.WriteI64Field(6, 9);   // converted_type as i64: read, i64 is i32's wire form
+    w.WriteI32Field(10, 8);  // logical_type as i32
+  } else {
+    w.WriteI32Field(6, 9);
+  }
+  w.EndStruct();
+  w.WriteI64Field(3, 3);  // num_rows
+  w.WriteListFieldHeader(4, CType::kStruct, 1);
+  w.BeginStruct();  // row group
+  w.WriteListFieldHeader(1, CType::kStruct, 1);
+  w.BeginStruct();  // column chunk
+  w.WriteI64Field(2, 4);
+  w.WriteStructFieldHeader(3);
+  w.BeginStruct();  // column metadata
+  w.WriteI32Field(1, 2);
+  w.WriteListFieldHeader(2, CType::kI32, 1);
+  w.WriteVarintElement(0);
+  w.WriteListFieldHeader(3, CType::kBinary, 1);
+  w.WriteBinary("v");
+  w.WriteI32Field(4, 0);
+  w.WriteI64Field(5, 3);
+  w.WriteI64Field(6, 40);
+  w.WriteI64Field(7, 40);
+  w.WriteI64Field(9, 4);
+  w.WriteStructFieldHeader(12);
+  w.BeginStruct();  // statistics
+  w.WriteI64Field(3, 0);
+  if (mistyped) {
+    w.WriteBoolField(5, true);                     // max_value as bool
+    w.WriteListFieldHeader(6, CType::kBinary, 1);  // min_value as list<binary>
+    w.WriteBinary("12345678");
+  }
+  w.EndStruct();
+  if (mistyped) {
+    w.WriteBinaryField(13, "not a list");  // encoding_stats as binary
+    w.WriteI64Field(14, 100);
+    w.WriteListFieldHeader(15, CType::kI32, 2);  // bloom_filter_length as list<i32>
+    w.WriteVarintElement(1);
+    w.WriteVarintElement(2);
+    w.WriteDoubleField(16, 1.5);  // size_statistics as double
+  }
+  w.EndStruct();
+  if (mistyped) {
+    w.WriteStructFieldHeader(5);  // offset_index_length as struct
+    w.BeginStruct();
+    w.WriteI32Field(1, 7);
+    w.EndStruct();
+    w.WriteBinaryField(8, "x");  // crypto_metadata as binary: not a marker of encryption
+  }
+  w.EndStruct();
+  w.WriteI64Field(2, 40);
+  w.WriteI64Field(3, 3);
+  if (mistyped) w.WriteI32Field(4, 1);  // sorting_columns as i32
+  w.EndStruct();
+  if (mistyped) {
+    w.WriteListFieldHeader(6, CType::kBinary, 0);  // created_by as an empty list
+    w.WriteI32Field(7, 1);                         // column_orders as i32
+    w.WriteI32Field(8, 1);                         // encryption_algorithm as i32
+  }
+  w.WriteBinaryField(9, "key");  // footer_signing_key_metadata: read after the skipped ones
+  w.EndStruct();
+  return w.Take();
+}
+
+TEST(FileMetadataDecoderTest, MistypedKnownFieldsAreSkippedAsAbsent) {
+  std::string plain_bytes = FooterWithMistypedFields(false);
+  std::string mistyped_bytes = FooterWithMistypedFields(true);
+  FileMetaData plain, mistyped;
+  ASSERT_TRUE(Decode(plain_bytes, plain).ok());
+  Status st = Decode(mistyped_bytes, mistyped);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  // The mistyped fields read as absent; the i64 converted_type is read (shared wire form);
+  // bloom_filter_offset (14) is the only field the plain footer lacks.
+  EXPECT_FALSE(mistyped.row_groups[0].columns[0].meta_data->bloom_filter_length);
+  EXPECT_EQ(mistyped.row_groups[0].columns[0].meta_data->bloom_filter_offset, 100);
+  mistyped.row_groups[0].columns[0].meta_data->bloom_filter_offset.reset();
+  EXPECT_EQ(DumpToString(mistyped), DumpToString(plain));
+  EXPECT_FALSE(mistyped.row_groups[0].columns[0].is_encrypted);
+  EXPECT_FALSE(mistyped.has_encryption_algorithm);
+  EXPECT_FALSE(mistyped.created_by);
+}
+
+TEST(FileMetadataDecoderTest, MistypedRequiredFieldIsMissing) {
   CompactWriter w;
   w.BeginStruct();
   w.WriteI32Field(1, 1);
-  w.WriteBinaryField(3, "seven");  // num_rows as binary
+  w.WriteBinaryField(3, "seven");  // num_rows as binary: skipped, so missing
   w.EndStruct();
   FileMetaData out;
   Status st = Decode(w.Take(), out);
   EXPECT_EQ(st.code(), StatusCode::kCorruption);
-  EXPECT_EQ(st.message(), "malformed footer: field 3 has wire type binary, expected i64 at byte 3");
+  EXPECT_EQ(st.message(), "malformed footer: FileMetaData.schema (required) is missing at byte 10");
+}
+
+TEST(FileMetadataDecoderTest, MistypedFieldIsStillBoundsChecked) {
+  // created_by (binary) written as a list claiming more elements than bytes left: the skip
+  // fails like any read.
+  CompactWriter w;
+  w.BeginStruct();
+  w.WriteI32Field(1, 1);
+  w.WriteListFieldHeader(6, CType::kI64, 100);
+  w.WriteVarintElement(1);
+  FileMetaData out;
+  Status st = Decode(w.Take(), out);
+  EXPECT_EQ(st.code(), StatusCode::kCorruption);
+  EXPECT_NE(st.message().find("list of 100 elements exceeds the 1 bytes left"), std::string::npos)
+      << st.message();
+  // A truncated mistyped struct.
+  CompactWriter t;
+  t.BeginStruct();
+  t.WriteStructFieldHeader(3);  // num_rows as an unterminated struct
+  t.WriteI32Field(1, 5);
+  st = Decode(t.Take(), out);
+  EXPECT_NE(st.message().find("truncated struct (no stop field)"), std::string::npos)
+      << st.message();
 }
 
 TEST(FileMetadataDecoderTest, EmptyAndTrivialInputs) {

@@ -104,7 +104,7 @@ Buffer ReadFrom(const pqsift::testing::OpenedFile& f, int64_t offset) {
 
 TEST(PageHeaderTest, EveryPageOfEveryParquetTestingDataFile) {
   std::vector<std::string> files = pqsift::testing::ParquetTestingFiles("data");
-  if (files.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   int chunks = 0;
   for (const std::string& path : files) {
     if (path.find("nation.dict-malformed") != std::string::npos) continue;  // broken on purpose
@@ -409,19 +409,79 @@ TEST(PageHeaderTest, IndexAndUnknownPageTypesAreAccepted) {
   EXPECT_EQ(PageTypeName(PageType::kDataPageV2), "DATA_PAGE_V2");
 }
 
-TEST(PageHeaderTest, WrongWireTypeForTheVariantHeader) {
+TEST(PageHeaderTest, WrongWireTypeForTheVariantHeaderIsAbsent) {
   thrift::CompactWriter w;
   w.BeginStruct();
   w.WriteI32Field(1, 0);
   w.WriteI32Field(2, 1);
   w.WriteI32Field(3, 1);
-  w.WriteI32Field(5, 7);  // data_page_header as an i32
+  w.WriteI32Field(5, 7);  // data_page_header as an i32: skipped
   w.EndStruct();
   PageHeader out;
   size_t size = 0;
   Status st = DecodeBytes(w.Take(), out, &size);
-  EXPECT_EQ(st.message(),
-            "malformed page header: field 5 has wire type i32, expected struct at byte 7");
+  EXPECT_EQ(st.message(), "invalid page header: DATA_PAGE without data_page_header");
+}
+
+TEST(PageHeaderTest, MistypedKnownFieldsAreSkippedAsAbsent) {
+  // A v2 data page header whose crc, statistics, num_nulls' neighbour is_compressed and an
+  // extra dictionary_page_header carry other wire types: each is skipped, the rest decodes.
+  auto encode = [](bool mistyped) {
+    thrift::CompactWriter w;
+    w.BeginStruct();
+    w.WriteI32Field(1, static_cast<int32_t>(PageType::kDataPageV2));
+    w.WriteI32Field(2, 10);
+    w.WriteI32Field(3, 10);
+    if (mistyped) w.WriteBinaryField(4, "crc");  // crc as binary
+    if (mistyped) w.WriteI64Field(7, 3);         // dictionary_page_header as i64
+    w.WriteStructFieldHeader(8);
+    w.BeginStruct();
+    w.WriteI32Field(1, 4);
+    w.WriteI32Field(2, 1);
+    w.WriteI32Field(3, 4);
+    w.WriteI32Field(4, 0);
+    w.WriteI32Field(5, 2);
+    w.WriteI32Field(6, 0);
+    if (mistyped) {
+      w.WriteI32Field(7, 0);  // is_compressed as i32: skipped, so the default (true)
+      w.WriteListFieldHeader(8, thrift::CType::kStruct, 1);  // statistics as list<struct>
+      w.BeginStruct();
+      w.WriteI64Field(3, 1);
+      w.EndStruct();
+    }
+    w.EndStruct();
+    w.EndStruct();
+    return w.Take();
+  };
+  PageHeader plain, mistyped;
+  size_t plain_size = 0, mistyped_size = 0;
+  std::string plain_bytes = encode(false), mistyped_bytes = encode(true);
+  ASSERT_TRUE(DecodeBytes(plain_bytes, plain, &plain_size).ok());
+  Status st = DecodeBytes(mistyped_bytes, mistyped, &mistyped_size);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(mistyped_size, mistyped_bytes.size());
+  EXPECT_EQ(DumpToString(mistyped), DumpToString(plain));
+  EXPECT_FALSE(mistyped.crc);
+  EXPECT_FALSE(mistyped.dictionary_page_header);
+  EXPECT_TRUE(mistyped.data_page_header_v2->is_compressed);
+  EXPECT_FALSE(mistyped.data_page_header_v2->statistics);
+}
+
+TEST(PageHeaderTest, MistypedRequiredFieldIsMissing) {
+  thrift::CompactWriter w;
+  w.BeginStruct();
+  w.WriteI32Field(1, 0);
+  w.WriteDoubleField(2, 1.0);  // uncompressed_page_size as double
+  w.WriteI32Field(3, 1);
+  w.EndStruct();
+  PageHeader out;
+  size_t size = 0;
+  Status st = DecodeBytes(w.Take(), out, &size);
+  EXPECT_EQ(
+      st.message().rfind(
+          "malformed page header: PageHeader.uncompressed_page_size (required) is missing", 0),
+      0u)
+      << st.message();
 }
 
 TEST(PageHeaderTest, EmptyInput) {

@@ -208,7 +208,7 @@ TEST(PageIndexTest, AlltypesTinyPagesIdColumnBounds) {
 
 TEST(PageIndexTest, EveryParquetTestingFileWithAPageIndexIsConsistent) {
   std::vector<std::string> files = pqsift::testing::ParquetTestingFiles("data");
-  if (files.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   int files_with_index = 0;
   for (const std::string& path : files) {
     if (path.find("nation.dict-malformed") != std::string::npos) continue;  // broken on purpose
@@ -276,6 +276,46 @@ TEST(PageIndexTest, ColumnIndexNullPagesAcceptBothFalseEncodings) {
   ColumnIndex out;
   ASSERT_TRUE(DecodeColumnIndex(AsBytes(bytes), out).ok());
   EXPECT_EQ(out.null_pages, (std::vector<bool>{false, true, false}));
+}
+
+TEST(PageIndexTest, MistypedFieldsOfAColumnIndexAreSkippedAsAbsent) {
+  ColumnIndex ci = SampleColumnIndex();
+  ci.null_counts.reset();
+  ci.repetition_level_histograms.clear();
+  ci.definition_level_histograms.clear();
+  ci.nan_counts.reset();
+  const std::string plain = MetadataEncoder().ColumnIndex(ci).Take();
+  // The last field is boundary_order (4); before the stop, append null_counts (5) as an i64
+  // (header: delta 1, type 6; value zigzag 7) and nan_counts (8) as a binary (delta 3, type 8).
+  ASSERT_EQ(plain.back(), '\0');
+  std::string mistyped =
+      plain.substr(0, plain.size() - 1) + std::string("\x16\x0e\x38\x01x\x00", 6);
+  ColumnIndex want, got;
+  ASSERT_TRUE(DecodeColumnIndex(AsBytes(plain), want).ok());
+  Status st = DecodeColumnIndex(AsBytes(mistyped), got);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_FALSE(got.null_counts);
+  EXPECT_FALSE(got.nan_counts);
+  EXPECT_EQ(DumpToString(got), DumpToString(want));
+}
+
+TEST(PageIndexTest, AMistypedPageLocationFieldIsMissing) {
+  CompactWriter w;
+  w.BeginStruct();
+  w.WriteListFieldHeader(1, CType::kStruct, 1);
+  w.BeginStruct();
+  w.WriteI64Field(1, 4);
+  w.WriteBinaryField(2, "10");  // compressed_page_size as binary
+  w.WriteI64Field(3, 0);
+  w.EndStruct();
+  w.EndStruct();
+  OffsetIndex out;
+  Status st = DecodeOffsetIndex(AsBytes(w.Take()), out);
+  EXPECT_EQ(
+      st.message().rfind(
+          "malformed offset index: PageLocation.compressed_page_size (required) is missing", 0),
+      0u)
+      << st.message();
 }
 
 TEST(PageIndexTest, OffsetIndexMissingRequiredFields) {

@@ -78,7 +78,7 @@ std::string Key(const std::string& path) {
 
 TEST(ParquetTestingTest, FolderIsPresentAndReadmeParses) {
   std::string dir = testing::ParquetTestingDir();
-  if (dir.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (dir.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   std::map<std::string, ReadmeRow> rows = ParseReadme(dir);
   EXPECT_GE(rows.size(), 45u);
   // Every file in the folders has a row, and every row a file.
@@ -164,7 +164,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ParquetTestingFileTest);
 
 TEST(ParquetTestingTest, KnownBadFiles) {
   std::string dir = testing::ParquetTestingDir();
-  if (dir.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (dir.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   // PARQUET-1481: a schema element with an invalid physical type.
   std::string bad = dir + "/bad_data/PARQUET-1481.parquet";
   auto file = OpenLocalFile(bad);
@@ -187,7 +187,7 @@ TEST(ParquetTestingTest, KnownBadFiles) {
 
 TEST(ParquetTestingTest, SchemasOfNestedFiles) {
   std::string dir = testing::ParquetTestingDir();
-  if (dir.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (dir.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   struct Expect {
     const char* file;
     const char* path;
@@ -216,7 +216,7 @@ TEST(ParquetTestingTest, SchemasOfNestedFiles) {
 
 TEST(ParquetTestingTest, UnknownLogicalTypeFileOpens) {
   std::string dir = testing::ParquetTestingDir();
-  if (dir.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping";
+  if (dir.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   auto file = OpenLocalFile(dir + "/data/unknown-logical-type.parquet");
   ASSERT_TRUE(file.ok());
   auto md = ReadParquetMetadata(**file);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Decode-correctness oracle: `pqsift scan --format jsonl` against DuckDB's read_parquet(), value
 // by value, on the files of tools/peers/make_files.mjs (DuckDB, Polars, parquet-wasm) and on
-// parquet-testing (../shared/data/parquet-testing, skipped with a message when absent); plus
-// self-consistency (--threads 1, --batch-size 7, --limit 5, --select), the *_expect.csv files,
-// and error behaviour on malformed files and page checksums.
+// parquet-testing ($PARQUET_TEST_DATA or ../shared/data/parquet-testing, skipped with a message
+// when absent); plus self-consistency (--threads 1, --batch-size 7, --limit 5, --select), the
+// *_expect.csv files, and error behaviour on malformed files and page checksums.
 //
 //   node tests/interop/scan_vs_duckdb.mjs --pqsift PATH --workdir DIR
 //        [--only SUBSTRING[,SUBSTRING...]] [--max-shown N] [--testing DIR] [--no-testing] [--files DIR]
@@ -36,8 +36,20 @@ function finish(extra) {
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
 }
 
+// parquet-testing: $PARQUET_TEST_DATA (the checkout's data folder, as for Arrow C++ and
+// arrow-rs, or the checkout itself), else ../shared/data/parquet-testing (as the C++ tests).
+function defaultTesting() {
+  const env = process.env.PARQUET_TEST_DATA;
+  if (env) {
+    const dir = path.resolve(env);
+    if (fs.existsSync(path.join(dir, 'data'))) return dir;
+    if (path.basename(dir) === 'data' && fs.existsSync(dir)) return path.dirname(dir);
+  }
+  return path.resolve(repo, '../shared/data/parquet-testing');
+}
+
 function parseArgs(argv) {
-  const args = { maxShown: 10, testing: path.resolve(repo, '../shared/data/parquet-testing') };
+  const args = { maxShown: 10, testing: defaultTesting() };
   for (let i = 2; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--pqsift') args.pqsift = argv[++i];

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -45,14 +46,42 @@ inline std::string ExamplePath(std::string_view name) {
   return (RepoRoot() / "examples" / name).string();
 }
 
-// The shared parquet-testing folder (has data/ and bad_data/), or empty when absent.
+// The parquet-testing checkout (apache/parquet-testing: the folder holding data/ and
+// bad_data/), or empty when absent. Looked up when the tests run, in this order:
+//   1. $PARQUET_TEST_DATA, the convention of Arrow C++ and arrow-rs: the checkout's data folder
+//      (its root is accepted too);
+//   2. ../shared/data/parquet-testing beside the repository (PQSIFT_TESTING_DATA_DIR), unless
+//      PQSIFT_NO_SHARED_DATA=1 (to see what a clone without the files runs).
+// Tests that need the files skip with kParquetTestingMissing, which scripts/test counts.
 inline std::string ParquetTestingDir() {
+  namespace fs = std::filesystem;
+  auto checkout = [](const fs::path& dir) -> std::string {
+    std::error_code ec;
+    if (fs::is_directory(dir / "data", ec)) return dir.lexically_normal().string();
+    // The data folder itself: its parent is the checkout (bad_data/ lives beside it).
+    if (dir.filename() == "data" && fs::is_directory(dir, ec)) {
+      return dir.parent_path().lexically_normal().string();
+    }
+    return {};
+  };
+  if (const char* env = std::getenv("PARQUET_TEST_DATA"); env != nullptr && *env != '\0') {
+    fs::path dir(env);
+    // "data/" and "data" alike: a trailing separator leaves an empty file name.
+    if (dir.filename().empty()) dir = dir.parent_path();
+    if (std::string found = checkout(dir); !found.empty()) return found;
+  }
+  const char* no_shared = std::getenv("PQSIFT_NO_SHARED_DATA");
+  if (no_shared != nullptr && std::string_view(no_shared) == "1") return {};
 #ifdef PQSIFT_TESTING_DATA_DIR
-  std::filesystem::path dir = PQSIFT_TESTING_DATA_DIR;
-  if (std::filesystem::is_directory(dir / "data")) return dir.lexically_normal().string();
+  if (std::string found = checkout(PQSIFT_TESTING_DATA_DIR); !found.empty()) return found;
 #endif
   return {};
 }
+
+// The message of every test skipped for want of the parquet-testing files. scripts/test counts
+// the skips whose message holds it, so keep it one line and unchanged.
+inline constexpr const char* kParquetTestingMissing =
+    "parquet-testing data not found (set PARQUET_TEST_DATA to a checkout's data folder)";
 
 // The *.parquet files in `sub` ("data" or "bad_data") of parquet-testing, sorted; empty when
 // the folder is absent.

@@ -53,10 +53,10 @@ inline OpenedFile OpenParquet(const std::string& path) {
 }
 
 // The path of parquet-testing's data/<name>, or empty (and the test skipped) when absent.
-#define PQSIFT_TESTING_FILE_OR_SKIP(var, name)                                        \
-  std::string var = ::pqsift::testing::ParquetTestingDir();                           \
-  if (var.empty()) GTEST_SKIP() << "parquet-testing data folder not found; skipping"; \
-  var += "/data/";                                                                    \
+#define PQSIFT_TESTING_FILE_OR_SKIP(var, name)                                \
+  std::string var = ::pqsift::testing::ParquetTestingDir();                   \
+  if (var.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing; \
+  var += "/data/";                                                            \
   var += name
 
 }  // namespace pqsift::testing

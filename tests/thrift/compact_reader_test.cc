@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -501,6 +502,86 @@ TEST(CompactReaderTest, WireTypeMismatchNamesTheFieldAndBothTypes) {
   });
   EXPECT_EQ(err, "field 4 has wire type binary, expected i32 at byte 1");
   EXPECT_EQ(got, 0);
+}
+
+TEST(CompactReaderTest, ReadFieldSkipsAValueOfAnotherWireType) {
+  // Fields 1..7 each hold a type other than the one read; field 8 is read as written.
+  CompactWriter w;
+  w.BeginStruct();
+  w.WriteBinaryField(1, "not a bool");
+  w.WriteI32Field(2, 5);  // read as binary
+  w.WriteListFieldHeader(3, CType::kI64, 2);
+  w.WriteVarintElement(1);
+  w.WriteVarintElement(2);
+  w.WriteStructFieldHeader(4);
+  w.BeginStruct();
+  w.WriteI32Field(1, 1);
+  w.EndStruct();
+  w.WriteDoubleField(5, 1.5);
+  w.WriteBoolField(6, true);
+  w.WriteI8Field(7, 3);
+  w.WriteI64Field(8, -9);
+  w.EndStruct();
+  bool b = false;
+  std::string_view bin = "kept";
+  int64_t i64 = 42;
+  std::optional<int32_t> opt;
+  int8_t i8 = 7;
+  double dbl = 2.5;
+  int16_t i16 = 11;
+  int64_t last = 0;
+  std::vector<bool> read;
+  std::string err = ReadAll(w.Take(), [&](CompactReader& r, const FieldHeader& f) {
+    switch (f.id) {
+      case 1: read.push_back(r.ReadField(f, b)); return true;
+      case 2: read.push_back(r.ReadField(f, bin)); return true;
+      case 3: read.push_back(r.ReadField(f, i64)); return true;
+      case 4: read.push_back(r.ReadField(f, opt)); return true;
+      case 5: read.push_back(r.ReadField(f, i8)); return true;
+      case 6: read.push_back(r.ReadField(f, dbl)); return true;
+      case 7: read.push_back(r.ReadField(f, i16)); return true;
+      case 8: read.push_back(r.ReadField(f, last)); return true;
+      default: return false;
+    }
+  });
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(read, (std::vector<bool>{false, false, false, false, false, false, false, true}));
+  EXPECT_FALSE(b);
+  EXPECT_EQ(bin, "kept");
+  EXPECT_EQ(i64, 42);
+  EXPECT_FALSE(opt.has_value());
+  EXPECT_EQ(i8, 7);
+  EXPECT_EQ(dbl, 2.5);
+  EXPECT_EQ(i16, 11);
+  EXPECT_EQ(last, -9);
+}
+
+TEST(CompactReaderTest, ReadFieldReadsSharedVarintFormsAndChecksTheirRange) {
+  CompactWriter w;
+  w.BeginStruct();
+  w.WriteI64Field(1, 7);          // an i64 read as i32: the same wire form
+  w.WriteI64Field(2, 1LL << 40);  // out of i32 range: an error, not a skip
+  w.EndStruct();
+  int32_t a = 0, b = 0;
+  std::string err = ReadAll(w.Take(), [&](CompactReader& r, const FieldHeader& f) {
+    EXPECT_EQ(r.ReadField(f, f.id == 1 ? a : b), f.id == 1);
+    return true;
+  });
+  EXPECT_EQ(a, 7);
+  EXPECT_EQ(b, 0);
+  EXPECT_NE(err.find("i32 out of range"), std::string::npos) << err;
+}
+
+TEST(CompactReaderTest, AMistypedValueIsStillBoundsChecked) {
+  // Field 1, a binary claiming 100 bytes of 2, read as an i32: the skip fails.
+  std::string bytes = Byte(0x18) + Byte(100) + "ab";
+  int32_t v = 3;
+  std::string err = ReadAll(bytes, [&](CompactReader& r, const FieldHeader& f) {
+    EXPECT_FALSE(r.ReadField(f, v));
+    return true;
+  });
+  EXPECT_EQ(v, 3);
+  EXPECT_NE(err.find("binary length 100 exceeds the 2 bytes left"), std::string::npos) << err;
 }
 
 TEST(CompactReaderTest, EachTypedReadRejectsOtherWireTypes) {
