@@ -31,6 +31,7 @@
 #include "expr/binder.h"
 #include "expr/evaluate.h"
 #include "expr/substitute.h"
+#include "format/chunk_readable.h"
 #include "format/page_index_store.h"
 #include "pqsift/scan.h"
 #include "prune/access_plan.h"
@@ -347,11 +348,7 @@ class RowGroupData {
   // the bytes read with the footer.
   Status Locate(int32_t leaf, Chunk& c) {
     const ColumnChunk& chunk = row_group().columns[leaf];
-    if (!chunk.meta_data) return Status::NotSupported(Where(leaf) + ": the column is encrypted");
-    if (chunk.file_path) {
-      return Status::NotSupported(Where(leaf) + ": column data in another file ('" +
-                                  std::string(*chunk.file_path) + "')");
-    }
+    PQSIFT_RETURN_IF_ERROR(format::CheckChunkReadable(chunk, Where(leaf)));
     PQSIFT_ASSIGN_OR_RETURN(
         c.range, column::ColumnChunkRange(*chunk.meta_data, file_->file->size(), Where(leaf)));
     if (auto cached = file_->metadata->CachedBytes(c.range)) {

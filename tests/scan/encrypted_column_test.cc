@@ -73,8 +73,7 @@ TEST(EncryptedColumn, AnEncryptedColumnIsAnErrorNamingFileAndColumn) {
   }
 }
 
-// Enabled by the scanner's call to format::CheckChunkReadable in RowGroupData::Locate.
-TEST(EncryptedColumn, DISABLED_AnEncryptedColumnIsReportedAsEncrypted) {
+TEST(EncryptedColumn, AnEncryptedColumnIsReportedAsEncrypted) {
   PQSIFT_TESTING_FILE_OR_SKIP(path, kFile);
   for (const char* column : {"double_field", "float_field"}) {
     Result<int64_t> rows = ScanRows(path, column);
