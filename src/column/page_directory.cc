@@ -155,12 +155,13 @@ Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool fla
   PQSIFT_RETURN_IF_ERROR(
       CheckRange(range.offset, range.length, file.size(), where + ": column chunk"));
   PageDirectoryBuilder builder(out, flat, where, options);
-  const size_t base_window = std::max<size_t>(options.read_window, 1);
+  const size_t window_bytes = std::max<size_t>(options.read_window, 1);
+  const size_t header_bytes = std::max<size_t>(std::min(options.header_read, window_bytes), 1);
   Buffer window;
   uint64_t window_start = 0;
   uint64_t window_end = 0;  // empty
   uint64_t pos = range.offset;
-  size_t want = base_window;
+  size_t want = window_bytes;
   while (pos < range.end()) {
     uint64_t left = range.end() - pos;
     uint64_t need = std::min<uint64_t>(want, left);
@@ -180,7 +181,8 @@ Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool fla
       continue;
     }
     pos += page_size;
-    want = base_window;
+    // Small pages: the next window holds many headers; large ones: it would hold body.
+    want = page_size < window_bytes ? window_bytes : header_bytes;
   }
   return Status::OK();
 }

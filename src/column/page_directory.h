@@ -96,11 +96,14 @@ struct PageDirectoryOptions {
   // A header longer than this is refused (Corruption); with ReadPageDirectory it bounds how
   // far a header is read.
   size_t max_header_bytes = size_t{16} << 20;
-  // A chunk with more pages is refused (ResourceExhausted): a page takes ~200 bytes here and
-  // can take ~10 bytes of the file.
+  // A chunk with more pages is refused (ResourceExhausted): a page takes a few hundred bytes here
+  // and as few as ~10 bytes of the file.
   size_t max_pages = size_t{1} << 20;
-  // ReadPageDirectory reads headers in windows of this size (grown for longer headers).
+  // ReadPageDirectory reads headers in windows of this size (grown for longer headers) ...
   size_t read_window = size_t{64} << 10;
+  // ... except after a page at least that large, when the next header is read with this many
+  // bytes first (a window would hold mostly body).
+  size_t header_read = size_t{4} << 10;
 };
 
 // Walks the chunk held in `chunk`, whose first byte is at `chunk_offset` in the file. `flat`:
@@ -113,10 +116,11 @@ Result<PageDirectory> BuildPageDirectory(std::span<const uint8_t> chunk, uint64_
                                          bool flat, const std::string& where,
                                          const PageDirectoryOptions& options = {});
 
-// The same, reading only the headers of the chunk at `range` of `file` (bounded reads of
-// `read_window` bytes, each byte read about once when pages are small; one read per header
-// when they are large). `range` is checked against the file. `*bytes_read`, when given, adds
-// the bytes read.
+// The same, reading only the headers of the chunk at `range` of `file`: bounded reads of
+// `read_window` bytes while pages are small (each byte read about once), one read of
+// `header_read` bytes per header once they are large (a header that goes on is read again,
+// twice as far, up to `max_header_bytes`). `range` is checked against the file. `*bytes_read`,
+// when given, adds the bytes read.
 Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool flat,
                          const std::string& where, PageDirectory& out,
                          const PageDirectoryOptions& options = {}, uint64_t* bytes_read = nullptr);

@@ -192,6 +192,44 @@ TEST(PageDirectory, PqsiftFileWithV2PagesAndChecksums) {
   }
 }
 
+TEST(PageDirectory, LargePagesAreReadHeaderByHeader) {
+  // 10 pages of 20000 int64 values, PLAIN and uncompressed: 160 KB each.
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"x", Int64(), false}};
+  FixedWidthArrayBuilder<int64_t> x(Int64());
+  for (int64_t i = 0; i < 200'000; ++i) x.Append(i * 7919);
+  RecordBatch batch;
+  batch.schema = schema;
+  batch.num_rows = 200'000;
+  batch.columns = {x.Finish()};
+  WriterOptions options;
+  options.compression = CompressionCodec::kUncompressed;
+  options.dictionary = false;
+  options.page_rows = 20'000;
+  std::vector<uint8_t> bytes;
+  auto writer = ParquetWriter::Open(MakeMemoryWritableFile("big.parquet", &bytes), schema, options);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  ASSERT_TRUE((*writer)->Write(batch).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto file = MakeMemoryFile("big.parquet", bytes);
+  auto md = ReadParquetMetadata(*file);
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  ChunkBytes chunk = ReadChunk(*file, **md, 0, 0);
+  Result<PageDirectory> whole = BuildPageDirectory(chunk.bytes.span(), chunk.offset, true, "x");
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  ASSERT_EQ(whole->data_pages(), 10u);
+  IoStats before = file->stats();
+  PageDirectory read;
+  uint64_t bytes_read = 0;
+  ASSERT_TRUE(ReadPageDirectory(*file, chunk.range, true, "x", read, {}, &bytes_read).ok());
+  ExpectSamePages(*whole, read);
+  EXPECT_EQ(read.num_rows(), 200'000);
+  // The first window, then 4 KiB per header.
+  EXPECT_LE(bytes_read, (64u << 10) + 9 * (4u << 10));
+  EXPECT_EQ(file->stats().bytes_read - before.bytes_read, bytes_read);
+  EXPECT_EQ(file->stats().read_requests - before.read_requests, 10u);
+}
+
 // Pages of parquet-testing files (parquet-mr, Arrow C++, ...).
 PageDirectory WalkTestingChunk(const std::string& path, size_t g, size_t leaf) {
   testing::OpenedFile f = testing::OpenParquet(path);
