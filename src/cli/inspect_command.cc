@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/inspect.h"
 #include "cli/text_table.h"
 #include "common/value_format.h"
 #include "format/chunk_readable.h"
@@ -60,7 +61,8 @@ json SchemaNodeJson(const Schema& schema, int32_t index) {
   return j;
 }
 
-void AddBound(json& stats, const char* key, std::string_view bytes, const ColumnDescriptor& col) {
+void AddBound(nlohmann::ordered_json& stats, const char* key, std::string_view bytes,
+              const ColumnDescriptor& col) {
   std::optional<std::string> text = format::RenderStatisticsValue(bytes, col);
   if (text) {
     stats[key] = *text;
@@ -70,7 +72,10 @@ void AddBound(json& stats, const char* key, std::string_view bytes, const Column
   }
 }
 
-json StatisticsJson(const Statistics& s, const ColumnDescriptor& col) {
+}  // namespace
+
+nlohmann::ordered_json StatisticsJson(const Statistics& s, const ColumnDescriptor& col) {
+  using json = nlohmann::ordered_json;
   json j = json::object();
   bool has_new = s.min_value || s.max_value;
   const auto& min = has_new ? s.min_value : s.min;
@@ -85,6 +90,19 @@ json StatisticsJson(const Statistics& s, const ColumnDescriptor& col) {
   SetIf(j, "is_max_value_exact", s.is_max_value_exact);
   return j;
 }
+
+std::string ExactnessText(const nlohmann::ordered_json& stats) {
+  auto flag = [&](const char* key) {
+    auto it = stats.find(key);
+    return it == stats.end() ? std::string("?") : it->dump();
+  };
+  if (!stats.contains("is_min_value_exact") && !stats.contains("is_max_value_exact")) return "";
+  return flag("is_min_value_exact") + "/" + flag("is_max_value_exact");
+}
+
+std::string ClipCell(const std::string& s) { return s.size() > 32 ? s.substr(0, 29) + "..." : s; }
+
+namespace {
 
 json ColumnChunkJson(const ColumnChunk& chunk, const ColumnDescriptor& col) {
   json j = {{"path", FormatText(col.path)}, {"physical_type", PhysicalTypeName(col.physical_type)}};
@@ -258,26 +276,22 @@ void PrintHuman(std::ostream& out, const json& j) {
                      "nulls", "exact", "page index", "bloom"});
     for (const auto& c : rg["columns"]) {
       const json stats = c.contains("statistics") ? c["statistics"] : json::object();
-      std::string exact;
-      if (stats.contains("is_min_value_exact") || stats.contains("is_max_value_exact")) {
-        exact = Get(stats, "is_min_value_exact", "?") + "/" + Get(stats, "is_max_value_exact", "?");
-      }
+      std::string exact = ExactnessText(stats);
       std::string page_index = c.contains("column_index_offset")   ? "CI+OI"
                                : c.contains("offset_index_offset") ? "OI"
                                                                    : "no";
       if (c.contains("column_index_offset") && !c.contains("offset_index_offset"))
         page_index = "CI";
-      auto clip = [](const std::string& s) { return s.size() > 32 ? s.substr(0, 29) + "..." : s; };
-      table.AddRow({Get(c, "path"), Get(c, "codec"),
-                    c.contains("encodings") ? Join(c["encodings"]) : "",
-                    c.contains("total_compressed_size")
-                        ? HumanBytes(c["total_compressed_size"].get<uint64_t>())
-                        : "",
-                    c.contains("total_uncompressed_size")
-                        ? HumanBytes(c["total_uncompressed_size"].get<uint64_t>())
-                        : "",
-                    clip(Get(stats, "min")), clip(Get(stats, "max")), Get(stats, "null_count", "?"),
-                    exact, page_index, c.contains("bloom_filter_offset") ? "yes" : "no"});
+      table.AddRow(
+          {Get(c, "path"), Get(c, "codec"), c.contains("encodings") ? Join(c["encodings"]) : "",
+           c.contains("total_compressed_size")
+               ? HumanBytes(c["total_compressed_size"].get<uint64_t>())
+               : "",
+           c.contains("total_uncompressed_size")
+               ? HumanBytes(c["total_uncompressed_size"].get<uint64_t>())
+               : "",
+           ClipCell(Get(stats, "min")), ClipCell(Get(stats, "max")), Get(stats, "null_count", "?"),
+           exact, page_index, c.contains("bloom_filter_offset") ? "yes" : "no"});
     }
     table.Print(out, "  ");
     std::vector<std::string> encrypted;
@@ -329,13 +343,23 @@ Command AddInspectCommand(CLI::App& root) {
   CLI::App* sub = root.add_subcommand(
       "inspect",
       "Show what a Parquet file's footer says: schema, row groups, column chunks, "
-      "statistics, page index and bloom filter locations.");
-  auto files = std::make_shared<std::vector<std::string>>();
-  auto as_json = std::make_shared<bool>(false);
-  sub->add_option("FILE", *files, "Parquet files to inspect")->required();
-  sub->add_flag("--json", *as_json,
+      "statistics, page index and bloom filter locations; with --pages, every page's header.");
+  auto args = std::make_shared<InspectPagesArgs>();
+  auto pages = std::make_shared<bool>(false);
+  sub->add_option("FILE", args->files, "Parquet files to inspect")->required();
+  sub->add_flag("--json", args->as_json,
                 "Print JSON (one object, or an array for several files; see docs/inspect-json.md)");
-  return {sub, [files, as_json] { return RunInspect(*files, *as_json); }};
+  CLI::Option* pages_flag = sub->add_flag(
+      "--pages", *pages,
+      "List every page of every column chunk from its header (offset, type, encoding, values, "
+      "rows, sizes, header statistics, CRC, offset index entry); nothing is decompressed");
+  sub->add_option("--row-group", args->row_group, "With --pages: only this row group (from 0)")
+      ->needs(pages_flag);
+  sub->add_option("--column", args->column, "With --pages: only this leaf column (dotted path)")
+      ->needs(pages_flag);
+  return {sub, [args, pages] {
+            return *pages ? RunInspectPages(*args) : RunInspect(args->files, args->as_json);
+          }};
 }
 
 }  // namespace pqsift::cli

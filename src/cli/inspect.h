@@ -1,0 +1,36 @@
+// What `inspect` (src/cli/inspect_command.cc) and `inspect --pages` (src/cli/inspect_pages.cc)
+// share: the one renderer of statistics, so a chunk's and a page's bounds read the same.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pqsift/metadata.h"
+#include "pqsift/schema.h"
+
+namespace pqsift::cli {
+
+// Statistics as inspect JSON (docs/inspect-json.md): min/max rendered in the column's logical
+// type (hex with "<key>_invalid" when the bytes do not fit it), their source, the counts and the
+// exactness flags, each only when set.
+nlohmann::ordered_json StatisticsJson(const Statistics& s, const ColumnDescriptor& col);
+
+// The text view's "exact" cell: "true/false", "?/true", ...; empty when neither flag is set.
+std::string ExactnessText(const nlohmann::ordered_json& stats);
+
+// A value, cut to 32 characters ("..." at the end) for a text table cell.
+std::string ClipCell(const std::string& s);
+
+// `pqsift inspect --pages`: every page of the selected column chunks (docs/cli.md).
+struct InspectPagesArgs {
+  std::vector<std::string> files;
+  bool as_json = false;
+  std::optional<size_t> row_group;
+  std::optional<std::string> column;
+};
+int RunInspectPages(const InspectPagesArgs& args);
+
+}  // namespace pqsift::cli
