@@ -1570,10 +1570,11 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   const bool proven = !slice.matched.empty();
   prune::RowSelection unproven = proven ? slice.rows.Difference(slice.matched) : slice.rows;
   SliceReaders handle(slice, kFilterRole, filter_columns);
-  if (unproven.empty()) return slice.matched;
   // Output columns gathered from the filter's windows need every row of the slice: then the
   // filter decodes the proven rows too (and takes them as matching), so no page of a column is
-  // decompressed twice, once for the filter and once for the output.
+  // decompressed twice, once for the filter and once for the output, even where the plan proved
+  // every row.
+  if (unproven.empty() && keep == nullptr) return slice.matched;
   const bool decode_all = keep != nullptr && proven;
   const prune::RowSelection& walk = decode_all ? slice.rows : unproven;
   PQSIFT_RETURN_IF_ERROR(handle.Acquire(walk, page_options()));
@@ -1592,10 +1593,16 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
                         inputs.push_back(array.get());
                         arrays.push_back(std::move(array));
                       }
-                      auto mask = expr::EvaluateFilter(slice.filter->filter, inputs, n);
-                      if (!mask.ok()) return mask.status().WithContext(file.file->name());
-                      if (decode_all) proven_rows.MarkMatches(pieces, &*mask);
-                      AppendMatches(pieces, *mask, &matches);
+                      std::vector<uint8_t> mask(static_cast<size_t>(n), 1);
+                      if (!unproven.empty()) {
+                        auto evaluated = expr::EvaluateFilter(slice.filter->filter, inputs, n);
+                        if (!evaluated.ok()) {
+                          return evaluated.status().WithContext(file.file->name());
+                        }
+                        mask = std::move(evaluated).value();
+                        if (decode_all) proven_rows.MarkMatches(pieces, &mask);
+                      }
+                      AppendMatches(pieces, mask, &matches);
                       if (keep != nullptr) {
                         keep->AddWindow(pieces);
                         for (size_t k = 0; k < arrays.size(); ++k) {

@@ -45,7 +45,7 @@ const NAME = 'property_differential';
 function parseArgs(argv) {
   const a = { cases: 3000, files: 60, seed: 1, keep: false, strict: false, only: null, maxMismatches: 10,
               minPrunedShare: 0, minPagePrunedShare: 0, minDictionaryShare: 0, inProcess: false, maxShown: 5, bloomShare: 0,
-              minBloomPrunedCases: 0 };
+              minBloomPrunedCases: 0, layoutShare: 0, maxSliceRows: 0 };
   for (let i = 2; i < argv.length; i++) {
     const x = argv[i];
     const val = () => { if (i + 1 >= argv.length) usage(`${x} needs a value`); return argv[++i]; };
@@ -65,6 +65,8 @@ function parseArgs(argv) {
     else if (x === '--bloom-share') a.bloomShare = Number(val());
     else if (x === '--min-bloom-pruned-cases') a.minBloomPrunedCases = Number(val());
     else if (x === '--max-shown') a.maxShown = Number(val());
+    else if (x === '--layout-share') a.layoutShare = Number(val());
+    else if (x === '--slice-rows') a.maxSliceRows = Number(val());
     else usage(`unknown argument ${x}`);
   }
   if (!a.pqsift) usage('--pqsift is required');
@@ -220,6 +222,7 @@ const totals = {
   cases: 0, compared: 0, failures: 0, duckRejects: 0, pqsiftRejects: 0, rowsCompared: 0, statsCases: 0,
   prunedCases: 0, rgTotal: 0, rgRead: 0, statsInconsistent: 0, emptyResults: 0, files: 0, rowGroups: 0,
   oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, pagesNotFetchedCases: 0, bloomPrunedCases: 0, dictionaryCases: 0,
+  pageBoundCases: 0, slicedCases: 0, layoutFiles: 0,
   msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
 };
 const duckRejectSamples = new Map();
@@ -270,8 +273,11 @@ async function runCase(c, slot) {
   // The two-thread pruned runs read only the footer at open, so column chunks are fetched (and
   // the pages the offset index rules out left unfetched) even in files the tail read would hold.
   const tail = c.threads === 2 ? ['--footer-read-bytes', '8'] : [];
+  // Small slices (--slice-rows): a row group cut into many, so column readers are handed from
+  // slice to slice inside pages (a page is decompressed once however many slices it spans).
+  const slices = c.sliceRows > 0 ? ['--slice-rows', String(c.sliceRows)] : [];
   c.prunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--threads', String(c.threads),
-                  ...tail, '--stats-json', statsPath];
+                  ...tail, ...slices, '--stats-json', statsPath];
   c.unprunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--no-prune', '--threads', '1'];
   const selSql = c.select ? c.select.map((p) => (p.includes('.') ? `${p} AS "${p}"` : p)).join(', ') : '*';
   // For the reproducer: the oracle's query (the rows whose keep is true), on the file.
@@ -379,6 +385,14 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
         if (dictionary && Number(dictionary.row_groups_skipped) + Number(dictionary.row_groups_fully_matched) > 0) {
           totals.dictionaryCases++;
         }
+        // No page decompressed twice: at most every page of the file once (a filter column inside
+        // a selected struct is read twice, for the filter and for the struct: not checked there).
+        if (c.spec.pages !== undefined && s.pages_decompressed !== undefined) {
+          totals.pageBoundCases++;
+          if (Number(s.pages_decompressed) > c.spec.pages && !c.spec.columns.some((x) => x.type.startsWith('STRUCT'))) {
+            problems.push(`PAGES DECOMPRESSED TWICE: pages_decompressed ${s.pages_decompressed}, the file has ${c.spec.pages} pages`);
+          }
+        }
         const returned = s.rows_returned === undefined ? pLines.length : Number(s.rows_returned);
         if (total !== c.spec.rowGroups.length || read > total || returned !== pLines.length) {
           totals.statsInconsistent++;
@@ -415,6 +429,44 @@ async function withBloomFilters(spec, file, rng) {
   spec.options = { ...spec.options, bloom: { rowGroupRows, fpp, columns } };
 }
 
+// --layout-share: the file rewritten by `pqsift convert` with a random page layout (its writer
+// becomes "<writer>+pqsift-pages"): pages of 1 row to one page per column chunk, v1 or v2, with
+// or without a page index, row groups of a few hundred rows or one for the file, any codec.
+async function withPageLayout(spec, file, rng) {
+  if (!rng.chance(args.layoutShare)) return;
+  const layout = {
+    pageRows: rng.pick([1, 7, 100, 1000, 1000000]),
+    rowGroupRows: rng.pick([500, 5000, 1000000]),
+    compression: rng.pick(['zstd:1', 'snappy', 'none', 'gzip', 'lz4']),
+    v2: rng.chance(0.5),
+    pageIndex: rng.chance(0.6),
+  };
+  const tmp = file.replace(/\.parquet$/, '.pages.parquet');
+  const argv = ['convert', file, tmp, '--row-group-rows', String(layout.rowGroupRows), '--page-rows', String(layout.pageRows),
+                '--compression', layout.compression, ...(layout.v2 ? ['--data-page-v2'] : []),
+                ...(layout.pageIndex ? [] : ['--no-page-index'])];
+  const r = await runPqsift(argv);
+  if (r.status !== 0) {
+    totals.failures++;
+    process.stdout.write(`FAIL pqsift ${argv.join(' ')}: ${describeRun(r)} ${r.stderr}\n`);
+    return;
+  }
+  fs.renameSync(tmp, file);
+  spec.writer += '+pqsift-pages';
+  totals.layoutFiles++;
+  spec.options = { ...spec.options, layout };
+}
+
+// The pages of the file (data, dictionary and index pages), from `pqsift inspect --pages --json`:
+// the most any scan of it may decompress. Undefined when inspect cannot list them.
+async function countPages(file) {
+  const r = await runPqsift(['inspect', '--pages', '--json', file]);
+  if (r.status !== 0) return undefined;
+  let pages = 0;
+  for (const g of JSON.parse(r.stdout).row_groups) for (const c of g.columns) pages += Number(c.num_pages ?? 0);
+  return pages;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Main loop
 // ---------------------------------------------------------------------------------------------
@@ -436,6 +488,8 @@ for (let f = 0; f < args.files && !stopped; f++) {
     continue;
   }
   if (args.bloomShare > 0 && !inProcess) await withBloomFilters(spec, file, gen.rngFor('bloom', args.seed, f));
+  if (args.layoutShare > 0 && !inProcess) await withPageLayout(spec, file, gen.rngFor('layout', args.seed, f));
+  if (!inProcess) spec.pages = await countPages(file);
   const profile = await gen.profileFile(con, file);
   await con.run(`CREATE OR REPLACE TABLE oracle AS SELECT * FROM read_parquet(${sqlPath(file)})`);
   totals.msWrite += performance.now() - tw;
@@ -452,6 +506,10 @@ for (let f = 0; f < args.files && !stopped; f++) {
     const k = gen.generateCase(rng, profile, spec.writer.endsWith('+pqsift-bloom') ? 0.6 : 0);
     if (!k) continue;
     const c = { spec, file, caseIndex: j, where: k.where, duckWhere: k.duckWhere, select: k.select, threads: rng.pick([1, 2]) };
+    if (args.maxSliceRows > 0) {
+      c.sliceRows = gen.rngFor('slices', args.seed, f, j).pick([0, 1, 3, 64, 333, args.maxSliceRows]);
+      if (c.sliceRows > 0) totals.slicedCases++;
+    }
     await runCase(c, 0);
     if (totals.failures >= args.maxMismatches) {
       process.stdout.write(`${NAME}: stopping after ${totals.failures} failing cases (--max-mismatches)\n`);
@@ -487,6 +545,8 @@ if (totals.statsCases) {
 } else {
   out.push('  pruning: no --stats-json output: cannot tell whether pruning happened');
 }
+out.push(`  page layouts: ${totals.layoutFiles} files rewritten by pqsift convert (--layout-share); ${totals.slicedCases} cases ` +
+         `with small slices (--slice-rows); pages decompressed checked against the file's pages in ${totals.pageBoundCases} cases`);
 const sec = (ms) => `${(ms / 1000).toFixed(0)} s`;
 out.push(`  time: writing and profiling files ${sec(totals.msWrite)}, DuckDB ${sec(totals.msDuck)}, ` +
          `pqsift runs ${sec(totals.msPqsift / 2)} each (overlapping DuckDB), comparing ${sec(totals.msCompare)}`);

@@ -1,0 +1,185 @@
+// A page is decompressed and decoded at most once per scan, whatever the slice size: files
+// written with pages from one row to one page per column chunk, v1 and v2, with and without a
+// page index, flat, dictionary-encoded and nested columns, scanned with slices of 1 row to the
+// default. Every scan returns the rows of a scan in one slice per row group, and a scan that
+// reads every row decompresses exactly the file's pages (data and dictionary), once each.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "arrow/builder.h"
+#include "arrow/select.h"
+#include "column/page_directory.h"
+#include "write/written_file.h"
+
+namespace pqsift {
+namespace {
+
+using testing::ScanWritten;
+using testing::Write;
+
+constexpr int64_t kRows = 3000;
+
+// id int64 (sorted), k utf8 (7 values: dictionary pages), d float64 (nullable),
+// tags list<int32> (0-3 elements, some lists null).
+RecordBatch Rows() {
+  auto element = Field{"element", Int32(), false};
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false},
+                    {"k", LargeUtf8(), false},
+                    {"d", Float64(), true},
+                    {"tags", LargeList(element), true}};
+  FixedWidthArrayBuilder<int64_t> id(Int64());
+  BinaryArrayBuilder k(LargeUtf8());
+  FixedWidthArrayBuilder<double> d(Float64());
+  FixedWidthArrayBuilder<int32_t> values(Int32());
+  TypedBufferBuilder<int64_t> offsets;
+  BitmapBuilder valid;
+  int64_t elements = 0;
+  offsets.Append(&elements, 1);
+  for (int64_t i = 0; i < kRows; ++i) {
+    id.Append(i);
+    k.Append(std::string_view("key" + std::to_string(i * 5 % 7)));
+    if (i % 11 == 0) {
+      d.AppendNull();
+    } else {
+      d.Append(static_cast<double>(i) / 4);
+    }
+    valid.Append(i % 13 != 0);
+    if (i % 13 != 0) {
+      for (int64_t e = 0; e < i % 4; ++e) values.Append(static_cast<int32_t>(i + e));
+      elements += i % 4;
+    }
+    offsets.Append(&elements, 1);
+  }
+  auto tags = std::make_shared<Array>();
+  tags->type = schema->fields[3].type;
+  tags->length = kRows;
+  tags->buffers = {valid.FinishValidity(), offsets.Finish()};
+  tags->null_count = valid.null_count();
+  tags->children = {values.Finish()};
+  RecordBatch batch;
+  batch.schema = schema;
+  batch.num_rows = kRows;
+  batch.columns = {id.Finish(), k.Finish(), d.Finish(), tags};
+  return batch;
+}
+
+// Every page of the file (data and dictionary), from the chunks' headers.
+int64_t PagesOf(const testing::Written& w) {
+  int64_t pages = 0;
+  const FileMetaData& file = w.metadata->file();
+  for (size_t g = 0; g < file.row_groups.size(); ++g) {
+    for (size_t c = 0; c < file.row_groups[g].columns.size(); ++c) {
+      const ColumnMetaData& meta = *file.row_groups[g].columns[c].meta_data;
+      auto range = column::ColumnChunkRange(meta, w.bytes.size(), "chunk");
+      EXPECT_TRUE(range.ok());
+      auto directory = column::BuildPageDirectory(
+          std::span<const uint8_t>(w.bytes).subspan(range->offset, range->length),
+          range->offset, w.metadata->schema().columns()[c].max_repetition_level == 0, "chunk");
+      EXPECT_TRUE(directory.ok()) << directory.status().ToString();
+      if (directory.ok()) pages += static_cast<int64_t>(directory->pages().size());
+    }
+  }
+  return pages;
+}
+
+// Each column of the scan as one array (the batches concatenated).
+std::vector<std::shared_ptr<Array>> Columns(const testing::ScannedBatches& scanned) {
+  std::vector<std::shared_ptr<Array>> out;
+  if (scanned.batches.empty()) return out;
+  for (size_t c = 0; c < scanned.batches.front()->columns.size(); ++c) {
+    std::vector<ElementRange> whole;
+    std::vector<RangesOf> sources;
+    whole.reserve(scanned.batches.size());
+    for (const auto& batch : scanned.batches) whole.push_back({0, batch->num_rows});
+    for (size_t b = 0; b < scanned.batches.size(); ++b) {
+      sources.push_back({scanned.batches[b]->columns[c].get(), {&whole[b], 1}});
+    }
+    out.push_back(SelectRanges(sources));
+  }
+  return out;
+}
+
+void ExpectSameRows(const testing::ScannedBatches& got, const testing::ScannedBatches& want) {
+  std::vector<std::shared_ptr<Array>> a = Columns(got);
+  std::vector<std::shared_ptr<Array>> b = Columns(want);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t c = 0; c < a.size(); ++c) EXPECT_TRUE(ArrayEquals(*a[c], *b[c])) << "column " << c;
+}
+
+struct Layout {
+  int64_t page_rows;
+  int64_t row_group_rows;
+  bool v2;
+  bool page_index;
+  CompressionCodec codec;
+};
+
+class PageOnce : public ::testing::TestWithParam<Layout> {};
+
+TEST_P(PageOnce, EveryPageDecompressedOnceWhateverTheSlices) {
+  const Layout& layout = GetParam();
+  WriterOptions options;
+  options.page_rows = layout.page_rows;
+  options.row_group_rows = layout.row_group_rows;
+  options.data_page_v2 = layout.v2;
+  options.page_index = layout.page_index;
+  options.compression = layout.codec;
+  RecordBatch batch = Rows();
+  testing::Written w = Write(batch, options);
+  ASSERT_NE(w.metadata, nullptr);
+  const int64_t pages = PagesOf(w);
+
+  ScanOptions one_slice;
+  one_slice.threads = 1;
+  testing::ScannedBatches reference = ScanWritten(w, one_slice);
+  ASSERT_EQ(reference.rows(), kRows);
+  EXPECT_EQ(static_cast<int64_t>(reference.stats.pages_decompressed), pages);
+
+  for (int64_t slice_rows : {1, 7, 100, 1499}) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE("slice_rows " + std::to_string(slice_rows) + ", threads " +
+                   std::to_string(threads));
+      ScanOptions options;
+      options.threads = threads;
+      options.slice_rows = slice_rows;
+      options.batch_size = 64;
+      testing::ScannedBatches full = ScanWritten(w, options);
+      ASSERT_EQ(full.rows(), kRows);
+      ExpectSameRows(full, reference);
+      EXPECT_EQ(static_cast<int64_t>(full.stats.pages_decompressed), pages);
+
+      // A filter column that is also returned, and one that is not; rows proven by the page
+      // index (id is sorted) next to rows the filter decides.
+      for (const char* filter : {"k = 'key2' OR d > 500", "id >= 1000 AND k <> 'key3'"}) {
+        SCOPED_TRACE(filter);
+        options.filter = filter;
+        testing::ScannedBatches filtered = ScanWritten(w, options);
+        options.slice_rows = 0;
+        options.threads = 1;
+        testing::ScannedBatches whole = ScanWritten(w, options);
+        options.slice_rows = slice_rows;
+        options.threads = threads;
+        ASSERT_GT(whole.rows(), 0);
+        ExpectSameRows(filtered, whole);
+        EXPECT_LE(static_cast<int64_t>(filtered.stats.pages_decompressed), pages);
+        EXPECT_LE(filtered.stats.pages_decompressed, whole.stats.pages_decompressed);
+      }
+      options.filter.clear();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, PageOnce,
+    ::testing::Values(Layout{1000000, 1000000, false, false, CompressionCodec::kZstd},  // DuckDB's
+                      Layout{1000000, 1000000, true, true, CompressionCodec::kSnappy},
+                      Layout{333, 1000, false, true, CompressionCodec::kSnappy},
+                      Layout{333, 1000, true, false, CompressionCodec::kZstd},
+                      Layout{7, 3000, false, true, CompressionCodec::kUncompressed},
+                      Layout{50, 700, true, true, CompressionCodec::kGzip}));
+
+}  // namespace
+}  // namespace pqsift
