@@ -76,8 +76,8 @@ int64_t PagesOf(const testing::Written& w) {
       auto range = column::ColumnChunkRange(meta, w.bytes.size(), "chunk");
       EXPECT_TRUE(range.ok());
       auto directory = column::BuildPageDirectory(
-          std::span<const uint8_t>(w.bytes).subspan(range->offset, range->length),
-          range->offset, w.metadata->schema().columns()[c].max_repetition_level == 0, "chunk");
+          std::span<const uint8_t>(w.bytes).subspan(range->offset, range->length), range->offset,
+          w.metadata->schema().columns()[c].max_repetition_level == 0, "chunk");
       EXPECT_TRUE(directory.ok()) << directory.status().ToString();
       if (directory.ok()) pages += static_cast<int64_t>(directory->pages().size());
     }
