@@ -60,6 +60,9 @@ struct PruningOptions {
   // Read the dictionary pages of filter columns whose data pages are all dictionary-encoded and
   // test the predicate on their values.
   bool dictionary = true;
+  // Read the page headers of filter columns whose chunks have no column index and test the
+  // predicate on their statistics (the pages themselves are not read for that).
+  bool page_headers = true;
   // Dictionary pages larger than this are not read for pruning.
   uint64_t max_dictionary_bytes = uint64_t{1} << 20;
 };

@@ -20,6 +20,7 @@ struct CountArgs {
   std::string where;
   bool no_prune = false;
   bool no_dictionary = false;
+  bool no_page_headers = false;
   int threads = 0;
   bool stats = false;
   std::string stats_json;
@@ -31,6 +32,7 @@ int RunCount(const CountArgs& args) {
   options.filter = args.where;
   options.prune = !args.no_prune;
   options.pruning.dictionary = !args.no_dictionary;
+  options.pruning.page_headers = !args.no_page_headers;
   options.threads = args.threads;
   auto scanner = OpenScan(args.dataset, options);
   if (!scanner.ok()) return ReportError(scanner.status());
@@ -62,6 +64,8 @@ Command AddCountCommand(CLI::App& root) {
                 "Prune nothing: filter every row of every row group (same result)");
   sub->add_flag("--no-dictionary", args->no_dictionary,
                 "Do not read dictionary pages to prune (the other stages still run)");
+  sub->add_flag("--no-page-headers", args->no_page_headers,
+                "Do not read page headers to prune chunks without a column index");
   sub->add_option("--threads", args->threads, "Decoding threads (default: one per core)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--stats", args->stats, "After the count, print on stderr what it read and pruned");

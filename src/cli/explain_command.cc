@@ -22,6 +22,7 @@ struct ExplainArgs {
   bool json = false;
   bool no_prune = false;
   bool no_dictionary = false;
+  bool no_page_headers = false;
 };
 
 int RunExplain(const ExplainArgs& args) {
@@ -31,6 +32,7 @@ int RunExplain(const ExplainArgs& args) {
   options.limit = args.limit;
   options.prune = !args.no_prune;
   options.pruning.dictionary = !args.no_dictionary;
+  options.pruning.page_headers = !args.no_page_headers;
   options.threads = 1;
   auto scanner = OpenScan(args.dataset, options);
   if (!scanner.ok()) return ReportError(scanner.status());
@@ -60,6 +62,8 @@ Command AddExplainCommand(CLI::App& root) {
   sub->add_flag("--no-prune", args->no_prune, "Show the plan without pruning");
   sub->add_flag("--no-dictionary", args->no_dictionary,
                 "Do not read dictionary pages to prune (the other stages still run)");
+  sub->add_flag("--no-page-headers", args->no_page_headers,
+                "Do not read page headers to prune chunks without a column index");
   return {sub, [args] { return RunExplain(*args); }};
 }
 

@@ -47,6 +47,7 @@ struct ScanArgs {
   std::string order_by;
   bool no_prune = false;
   bool no_dictionary = false;
+  bool no_page_headers = false;
   std::string stats_json;
   int64_t limit = -1;
   std::string format = "csv";
@@ -110,6 +111,7 @@ int RunScan(const ScanArgs& args) {
   options.order_by = args.order_by;
   options.prune = !args.no_prune;
   options.pruning.dictionary = !args.no_dictionary;
+  options.pruning.page_headers = !args.no_page_headers;
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.slice_rows = args.slice_rows;
@@ -175,6 +177,8 @@ Command AddScanCommand(CLI::App& root) {
                 "Prune nothing: read every row group and filter every row (same result)");
   sub->add_flag("--no-dictionary", args->no_dictionary,
                 "Do not read dictionary pages to prune (the other stages still run)");
+  sub->add_flag("--no-page-headers", args->no_page_headers,
+                "Do not read page headers to prune chunks without a column index");
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);
   sub->add_option("--format", args->format,
                   "Output: csv (RFC 4180, header row), jsonl (one object per line), table "

@@ -162,10 +162,15 @@ Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool fla
   uint64_t window_end = 0;  // empty
   uint64_t pos = range.offset;
   size_t want = window_bytes;
+  bool grow = false;  // the last try found the header running past the window
   while (pos < range.end()) {
     uint64_t left = range.end() - pos;
     uint64_t need = std::min<uint64_t>(want, left);
-    if (pos < window_start || pos + need > window_end) {
+    // A window read earlier serves the headers it holds (a header's first bytes are there); a
+    // header it cuts short is read again from its start, with more bytes.
+    const bool held = pos >= window_start && pos < window_end &&
+                      window_end - pos >= std::min<uint64_t>(header_bytes, left);
+    if (grow || !held) {
       PQSIFT_ASSIGN_OR_RETURN(window, file.Read({pos, need}));
       if (bytes_read) *bytes_read += need;
       window_start = pos;
@@ -178,8 +183,10 @@ Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool fla
       // The header may go on past the window: read again from the page, twice as much (the
       // builder asks only while the chunk and the header limit allow more than `bytes`).
       want = std::min(std::max(want, bytes.size()) * 2, options.max_header_bytes);
+      grow = true;
       continue;
     }
+    grow = false;
     pos += page_size;
     // Small pages: the next window holds many headers; large ones: it would hold body.
     want = page_size < window_bytes ? window_bytes : header_bytes;

@@ -103,6 +103,24 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
   return Status::OK();
 }
 
+void PageIndexStore::Adopt(size_t row_group, int32_t leaf, OffsetIndex index) {
+  const FileMetaData& meta = metadata_.file();
+  if (row_group >= meta.row_groups.size()) return;
+  const RowGroup& rg = meta.row_groups[row_group];
+  if (leaf < 0 || static_cast<size_t>(leaf) >= rg.columns.size()) return;
+  if (rg.columns[leaf].offset_index_offset || !CoversRows(index, rg.num_rows)) return;
+  for (size_t p = 1; p < index.page_locations.size(); ++p) {
+    if (index.page_locations[p].first_row_index <= index.page_locations[p - 1].first_row_index) {
+      return;
+    }
+  }
+  Entry& e = entries_[{row_group, leaf}];
+  if (e.offset) return;
+  e.offset_tried = true;
+  e.column_tried = true;
+  e.offset = std::make_unique<OffsetIndex>(std::move(index));
+}
+
 const OffsetIndex* PageIndexStore::offset_index(size_t row_group, int32_t leaf) const {
   auto it = entries_.find({row_group, leaf});
   return it == entries_.end() ? nullptr : it->second.offset.get();

@@ -50,6 +50,12 @@ class PageIndexStore {
   // `*bytes_read`. IOError only when the file fails.
   Status Load(std::span<const Request> requests, uint64_t* bytes_read);
 
+  // An offset index made from the chunk's page headers (column/page_directory.h) for a chunk
+  // whose footer places none, kept as if the file had it: the scan then fetches only the pages
+  // a selection needs, and cuts slices at page starts. Ignored when the chunk has an offset
+  // index of its own, or when `index` does not cover the row group's rows.
+  void Adopt(size_t row_group, int32_t leaf, OffsetIndex index);
+
   // The usable offset index of a chunk, or null (absent, unusable or not loaded).
   const OffsetIndex* offset_index(size_t row_group, int32_t leaf) const;
   // The usable column index of a chunk (only with a usable offset index), or null.

@@ -1,12 +1,8 @@
 // The page-index stage: per-page min/max/null counts from the column index, proved for every
 // segment of every undecided row group of a file at once.
 //
-// Pages of different columns do not line up, so a row group is cut into segments at the union of
-// the page boundaries (offset index first_row_index) of the filter's columns; inside a segment
-// every filter column is in one page, whose bounds (restricted to the segment's rows) hold
-// there. A filter column without a usable index adds no boundary and contributes its row-group
-// statistics. Segments that cannot match leave the row group's selection; segments that match
-// whole are recorded as matched rows (no residual filter for them). Before the cut, a filter
+// The row groups are cut into segments at the page boundaries (offset index first_row_index) of
+// the filter's columns and proved as prune/page_segments.h says. Before the cut, a filter
 // column whose column index is sorted is binary-searched (SortedIndexSearch): the pages at either
 // end that cannot match are ruled out with O(log pages) proofs, and only the rows between are
 // cut and proved. The plan is the same as without the search; the work is not.
@@ -17,23 +13,13 @@
 #include <algorithm>
 #include <chrono>
 
+#include "prune/page_segments.h"
 #include "prune/proof.h"
 #include "prune/stage.h"
 #include "prune/statistics.h"
 
 namespace pqsift::prune {
 namespace {
-
-// One undecided row group cut into segments [starts[i], starts[i + 1]) covering the rows that
-// binary search on sorted indexes left to prove (all rows without a sorted index).
-struct CutRowGroup {
-  size_t row_group = 0;
-  int64_t num_rows = 0;
-  bool indexed = false;         // some filter column has a usable index: the stage can narrow it
-  std::vector<int64_t> starts;  // ascending; empty when the search ruled out every row
-  size_t first_container = 0;   // its first segment's container in the statistics table
-  size_t segments() const { return starts.empty() ? 0 : starts.size() - 1; }
-};
 
 // Binary search on a sorted column index: the pages at either end of a row group that cannot
 // match, found with O(log pages) proofs instead of one per segment.
@@ -149,6 +135,27 @@ class SortedIndexSearch {
   std::vector<size_t> last_;
 };
 
+// The column index's bounds of each page.
+class ColumnIndexEvidence final : public PageEvidence {
+ public:
+  explicit ColumnIndexEvidence(const format::PageIndexStore& store) : store_(store) {}
+  format::PageRows Pages(size_t g, const FilterLeaf& leaf, int64_t num_rows) const override {
+    format::PageRows rows;
+    rows.num_rows = num_rows;
+    if (leaf.known() && store_.column_index(g, leaf.leaf) != nullptr) {
+      rows.index = store_.offset_index(g, leaf.leaf);
+    }
+    return rows;
+  }
+  ColumnBounds Bounds(size_t g, const FilterLeaf& leaf, size_t page, int64_t rows) const override {
+    return BoundsFromPageIndex(*leaf.descriptor, *leaf.type, *store_.column_index(g, leaf.leaf),
+                               page, rows);
+  }
+
+ private:
+  const format::PageIndexStore& store_;
+};
+
 class PageIndexStage final : public PruningStage {
  public:
   std::string_view name() const override { return "page index"; }
@@ -174,25 +181,16 @@ class PageIndexStage final : public PruningStage {
       PQSIFT_RETURN_IF_ERROR(Load(context, groups, leaves, *store, &report.bytes_read));
     }
 
+    ColumnIndexEvidence evidence(*store);
     std::vector<CutRowGroup> cuts;
-    size_t containers = 0;
     for (size_t g : groups) {
       const int64_t num_rows = file.row_groups[g].num_rows;
-      RowRange window = SearchSortedIndexes(context, g, num_rows, leaves, *store, report);
-      CutRowGroup cut = Cut(g, num_rows, window, leaves, *store);
-      if (!cut.indexed) continue;
-      cut.first_container = containers;
-      containers += cut.segments();
-      cuts.push_back(std::move(cut));
-    }
-    if (!cuts.empty()) {
-      std::vector<Outcomes> outcomes;
-      if (containers > 0) {
-        outcomes = Prove(context.filter, BuildTable(context, cuts, containers, leaves, *store));
-      }
-      for (const CutRowGroup& cut : cuts) Narrow(cut, outcomes, leaves, *store, plan, report);
+      RowRange window = SearchSortedIndexes(context, g, num_rows, leaves, *store, evidence, report);
+      CutRowGroup cut = CutIntoSegments(g, num_rows, window, leaves, evidence);
+      if (cut.indexed) cuts.push_back(std::move(cut));
     }
     report.row_groups_considered += static_cast<int64_t>(cuts.size());
+    ProveSegments(context, std::move(cuts), leaves, evidence, std::string(name()), plan, report);
     report.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return Status::OK();
@@ -232,25 +230,15 @@ class PageIndexStage final : public PruningStage {
     return store.Load(requests, bytes_read);
   }
 
-  // A filter column's page index in a row group, when both halves are usable.
-  static format::PageRows Pages(const format::PageIndexStore& store, size_t g,
-                                const FilterLeaf& leaf, int64_t num_rows) {
-    format::PageRows rows;
-    rows.num_rows = num_rows;
-    if (leaf.known() && store.column_index(g, leaf.leaf) != nullptr) {
-      rows.index = store.offset_index(g, leaf.leaf);
-    }
-    return rows;
-  }
-
   // The rows of row group g left to prove after binary search on the filter columns whose
   // column index is sorted (all rows when none is).
   static RowRange SearchSortedIndexes(const FileContext& context, size_t g, int64_t num_rows,
                                       const std::vector<FilterLeaf>& leaves,
-                                      const format::PageIndexStore& store, StageReport& report) {
+                                      const format::PageIndexStore& store,
+                                      const ColumnIndexEvidence& evidence, StageReport& report) {
     RowRange window{0, num_rows};
     for (size_t k = 0; k < leaves.size() && window.begin < window.end; ++k) {
-      format::PageRows pages = Pages(store, g, leaves[k], num_rows);
+      format::PageRows pages = evidence.Pages(g, leaves[k], num_rows);
       if (pages.index == nullptr) continue;
       auto search =
           SortedIndexSearch::Make(leaves[k], *store.column_index(g, leaves[k].leaf), pages);
@@ -262,125 +250,6 @@ class PageIndexStage final : public PruningStage {
       window.end = std::max(window.begin, std::min(window.end, found.end));
     }
     return window;
-  }
-
-  // Segments of `window` cut at every page boundary of the filter columns with an index.
-  static CutRowGroup Cut(size_t g, int64_t num_rows, RowRange window,
-                         const std::vector<FilterLeaf>& leaves,
-                         const format::PageIndexStore& store) {
-    CutRowGroup cut;
-    cut.row_group = g;
-    cut.num_rows = num_rows;
-    for (const FilterLeaf& leaf : leaves) {
-      format::PageRows pages = Pages(store, g, leaf, num_rows);
-      if (pages.index == nullptr) continue;
-      cut.indexed = true;
-      for (size_t p = 0; p < pages.pages(); ++p) {
-        const int64_t start = pages.first_row(p);
-        if (start > window.begin && start < window.end) cut.starts.push_back(start);
-      }
-    }
-    if (!cut.indexed || window.begin >= window.end) return cut;  // nothing (left) to prove
-    cut.starts.push_back(window.begin);
-    cut.starts.push_back(window.end);
-    std::sort(cut.starts.begin(), cut.starts.end());
-    cut.starts.erase(std::unique(cut.starts.begin(), cut.starts.end()), cut.starts.end());
-    return cut;
-  }
-
-  // bounds[k][c]: filter column k in segment c, from the page covering the segment or, without
-  // an index, from the row group's statistics.
-  static StatisticsTable BuildTable(const FileContext& context,
-                                    const std::vector<CutRowGroup>& cuts, size_t containers,
-                                    const std::vector<FilterLeaf>& leaves,
-                                    const format::PageIndexStore& store) {
-    const FileMetaData& file = context.metadata.file();
-    StatisticsTable table;
-    table.containers = static_cast<int64_t>(containers);
-    table.bounds.resize(leaves.size());
-    for (size_t k = 0; k < leaves.size(); ++k) {
-      std::vector<ColumnBounds>& column = table.bounds[k];
-      column.resize(containers);
-      const FilterLeaf& leaf = leaves[k];
-      for (const CutRowGroup& cut : cuts) {
-        if (cut.segments() == 0) continue;
-        const RowGroup& rg = file.row_groups[cut.row_group];
-        ColumnBounds* out = &column[cut.first_container];
-        auto segment_rows = [&](size_t s) { return cut.starts[s + 1] - cut.starts[s]; };
-        format::PageRows pages = Pages(store, cut.row_group, leaf, rg.num_rows);
-        if (pages.index != nullptr) {
-          const format::ColumnIndex& index = *store.column_index(cut.row_group, leaf.leaf);
-          size_t p = 0;
-          ColumnBounds page_bounds;
-          for (size_t s = 0; s < cut.segments(); ++s) {
-            bool new_page = s == 0;
-            while (pages.end_row(p) <= cut.starts[s]) {
-              ++p;
-              new_page = true;
-            }
-            if (new_page) {
-              page_bounds = BoundsFromPageIndex(*leaf.descriptor, *leaf.type, index, p,
-                                                pages.end_row(p) - pages.first_row(p));
-            }
-            out[s] = RestrictToRows(page_bounds, segment_rows(s));
-          }
-          continue;
-        }
-        ColumnBounds whole;
-        whole.num_rows = rg.num_rows;
-        if (leaf.known() && static_cast<size_t>(leaf.leaf) < rg.columns.size() &&
-            rg.columns[leaf.leaf].meta_data) {
-          whole = BoundsFromStatistics(*leaf.descriptor, *leaf.type,
-                                       rg.columns[leaf.leaf].meta_data->statistics, rg.num_rows);
-        }
-        for (size_t s = 0; s < cut.segments(); ++s) out[s] = RestrictToRows(whole, segment_rows(s));
-      }
-    }
-    return table;
-  }
-
-  void Narrow(const CutRowGroup& cut, const std::vector<Outcomes>& outcomes,
-              const std::vector<FilterLeaf>& leaves, const format::PageIndexStore& store,
-              FilePlan& plan, StageReport& report) const {
-    std::vector<RowRange> may_match;
-    std::vector<RowRange> matched;
-    for (size_t s = 0; s < cut.segments(); ++s) {
-      Outcomes o = outcomes[cut.first_container + s];
-      RowRange segment{cut.starts[s], cut.starts[s + 1]};
-      if (!CannotMatch(o)) may_match.push_back(segment);
-      if (FullyMatches(o)) matched.push_back(segment);
-    }
-    RowGroupPlan& p = plan.row_groups[cut.row_group];
-    std::string stage(name());
-    int64_t before = p.rows.row_count();
-    if (may_match.empty()) {
-      p.Skip(stage);
-      ++report.row_groups_skipped;
-    } else {
-      p.Narrow(RowSelection::FromRanges(std::move(may_match)), stage);
-      int64_t matched_before = p.matched_rows.row_count();
-      p.MarkRowsMatched(RowSelection::FromRanges(std::move(matched)), stage);
-      if (p.fully_matched) {
-        ++report.row_groups_fully_matched;
-      } else {
-        report.rows_matched += p.matched_rows.row_count() - matched_before;
-      }
-    }
-    report.rows_pruned += before - p.rows.row_count();
-    // Pages of the filter columns left without a selected row.
-    const int64_t num_rows = cut.num_rows;
-    for (const FilterLeaf& leaf : leaves) {
-      format::PageRows pages = Pages(store, cut.row_group, leaf, num_rows);
-      if (pages.index == nullptr) continue;
-      report.pages_total += static_cast<int64_t>(pages.pages());
-      const std::vector<RowRange>& ranges = p.rows.ranges();
-      auto range = ranges.begin();
-      for (size_t i = 0; i < pages.pages(); ++i) {
-        while (range != ranges.end() && range->end <= pages.first_row(i)) ++range;
-        bool selected = range != ranges.end() && range->begin < pages.end_row(i);
-        if (!selected) ++report.pages_pruned;
-      }
-    }
   }
 };
 

@@ -73,6 +73,9 @@ class PruningStage {
 std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage();
 // Page min/max/null counts from the column index, cut at the offset index's page boundaries.
 std::unique_ptr<PruningStage> MakePageIndexStage();
+// Page min/max/null counts from the pages' own headers, for chunks without a column index (the
+// headers read, not the pages); their locations become the chunk's offset index.
+std::unique_ptr<PruningStage> MakePageHeaderStage();
 // Split-block bloom filters: equality and IN values proven absent from a row group.
 std::unique_ptr<PruningStage> MakeBloomFilterStage();
 

@@ -35,9 +35,10 @@ struct PlanInput {
 };
 
 struct PlanOptions {
-  bool prune = true;       // false: no stage runs (every row group is scanned)
-  int64_t limit = -1;      // without a filter, row groups past the first `limit` rows are skipped
-  bool dictionary = true;  // false: the dictionary stage does not run
+  bool prune = true;         // false: no stage runs (every row group is scanned)
+  int64_t limit = -1;        // without a filter, row groups past the first `limit` rows are skipped
+  bool dictionary = true;    // false: the dictionary stage does not run
+  bool page_headers = true;  // false: the page-header stage does not run
   prune::DictionaryStageOptions dictionary_options;
 };
 

@@ -65,6 +65,15 @@ struct DecodedColumn {
   bool widen = false;                    // the file stores a narrower type (arrow/widen.h)
   std::optional<expr::Value> constant;   // set: not in the file; every row holds this value
 
+  // Whether `output`'s arrays are this column's: the same leaves, assembled and widened alike (a
+  // runtime filter's column has no scan type: it is the file's).
+  bool DecodesAs(const DecodedColumn& output) const {
+    if (constant || output.constant || leaves != output.leaves) return false;
+    if (plan.type->ToString() != output.plan.type->ToString()) return false;
+    if (type == nullptr) return !output.widen;
+    return widen == output.widen && *type == *output.type;
+  }
+
   // The decoded (or constant) array of `rows` rows in the scan's type.
   Result<std::shared_ptr<Array>> Finish(std::shared_ptr<Array> decoded, int64_t rows) const {
     if (constant) return scan::MakeConstantArray(type, *constant, rows);
@@ -78,6 +87,20 @@ struct DecodedColumn {
 struct SliceFilter {
   expr::BoundFilter filter;
   std::vector<const DecodedColumn*> columns;
+  // Per output column: the filter column that decodes it the same way (its decoded windows are
+  // gathered instead of decoding it again), or -1.
+  std::vector<int> output_from_filter;
+
+  void MatchOutputColumns(const std::vector<DecodedColumn>& outputs) {
+    output_from_filter.clear();
+    for (const DecodedColumn& out : outputs) {
+      int from = -1;
+      for (size_t k = 0; k < columns.size() && from < 0; ++k) {
+        if (columns[k]->DecodesAs(out)) from = static_cast<int>(k);
+      }
+      output_from_filter.push_back(from);
+    }
+  }
 };
 
 struct FileEntry {
@@ -93,8 +116,6 @@ struct FileEntry {
   std::optional<expr::BoundFilter> filter;
   std::optional<expr::BoundFilter> proof_filter;
   std::vector<DecodedColumn> filter_columns;  // filter->columns[k] is filter_columns[k]
-  // Per output column: the filter column it is (decoded once, by the filter), or -1.
-  std::vector<int> output_from_filter;
   std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
   // The page indexes the planning loaded (its offset indexes say which pages a selection needs).
   std::unique_ptr<format::PageIndexStore> page_indexes;
@@ -1133,18 +1154,8 @@ Status Scanner::State::BindFilter() {
     auto scan_filter = std::make_shared<SliceFilter>();
     scan_filter->filter = *entry->filter;
     for (const DecodedColumn& col : entry->filter_columns) scan_filter->columns.push_back(&col);
+    scan_filter->MatchOutputColumns(entry->output_columns);
     entry->scan_filter = std::move(scan_filter);
-    for (const DecodedColumn& out : entry->output_columns) {
-      int from = -1;
-      for (size_t k = 0; k < entry->filter_columns.size(); ++k) {
-        const DecodedColumn& in = entry->filter_columns[k];
-        if (!in.constant && !out.constant && in.leaves == out.leaves && in.widen == out.widen &&
-            *in.type == *out.type && in.plan.type->ToString() == out.plan.type->ToString()) {
-          from = static_cast<int>(k);
-        }
-      }
-      entry->output_from_filter.push_back(from);
-    }
     // The stages read statistics of this file's leaves, in the file's own types.
     const Schema& file_schema = entry->metadata->schema();
     for (expr::ColumnRef& ref : entry->proof_filter->columns) {
@@ -1261,6 +1272,7 @@ Result<bool> Scanner::State::ApplyRuntimeFilter(ScanSlice& slice) {
     for (const DecodedColumn& col : file.filter_columns) filter->columns.push_back(&col);
     for (size_t k : combined.added) filter->columns.push_back(&file.runtime_columns[k]);
     filter->filter = std::move(combined.filter);
+    filter->MatchOutputColumns(file.output_columns);
     binding.filter = std::move(filter);
     binding.version = snapshot.version;
   }
@@ -1356,6 +1368,7 @@ Status Scanner::State::Plan() {
   plan_options.prune = options.prune;
   plan_options.limit = options.limit;
   plan_options.dictionary = options.pruning.dictionary;
+  plan_options.page_headers = options.pruning.page_headers;
   plan_options.dictionary_options.max_dictionary_bytes = options.pruning.max_dictionary_bytes;
   PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
   for (size_t f = 0; f < files.size(); ++f) files[f]->dictionaries->ReleaseAfterPlan(plan.files[f]);
@@ -1640,9 +1653,8 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
     rows_decoded += !slice.needs_filter ? rows.row_count() : gather ? 0 : slice.matched.row_count();
   }
   auto shared_rows = std::make_shared<const prune::RowSelection>(std::move(rows));
-  const FileEntry& file = slice.row_group->file();
   for (size_t c = 0; c < columns.size(); ++c) {
-    int from = gather && c < file.output_from_filter.size() ? file.output_from_filter[c] : -1;
+    int from = gather ? slice.filter->output_from_filter[c] : -1;
     pool->Submit([this, slice, shared_rows, c, from, decoded, result, cancelled = cancelled] {
       if (cancelled->load()) {
         ReleaseOutputSlots(slice, c);
@@ -1707,9 +1719,8 @@ void Scanner::State::Launch(const ScanSlice& launched) {
       return fail(Status::Internal("cancelled"));
     }
     // The filter's decoded windows serve the output columns that are filter columns.
-    const FileEntry& file = slice.row_group->file();
     std::shared_ptr<FilterWindows> keep;
-    for (int from : file.output_from_filter) {
+    for (int from : slice.filter->output_from_filter) {
       if (from < 0) continue;
       if (!keep) {
         keep = std::make_shared<FilterWindows>();

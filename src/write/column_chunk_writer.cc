@@ -259,7 +259,10 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   void AppendPage(format::PageHeader header, size_t body_size, std::vector<uint8_t>& out);
   void CountPage(PageType type, Encoding encoding) { ++page_counts_[{type, encoding}]; }
   std::optional<std::string> ColumnIndexBytes() const;
-  Statistics ChunkStatistics(std::deque<std::string>& strings) const;
+  // The statistics of values tracked by `bounds` with `nulls` nulls (the chunk's, or a page's
+  // for its header); byte strings kept in `strings`.
+  Statistics StatisticsOf(const BoundsTracker<DType>& bounds, int64_t nulls,
+                          std::deque<std::string>& strings) const;
 
   const LeafSpec spec_;
   const int16_t max_def_;
@@ -491,6 +494,17 @@ Status TypedChunkWriter<DType>::EndPage() {
     data.num_values = static_cast<int32_t>(page_entries_);
     data.encoding = page_encoding;
   }
+  // Without a page index, the page's statistics go in its header: the only page-level evidence
+  // readers then have (pqsift's page-header stage, DuckDB, parquet-mr).
+  std::deque<std::string> header_strings;
+  if (!options_.page_index) {
+    Statistics stats = StatisticsOf(page_bounds_, page_nulls_, header_strings);
+    if (v2) {
+      header.data_page_header_v2->statistics = stats;
+    } else {
+      header.data_page_header->statistics = stats;
+    }
+  }
   const PageType header_type = header.type;
   const size_t page_start = data_bytes_;
   AppendPage(header, body_.size(), data_pages_.emplace_back());
@@ -588,15 +602,16 @@ std::optional<std::string> TypedChunkWriter<DType>::ColumnIndexBytes() const {
 }
 
 template <typename DType>
-Statistics TypedChunkWriter<DType>::ChunkStatistics(std::deque<std::string>& strings) const {
+Statistics TypedChunkWriter<DType>::StatisticsOf(const BoundsTracker<DType>& bounds, int64_t nulls,
+                                                 std::deque<std::string>& strings) const {
   Statistics s;
-  s.null_count = nulls_;
+  s.null_count = nulls;
   if (spec_.order == SortOrder::kFloat || spec_.order == SortOrder::kFloat16) {
-    s.nan_count = chunk_bounds_.nan_count();
+    s.nan_count = bounds.nan_count();
   }
-  if (!chunk_bounds_.has_bounds()) return s;
-  std::string min = chunk_bounds_.EncodedMin();
-  std::optional<std::string> max = chunk_bounds_.EncodedMax();
+  if (!bounds.has_bounds()) return s;
+  std::string min = bounds.EncodedMin();
+  std::optional<std::string> max = bounds.EncodedMax();
   bool min_exact = true, max_exact = true;
   if (spec_.physical == PhysicalType::kByteArray && options_.truncate_bytes > 0) {
     const bool utf8 = spec_.logical.kind == LogicalType::Kind::kString;
@@ -656,7 +671,7 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
   m.total_compressed_size = dictionary_size + static_cast<int64_t>(data_bytes_);
   m.data_page_offset = dictionary_size;
   if (dictionary_size > 0) m.dictionary_page_offset = 0;
-  m.statistics = ChunkStatistics(strings);
+  m.statistics = StatisticsOf(chunk_bounds_, nulls_, strings);
 
   out.pages = std::move(pages_);
   for (format::PageLocation& p : out.pages) p.offset += dictionary_size;

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "arrow/builder.h"
-#include "arrow/select.h"
 #include "column/page_directory.h"
 #include "write/written_file.h"
 
@@ -85,30 +84,6 @@ int64_t PagesOf(const testing::Written& w) {
   return pages;
 }
 
-// Each column of the scan as one array (the batches concatenated).
-std::vector<std::shared_ptr<Array>> Columns(const testing::ScannedBatches& scanned) {
-  std::vector<std::shared_ptr<Array>> out;
-  if (scanned.batches.empty()) return out;
-  for (size_t c = 0; c < scanned.batches.front()->columns.size(); ++c) {
-    std::vector<ElementRange> whole;
-    std::vector<RangesOf> sources;
-    whole.reserve(scanned.batches.size());
-    for (const auto& batch : scanned.batches) whole.push_back({0, batch->num_rows});
-    for (size_t b = 0; b < scanned.batches.size(); ++b) {
-      sources.push_back({scanned.batches[b]->columns[c].get(), {&whole[b], 1}});
-    }
-    out.push_back(SelectRanges(sources));
-  }
-  return out;
-}
-
-void ExpectSameRows(const testing::ScannedBatches& got, const testing::ScannedBatches& want) {
-  std::vector<std::shared_ptr<Array>> a = Columns(got);
-  std::vector<std::shared_ptr<Array>> b = Columns(want);
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t c = 0; c < a.size(); ++c) EXPECT_TRUE(ArrayEquals(*a[c], *b[c])) << "column " << c;
-}
-
 struct Layout {
   int64_t page_rows;
   int64_t row_group_rows;
@@ -148,7 +123,7 @@ TEST_P(PageOnce, EveryPageDecompressedOnceWhateverTheSlices) {
       options.batch_size = 64;
       testing::ScannedBatches full = ScanWritten(w, options);
       ASSERT_EQ(full.rows(), kRows);
-      ExpectSameRows(full, reference);
+      testing::ExpectSameRows(full, reference);
       EXPECT_EQ(static_cast<int64_t>(full.stats.pages_decompressed), pages);
 
       // A filter column that is also returned, and one that is not; rows proven by the page
@@ -163,7 +138,7 @@ TEST_P(PageOnce, EveryPageDecompressedOnceWhateverTheSlices) {
         options.slice_rows = slice_rows;
         options.threads = threads;
         ASSERT_GT(whole.rows(), 0);
-        ExpectSameRows(filtered, whole);
+        testing::ExpectSameRows(filtered, whole);
         EXPECT_LE(static_cast<int64_t>(filtered.stats.pages_decompressed), pages);
         EXPECT_LE(filtered.stats.pages_decompressed, whole.stats.pages_decompressed);
       }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "arrow/bit_util.h"
+#include "arrow/select.h"
 #include "column/arrow_type.h"
 #include "column/leaf_reader.h"
 #include "expr/value.h"
@@ -79,6 +80,30 @@ inline ScannedBatches ScanWritten(const Written& w, const ScanOptions& options) 
   }
   out.stats = (*scanner)->stats();
   return out;
+}
+
+// Each column of the scan as one array (the batches concatenated).
+inline std::vector<std::shared_ptr<Array>> Columns(const ScannedBatches& scanned) {
+  std::vector<std::shared_ptr<Array>> out;
+  if (scanned.batches.empty()) return out;
+  for (size_t c = 0; c < scanned.batches.front()->columns.size(); ++c) {
+    std::vector<ElementRange> whole;
+    std::vector<RangesOf> sources;
+    whole.reserve(scanned.batches.size());
+    for (const auto& batch : scanned.batches) whole.push_back({0, batch->num_rows});
+    for (size_t b = 0; b < scanned.batches.size(); ++b) {
+      sources.push_back({scanned.batches[b]->columns[c].get(), {&whole[b], 1}});
+    }
+    out.push_back(SelectRanges(sources));
+  }
+  return out;
+}
+
+inline void ExpectSameRows(const ScannedBatches& got, const ScannedBatches& want) {
+  std::vector<std::shared_ptr<Array>> a = Columns(got);
+  std::vector<std::shared_ptr<Array>> b = Columns(want);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t c = 0; c < a.size(); ++c) EXPECT_TRUE(ArrayEquals(*a[c], *b[c])) << "column " << c;
 }
 
 // Reads the whole file back and compares every column with `expected`.

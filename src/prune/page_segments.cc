@@ -1,0 +1,143 @@
+#include "prune/page_segments.h"
+
+#include <algorithm>
+
+#include "prune/proof.h"
+#include "prune/statistics.h"
+
+namespace pqsift::prune {
+namespace {
+
+// bounds[k][c]: filter column k in segment c, from the page covering the segment or, without
+// page evidence, from the row group's statistics.
+StatisticsTable BuildTable(const FileContext& context, const std::vector<CutRowGroup>& cuts,
+                           size_t containers, const std::vector<FilterLeaf>& leaves,
+                           const PageEvidence& evidence) {
+  const FileMetaData& file = context.metadata.file();
+  StatisticsTable table;
+  table.containers = static_cast<int64_t>(containers);
+  table.bounds.resize(leaves.size());
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    std::vector<ColumnBounds>& column = table.bounds[k];
+    column.resize(containers);
+    const FilterLeaf& leaf = leaves[k];
+    for (const CutRowGroup& cut : cuts) {
+      if (cut.segments() == 0) continue;
+      const RowGroup& rg = file.row_groups[cut.row_group];
+      ColumnBounds* out = &column[cut.first_container];
+      auto segment_rows = [&](size_t s) { return cut.starts[s + 1] - cut.starts[s]; };
+      format::PageRows pages = evidence.Pages(cut.row_group, leaf, rg.num_rows);
+      if (pages.index != nullptr) {
+        size_t p = 0;
+        ColumnBounds page_bounds;
+        for (size_t s = 0; s < cut.segments(); ++s) {
+          bool new_page = s == 0;
+          while (pages.end_row(p) <= cut.starts[s]) {
+            ++p;
+            new_page = true;
+          }
+          if (new_page) {
+            page_bounds =
+                evidence.Bounds(cut.row_group, leaf, p, pages.end_row(p) - pages.first_row(p));
+          }
+          out[s] = RestrictToRows(page_bounds, segment_rows(s));
+        }
+        continue;
+      }
+      ColumnBounds whole;
+      whole.num_rows = rg.num_rows;
+      if (leaf.known() && static_cast<size_t>(leaf.leaf) < rg.columns.size() &&
+          rg.columns[leaf.leaf].meta_data) {
+        whole = BoundsFromStatistics(*leaf.descriptor, *leaf.type,
+                                     rg.columns[leaf.leaf].meta_data->statistics, rg.num_rows);
+      }
+      for (size_t s = 0; s < cut.segments(); ++s) out[s] = RestrictToRows(whole, segment_rows(s));
+    }
+  }
+  return table;
+}
+
+void Narrow(const CutRowGroup& cut, const std::vector<Outcomes>& outcomes,
+            const std::vector<FilterLeaf>& leaves, const PageEvidence& evidence,
+            const std::string& stage, FilePlan& plan, StageReport& report) {
+  std::vector<RowRange> may_match;
+  std::vector<RowRange> matched;
+  for (size_t s = 0; s < cut.segments(); ++s) {
+    Outcomes o = outcomes[cut.first_container + s];
+    RowRange segment{cut.starts[s], cut.starts[s + 1]};
+    if (!CannotMatch(o)) may_match.push_back(segment);
+    if (FullyMatches(o)) matched.push_back(segment);
+  }
+  RowGroupPlan& p = plan.row_groups[cut.row_group];
+  int64_t before = p.rows.row_count();
+  if (may_match.empty()) {
+    p.Skip(stage);
+    ++report.row_groups_skipped;
+  } else {
+    p.Narrow(RowSelection::FromRanges(std::move(may_match)), stage);
+    int64_t matched_before = p.matched_rows.row_count();
+    p.MarkRowsMatched(RowSelection::FromRanges(std::move(matched)), stage);
+    if (p.fully_matched) {
+      ++report.row_groups_fully_matched;
+    } else {
+      report.rows_matched += p.matched_rows.row_count() - matched_before;
+    }
+  }
+  report.rows_pruned += before - p.rows.row_count();
+  // Pages of the filter columns left without a selected row.
+  const int64_t num_rows = cut.num_rows;
+  for (const FilterLeaf& leaf : leaves) {
+    format::PageRows pages = evidence.Pages(cut.row_group, leaf, num_rows);
+    if (pages.index == nullptr) continue;
+    report.pages_total += static_cast<int64_t>(pages.pages());
+    const std::vector<RowRange>& ranges = p.rows.ranges();
+    auto range = ranges.begin();
+    for (size_t i = 0; i < pages.pages(); ++i) {
+      while (range != ranges.end() && range->end <= pages.first_row(i)) ++range;
+      bool selected = range != ranges.end() && range->begin < pages.end_row(i);
+      if (!selected) ++report.pages_pruned;
+    }
+  }
+}
+
+}  // namespace
+
+CutRowGroup CutIntoSegments(size_t g, int64_t num_rows, RowRange window,
+                            const std::vector<FilterLeaf>& leaves, const PageEvidence& evidence) {
+  CutRowGroup cut;
+  cut.row_group = g;
+  cut.num_rows = num_rows;
+  for (const FilterLeaf& leaf : leaves) {
+    format::PageRows pages = evidence.Pages(g, leaf, num_rows);
+    if (pages.index == nullptr) continue;
+    cut.indexed = true;
+    for (size_t p = 0; p < pages.pages(); ++p) {
+      const int64_t start = pages.first_row(p);
+      if (start > window.begin && start < window.end) cut.starts.push_back(start);
+    }
+  }
+  if (!cut.indexed || window.begin >= window.end) return cut;  // nothing (left) to prove
+  cut.starts.push_back(window.begin);
+  cut.starts.push_back(window.end);
+  std::sort(cut.starts.begin(), cut.starts.end());
+  cut.starts.erase(std::unique(cut.starts.begin(), cut.starts.end()), cut.starts.end());
+  return cut;
+}
+
+void ProveSegments(const FileContext& context, std::vector<CutRowGroup> cuts,
+                   const std::vector<FilterLeaf>& leaves, const PageEvidence& evidence,
+                   const std::string& stage, FilePlan& plan, StageReport& report) {
+  size_t containers = 0;
+  for (CutRowGroup& cut : cuts) {
+    cut.first_container = containers;
+    containers += cut.segments();
+  }
+  if (cuts.empty()) return;
+  std::vector<Outcomes> outcomes;
+  if (containers > 0) {
+    outcomes = Prove(context.filter, BuildTable(context, cuts, containers, leaves, evidence));
+  }
+  for (const CutRowGroup& cut : cuts) Narrow(cut, outcomes, leaves, evidence, stage, plan, report);
+}
+
+}  // namespace pqsift::prune
