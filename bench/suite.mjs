@@ -4,7 +4,8 @@
 // bench/run; see bench/README.md for what is measured and how.
 //
 //   bench/run [--quick] [--rows N] [--reps K] [--threads N] [--files a,b] [--queries REGEX]
-//             [--micro | --micro-only | --data-only] [--out FILE] [--data-dir DIR] [--pqsift PATH] [--max-load L]
+//             [--micro | --micro-only | --codec | --codec-only | --data-only] [--out FILE] [--data-dir DIR]
+//             [--pqsift PATH] [--max-load L]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,9 @@ import { spawnSync } from 'node:child_process';
 import {
   benchDir, fmt, gitRevision, isoNow, loadDuckDB, machine, median, peerVersion, requirePeers, root, uptime, waitForQuiet,
 } from './lib/common.mjs';
-import { CATEGORIES, COLUMNS, FIRST_TS, FULL_ROWS, TYPES, ensureDatasets, keyOf, tsStepUs } from './lib/datasets.mjs';
-import { toSql } from './lib/filter.mjs';
+import { CATEGORIES, COLUMNS, FILE_NAMES, FIRST_TS, FULL_ROWS, TYPES, ensureDatasets, keyOf, tsStepUs } from './lib/datasets.mjs';
+import { codecSection, pageCounts, runCodecComparison } from './lib/codec.mjs';
+import { filterColumns, toSql } from './lib/filter.mjs';
 import { startPeer } from './lib/peers.mjs';
 import { checkTimeInstalled, runFooterBench, runLibrary, runPqsift, runPqsiftExplain } from './lib/pqsift.mjs';
 import { ensureWideFile } from './lib/wide.mjs';
@@ -86,19 +88,24 @@ async function measure(args, runners) {
   return Object.fromEntries(Object.entries(samples).map(([engine, s]) => [engine, {
     ms: median(s.map((x) => x.ms)), cpuMs: median(s.map((x) => x.cpuMs ?? NaN)), samples: s.map((x) => x.ms),
     rows: [...new Set(s.map((x) => x.rows))], bytesRead: s[0].bytesRead,
+    // pqsift CLI only: the largest peak RSS over the rounds, and the pages it decompressed
+    // (--stats-json; the same in every round).
+    peakKb: s.some((x) => x.peakKb != null) ? Math.max(...s.map((x) => x.peakKb ?? 0)) : null,
+    pagesDecompressed: s[0].stats?.pages_decompressed ?? null,
   }]));
 }
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
-  process.stderr.write('usage: bench/run [--quick] [--rows N] [--reps K] [--threads N] [--files duckdb,polars,pqsift,pqsift_1rg,wide] ' +
-                       '[--queries REGEX] [--micro | --micro-only | --data-only] [--out FILE] [--data-dir DIR] [--pqsift PATH] [--max-load L]\n');
+  process.stderr.write(`usage: bench/run [--quick] [--rows N] [--reps K] [--threads N] [--files ${[...FILE_NAMES, 'wide'].join(',')}] ` +
+                       '[--queries REGEX] [--micro | --micro-only | --codec | --codec-only | --data-only] [--out FILE] [--data-dir DIR] ' +
+                       '[--pqsift PATH] [--max-load L]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const a = { quick: false, rows: null, reps: null, threads: os.cpus().length, files: null, queries: null, micro: false,
-              microOnly: false, dataOnly: false, out: null, dataDir: path.join(benchDir, 'data'), pqsift: path.join(root, 'build', 'src', 'pqsift'),
+              microOnly: false, codec: false, codecOnly: false, dataOnly: false, out: null, dataDir: path.join(benchDir, 'data'), pqsift: path.join(root, 'build', 'src', 'pqsift'),
               maxLoad: Infinity };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -111,6 +118,8 @@ function parseArgs(argv) {
     else if (k === '--queries') a.queries = new RegExp(v(), 'i');
     else if (k === '--micro') a.micro = true;
     else if (k === '--micro-only') a.micro = a.microOnly = true;
+    else if (k === '--codec') a.codec = true;
+    else if (k === '--codec-only') a.codec = a.codecOnly = true;
     else if (k === '--data-only') a.dataOnly = true;
     else if (k === '--out') a.out = path.resolve(v());
     else if (k === '--data-dir') a.dataDir = path.resolve(v());
@@ -124,13 +133,15 @@ function parseArgs(argv) {
   if (!Number.isInteger(a.rows) || a.rows < 10000) usage('--rows must be an integer >= 10000');
   if (!Number.isInteger(a.reps) || a.reps < 1) usage('--reps must be a positive integer');
   if (!Number.isInteger(a.threads) || a.threads < 1) usage('--threads must be a positive integer');
-  const known = ['duckdb', 'polars', 'pqsift', 'pqsift_1rg', 'wide'];
+  const known = [...FILE_NAMES, 'wide'];
   if (a.files && !a.files.every((f) => known.includes(f))) usage(`--files takes ${known.join(', ')}`);
-  a.out ??= path.join(benchDir, 'results', a.rows === FULL_ROWS ? 'suite.md' : a.rows === QUICK_ROWS ? 'suite-quick.md' : `suite-${a.rows}.md`);
+  const base = a.codecOnly ? 'codec' : 'suite';
+  a.out ??= path.join(benchDir, 'results', a.rows === FULL_ROWS ? `${base}.md` : a.rows === QUICK_ROWS ? `${base}-quick.md` : `${base}-${a.rows}.md`);
   // The library drivers are built beside the CLI (bench/micro in the same build folder).
   const micro = path.join(path.dirname(path.dirname(a.pqsift)), 'bench', 'micro');
   a.queryBench = path.join(micro, 'pqsift_query_bench');
   a.footerBench = path.join(micro, 'pqsift_footer_bench');
+  a.codecBench = path.join(micro, 'pqsift_codec_bench');
   a.microDir = micro;
   return a;
 }
@@ -145,17 +156,38 @@ async function main() {
   if (args.microOnly) { runMicro(args, microOut, log); return; }
   requirePeers();
   checkTimeInstalled();
-  for (const b of [args.pqsift, args.queryBench, args.footerBench]) {
-    if (!fs.existsSync(b)) throw new Error(`no ${b}: build the targets pqsift_cli pqsift_query_bench pqsift_footer_bench (see bench/README.md)`);
+  for (const b of [args.pqsift, args.queryBench, args.footerBench, args.codecBench]) {
+    if (!fs.existsSync(b)) {
+      throw new Error(`no ${b}: build the targets pqsift_cli pqsift_query_bench pqsift_footer_bench pqsift_codec_bench (see bench/README.md)`);
+    }
   }
 
   const tGen = Date.now();
-  const { dir, files } = await ensureDatasets({ dataDir: args.dataDir, rows: args.rows, pqsift: args.pqsift, threads: args.threads, log });
+  const wanted = args.files ? FILE_NAMES.filter((n) => args.files.includes(n)) : FILE_NAMES;
+  const { dirs, files } = await ensureDatasets({ dataDir: args.dataDir, rows: args.rows, pqsift: args.pqsift, threads: args.threads, log,
+                                                 names: wanted });
   const { DuckDBInstance } = await loadDuckDB();
   const wideFile = await ensureWideFile(await (await DuckDBInstance.create(':memory:')).connect(), args.dataDir);
   const genSeconds = (Date.now() - tGen) / 1e3;
   if (args.dataOnly) {
-    log(`datasets ready in ${path.relative(process.cwd(), dir)} (${genSeconds.toFixed(0)} s)`);
+    log(`datasets ready in ${dirs.map((d) => path.relative(process.cwd(), d)).join(', ')} (${genSeconds.toFixed(0)} s)`);
+    return;
+  }
+  const suiteFiles = Object.fromEntries(Object.entries(files).filter(([name]) => wanted.includes(name)));
+  if (args.codecOnly) {
+    await waitForQuiet(args.maxLoad, log);
+    const loadBefore = uptime();
+    const codec = runCodecComparison(args, suiteFiles, log);
+    const report = [`# Codec alone vs pqsift scan (${args.rows.toLocaleString('en-US')} rows)`, '',
+      '| | |', '| --- | --- |', `| date | ${isoNow()} |`, `| machine | ${machine()} |`, `| load before | ${loadBefore} |`,
+      `| load after | ${uptime()} |`, `| pqsift | git ${gitRevision()} (${path.relative(root, args.pqsift)}) |`,
+      `| run | \`bench/run ${process.argv.slice(2).join(' ')}\`: ${((Date.now() - started) / 1e3).toFixed(0)} s, ` +
+      `of which ${genSeconds.toFixed(0)} s writing or checking datasets |`, '',
+      ...codecSection(args, codec)].join('\n');
+    fs.mkdirSync(path.dirname(args.out), { recursive: true });
+    fs.writeFileSync(args.out, report);
+    process.stdout.write(report);
+    log(`report: ${path.relative(process.cwd(), args.out)}`);
     return;
   }
 
@@ -163,9 +195,11 @@ async function main() {
   const loadBefore = uptime();
   const peers = { duckdb: await startPeer('duckdb', args.threads), polars: await startPeer('polars', args.threads) };
   const cases = [];
-  for (const [name, f] of Object.entries(files)) {
-    if (args.files && !args.files.includes(name)) continue;
-    for (const q of queries(args.rows)) cases.push({ fileName: name, file: f.path, bytes: f.bytes, q });
+  for (const [name, f] of Object.entries(suiteFiles)) {
+    // Pages per column (headers only), for "pages decompressed": of the pages of the columns a
+    // query reads, how many it decompressed.
+    const pages = pageCounts(args.codecBench, f.path);
+    for (const q of queries(args.rows)) cases.push({ fileName: name, file: f.path, bytes: f.bytes, q, pages });
   }
   if (!args.files || args.files.includes('wide')) cases.push({ fileName: 'wide', file: wideFile, bytes: fs.statSync(wideFile).size, q: FOOTER_QUERY });
   const selected = cases.filter((c) => !args.queries || args.queries.test(c.q.name) || args.queries.test(c.q.short));
@@ -188,13 +222,15 @@ async function main() {
   } finally {
     for (const p of Object.values(peers)) p.close();
   }
+  // The codec-alone comparison (--codec), after the suite, on the same files.
+  const codec = args.codec ? runCodecComparison(args, suiteFiles, log) : null;
   const loadAfter = uptime();
   const suiteSeconds = (Date.now() - started) / 1e3;
 
   const plot = args.out.replace(/\.md$/, '.png');
   const plotted = writePlot(results, plot);
-  const report = renderReport({ args, dir, files, wideFile, results, disagreements, loadBefore, loadAfter, genSeconds, suiteSeconds,
-                                versions: { duckdb: peers.duckdb.version }, plot: plotted ? plot : null });
+  const report = renderReport({ args, dirs, files, wideFile, results, disagreements, loadBefore, loadAfter, genSeconds, suiteSeconds,
+                                versions: { duckdb: peers.duckdb.version }, plot: plotted ? plot : null, codec });
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
   fs.writeFileSync(args.out, report);
   process.stdout.write(report);
@@ -207,7 +243,20 @@ async function main() {
   }
 }
 
-function renderReport({ args, dir, files, wideFile, results, disagreements, loadBefore, loadAfter, genSeconds, suiteSeconds, versions, plot }) {
+// "N / M" pages: N decompressed by the query (pqsift CLI's --stats-json), M in the file's chunks
+// of the columns the query reads (its output columns and its filter's), dictionary pages
+// included. N > M would mean some page was decompressed twice: flagged in bold.
+function pagesText(r) {
+  const n = r.res['pqsift CLI']?.pagesDecompressed;
+  if (n == null || !r.pages) return 'n/a';
+  const cols = new Set([...(r.q.columns ?? COLUMNS), ...(r.q.filter ? filterColumns(r.q.filter) : []),
+                        ...(r.q.orderBy ? [r.q.orderBy.column] : [])]);
+  const m = [...cols].reduce((sum, c) => sum + (r.pages.columns[c]?.pages ?? 0), 0);
+  return n > m ? `**${n} / ${m} (more than the file holds)**` : `${n} / ${m}`;
+}
+
+function renderReport({ args, dirs, files, wideFile, results, disagreements, loadBefore, loadAfter, genSeconds, suiteSeconds, versions, plot,
+                        codec }) {
   const rel = (p) => path.relative(root, p);
   const fileRows = Object.entries(files).map(([name, f]) =>
     `| ${name} | ${f.writer}: ${f.how} | ${fmt(f.bytes / 1e6)} MB | ${f.seconds > 0.5 ? `written in ${f.seconds.toFixed(0)} s` : 'cached'} |`);
@@ -232,13 +281,18 @@ function renderReport({ args, dir, files, wideFile, results, disagreements, load
     `| Node.js | ${process.version} |`,
     `| run | \`bench/run ${process.argv.slice(2).join(' ')}\`: ${suiteSeconds.toFixed(0)} s, of which ${genSeconds.toFixed(0)} s writing or checking datasets |`,
     '',
-    `Files (\`${rel(dir)}/\`; columns ${COLUMNS.join(', ')}):`, '',
+    `Files (${dirs.map((d) => `\`${rel(d)}/\``).join(', ')}; columns ${COLUMNS.join(', ')}):`, '',
     '| file | written by | size | this run |', '| --- | --- | ---: | --- |',
     ...fileRows,
     `| wide | DuckDB: 500 columns x 50 row groups (bench/lib/wide.mjs) | ${fmt(fs.statSync(wideFile).size / 1e6)} MB | |`,
     '',
-    '| file | query | pqsift CLI ms | pqsift lib ms | DuckDB ms | Polars ms | lib / DuckDB | lib / Polars | CLI / DuckDB | CLI / Polars | rows | pqsift bytes read |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    'pqsift peak RSS: the CLI process\'s largest peak resident set over the rounds. Pages decompressed: by the pqsift CLI ' +
+    '(`--stats-json` `pages_decompressed`, dictionary pages included) / the pages of the columns the query reads in the file ' +
+    '(output and filter columns, every row group, from the page headers): never above the second figure when no page is ' +
+    'decompressed twice (bold otherwise); uncompressed pages count as decompressed.', '',
+    '| file | query | pqsift CLI ms | pqsift lib ms | DuckDB ms | Polars ms | lib / DuckDB | lib / Polars | CLI / DuckDB | CLI / Polars | rows | ' +
+    'pqsift bytes read | pqsift peak RSS | pages decompressed |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
     const e = r.res;
@@ -247,7 +301,8 @@ function renderReport({ args, dir, files, wideFile, results, disagreements, load
     lines.push(`| ${r.fileName} | ${r.q.name} | ${fmt(ms('pqsift CLI'))} | ${fmt(ms('pqsift lib'))} | ${fmt(ms('DuckDB'))} | ${fmt(ms('Polars'))} | ` +
                `${ratioText(ratio(ms('pqsift lib'), ms('DuckDB')))} | ${ratioText(ratio(ms('pqsift lib'), ms('Polars')))} | ` +
                `${ratioText(ratio(ms('pqsift CLI'), ms('DuckDB')))} | ${ratioText(ratio(ms('pqsift CLI'), ms('Polars')))} | ${r.rows} | ` +
-               `${read == null ? 'n/a' : `${fmt(read / 1e6)} MB (${fmt((100 * read) / r.bytes)} %)`} |`);
+               `${read == null ? 'n/a' : `${fmt(read / 1e6)} MB (${fmt((100 * read) / r.bytes)} %)`} | ` +
+               `${e['pqsift CLI'].peakKb == null ? 'n/a' : `${fmt(e['pqsift CLI'].peakKb / 1024)} MB`} | ${pagesText(r)} |`);
   }
   lines.push('', '<details><summary>CPU time (ms, median; user + system, all threads) and every wall-time sample</summary>', '',
              '| file | query | engine | CPU ms | wall ms samples |', '| --- | --- | --- | ---: | --- |');
@@ -255,6 +310,7 @@ function renderReport({ args, dir, files, wideFile, results, disagreements, load
     for (const [engine, x] of Object.entries(r.res)) lines.push(`| ${r.fileName} | ${r.q.short} | ${engine} | ${fmt(x.cpuMs)} | ${x.samples.map(fmt).join(', ')} |`);
   }
   lines.push('', '</details>', '');
+  if (codec) lines.push(...codecSection(args, codec));
   if (disagreements.length) lines.push('### Row counts differ', '', ...disagreements.map((d) => `- ${d}`), '');
   return lines.join('\n');
 }

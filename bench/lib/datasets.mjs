@@ -1,12 +1,18 @@
-// The benchmark suite's datasets (bench/suite.mjs), written once and cached in
-// bench/data/suite-<rows>-<version>/, where <version> is a hash of everything that shapes the
-// files (the generating SQL, the writers' options, this scheme's name): changing any of it
-// writes a new folder and deletes the stale ones for the same row count. Each file is written
-// to NAME.tmp and renamed when complete, so an existing file is a complete one.
+// The benchmark suite's datasets (bench/suite.mjs), written once and cached in bench/data/, in
+// one folder per group of files: `suite-<rows>-<version>/` (the first four files below) and
+// `suite-duckdb-<rows>-<version>/` (DuckDB with chosen codecs and row groups). A group's
+// <version> is a hash of everything that shapes its files (the generating SQL, the writers'
+// options, the group's scheme name): changing any of it writes a new folder for that group and
+// deletes that group's stale folders for the same row count; the other group's stay valid.
+// (The groups have folders of their own so that adding the DuckDB codec files left the hash,
+// hence the folder, of the first four unchanged: their cached 20M-row files stay valid.) Each
+// file is written to NAME.tmp and renamed when complete, so an existing file is a complete one.
 //
-// The same rows four times: written by DuckDB (its defaults), by Polars (`writeParquet`, its
+// The same rows eight times: written by DuckDB (its defaults), by Polars (`writeParquet`, its
 // defaults, from DuckDB's file), by `pqsift convert` (its defaults: page index, row groups of
-// 1,000,000 rows; plus a bloom filter on `key`), and by `pqsift convert` as a single row group.
+// 1,000,000 rows; plus a bloom filter on `key`), by `pqsift convert` as a single row group, and
+// by DuckDB four more times: ZSTD and SNAPPY, each with ROW_GROUP_SIZE 1000000 and as a single
+// row group (DuckDB writes one data page per column chunk and no page index).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -14,7 +20,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadDuckDB, loadPolars, sql } from './common.mjs';
 
-const SCHEME = 'suite-v1';
 export const FULL_ROWS = 20_000_000;
 export const CATEGORIES = ['eu', 'us', 'apac', 'latam', 'mea', 'na', 'emea', 'anz'];
 export const TYPES = { id: 'int64', ts: 'timestamp_us', category: 'string', price: 'double', qty: 'int32', note: 'string', key: 'string' };
@@ -41,8 +46,10 @@ export function generatorSql(rows) {
           FROM range(${rows}) t(i)`;
 }
 
-// name -> how it is written. `from` names the file it is converted from.
-function fileSpecs(rows) {
+// name -> how it is written. `from` names the file it is converted from. Do not change these
+// four objects (nor the scheme name) without meaning to: they are hashed into the folder name of
+// the cached files.
+function coreSpecs(rows) {
   return {
     duckdb: { writer: 'DuckDB', how: 'COPY ... (FORMAT parquet) (DuckDB defaults)', sql: generatorSql(rows) },
     polars: { writer: 'Polars', how: 'writeParquet(FILE) (nodejs-polars defaults) of readParquet(duckdb file)', from: 'duckdb' },
@@ -53,46 +60,101 @@ function fileSpecs(rows) {
   };
 }
 
+// DuckDB with a codec and a row group size (`copy`: the COPY options after FORMAT parquet),
+// written from the generator like `duckdb`. `rowGroups`: how many row groups the file must have
+// (checked after writing; DuckDB rounds ROW_GROUP_SIZE up to a multiple of 2048 rows).
+function duckdbCodecSpecs(rows) {
+  const spec = (codec, rowGroupSize) => {
+    const copy = `COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroupSize}`;
+    return { writer: `DuckDB, ${codec}${rowGroupSize === rows ? ', one row group' : ''}`,
+             how: `COPY ... (FORMAT parquet, ${copy})`, sql: generatorSql(rows), copy,
+             rowGroups: rowGroupSize >= rows ? 1 : null };
+  };
+  return {
+    duckdb_zstd: spec('zstd', 1_000_000),
+    duckdb_zstd_1rg: spec('zstd', rows),
+    duckdb_snappy: spec('snappy', 1_000_000),
+    duckdb_snappy_1rg: spec('snappy', rows),
+  };
+}
+
+// Each group: its folder prefix, its scheme name (hashed with its specs) and its files.
+const GROUPS = [
+  { prefix: 'suite', scheme: 'suite-v1', specs: coreSpecs },
+  { prefix: 'suite-duckdb', scheme: 'suite-duckdb-v1', specs: duckdbCodecSpecs },
+];
+
+// Every file of the suite, in report order.
+export const FILE_NAMES = GROUPS.flatMap((g) => Object.keys(g.specs(FULL_ROWS)));
+
+function groupDir(dataDir, rows, group) {
+  const version = createHash('sha256').update(JSON.stringify([group.scheme, group.specs(rows)])).digest('hex').slice(0, 10);
+  return path.join(dataDir, `${group.prefix}-${rows}-${version}`);
+}
+
+// The folder of the first group (DuckDB defaults, Polars, pqsift), as before the groups.
 export function datasetDir(dataDir, rows) {
-  const version = createHash('sha256').update(JSON.stringify([SCHEME, fileSpecs(rows)])).digest('hex').slice(0, 10);
-  return path.join(dataDir, `suite-${rows}-${version}`);
+  return groupDir(dataDir, rows, GROUPS[0]);
 }
 
-// Writes what is missing; returns { files: {name: {path, writer, how, bytes, seconds}}, dir }.
-// `seconds` is the time spent writing it in this call (0 when cached).
-export async function ensureDatasets({ dataDir, rows, pqsift, threads, log }) {
-  const dir = datasetDir(dataDir, rows);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const stale of fs.readdirSync(dataDir)) {
-    if (stale.startsWith(`suite-${rows}-`) && path.join(dataDir, stale) !== dir) {
-      log(`removing stale dataset ${stale} (generator changed)`);
-      fs.rmSync(path.join(dataDir, stale), { recursive: true, force: true });
-    }
-  }
-  const specs = fileSpecs(rows);
+// Writes what is missing of the files named in `names` (default: all) and of the files they are
+// converted from; returns { files: {name: {path, writer, how, bytes, seconds}}, dirs } in
+// FILE_NAMES order. `seconds` is the time spent writing it in this call (0 when cached).
+export async function ensureDatasets({ dataDir, rows, pqsift, threads, log, names = FILE_NAMES }) {
+  const needed = new Set();
+  const need = (name) => {
+    const spec = GROUPS.map((g) => g.specs(rows)[name]).find(Boolean);
+    if (!spec) throw new Error(`no dataset ${name}`);
+    if (spec.from) need(spec.from);
+    needed.add(name);
+  };
+  names.forEach(need);
   const files = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    const file = path.join(dir, `${name}.parquet`);
-    const tmp = `${file}.tmp`;
-    const t0 = Date.now();
-    if (!fs.existsSync(file)) {
-      log(`writing ${path.relative(process.cwd(), file)} (${spec.how}) ...`);
-      fs.rmSync(tmp, { force: true });
-      if (name === 'duckdb') await writeWithDuckDB(spec.sql, tmp, threads);
-      else if (name === 'polars') writeWithPolars(files[spec.from].path, tmp, threads);
-      else convertWithPqsift(pqsift, files[spec.from].path, tmp, [...spec.convert, '--threads', String(threads)]);
-      fs.renameSync(tmp, file);
+  const dirs = [];
+  for (const group of GROUPS) {
+    const specs = group.specs(rows);
+    if (!Object.keys(specs).some((n) => needed.has(n))) continue;
+    const dir = groupDir(dataDir, rows, group);
+    dirs.push(dir);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const stale of fs.readdirSync(dataDir)) {
+      if (stale.startsWith(`${group.prefix}-${rows}-`) && path.join(dataDir, stale) !== dir) {
+        log(`removing stale dataset ${stale} (generator changed)`);
+        fs.rmSync(path.join(dataDir, stale), { recursive: true, force: true });
+      }
     }
-    files[name] = { path: file, writer: spec.writer, how: spec.how, bytes: fs.statSync(file).size, seconds: (Date.now() - t0) / 1e3 };
+    for (const [name, spec] of Object.entries(specs)) {
+      if (!needed.has(name)) continue;
+      const file = path.join(dir, `${name}.parquet`);
+      const tmp = `${file}.tmp`;
+      const t0 = Date.now();
+      if (!fs.existsSync(file)) {
+        log(`writing ${path.relative(process.cwd(), file)} (${spec.how}) ...`);
+        fs.rmSync(tmp, { force: true });
+        if (spec.sql) await writeWithDuckDB(spec.sql, tmp, threads, spec.copy, spec.rowGroups);
+        else if (name === 'polars') writeWithPolars(files[spec.from].path, tmp, threads);
+        else convertWithPqsift(pqsift, files[spec.from].path, tmp, [...spec.convert, '--threads', String(threads)]);
+        fs.renameSync(tmp, file);
+      }
+      files[name] = { path: file, writer: spec.writer, how: spec.how, bytes: fs.statSync(file).size, seconds: (Date.now() - t0) / 1e3 };
+    }
   }
-  return { dir, files };
+  const ordered = Object.fromEntries(FILE_NAMES.filter((n) => files[n]).map((n) => [n, files[n]]));
+  return { dir: dirs[0], dirs, files: ordered };
 }
 
-async function writeWithDuckDB(select, out, threads) {
+// `copy`: more COPY options after FORMAT parquet (none: DuckDB's defaults); `rowGroups`: the
+// row groups the file must have, checked with parquet_metadata (null: not checked).
+async function writeWithDuckDB(select, out, threads, copy = null, rowGroups = null) {
   const { DuckDBInstance } = await loadDuckDB();
   const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
   const con = await instance.connect();
-  await con.run(`COPY (${select}) TO ${sql(out)} (FORMAT parquet)`);
+  await con.run(`COPY (${select}) TO ${sql(out)} (FORMAT parquet${copy ? `, ${copy}` : ''})`);
+  if (rowGroups != null) {
+    const r = await con.runAndReadAll(`SELECT count(DISTINCT row_group_id)::INTEGER AS n FROM parquet_metadata(${sql(out)})`);
+    const n = Number(r.getRowObjectsJson()[0].n);
+    if (n !== rowGroups) throw new Error(`DuckDB wrote ${n} row groups to ${out}, expected ${rowGroups}`);
+  }
   con.closeSync?.();
 }
 

@@ -47,3 +47,10 @@ export function toPolars(pl, f, types) {
   if (op === 'between') return col.gtEq(polarsLiteral(pl, type, a[1])).and(col.ltEq(polarsLiteral(pl, type, a[2])));
   return col[COMPARISONS[op]](polarsLiteral(pl, type, a[1]));
 }
+
+// The columns a filter reads.
+export function filterColumns(f) {
+  const [op, ...a] = f;
+  if (op === 'and' || op === 'or') return [...new Set(a.flatMap(filterColumns))];
+  return [a[0]];
+}
