@@ -63,6 +63,9 @@ struct PruningOptions {
   // Read the page headers of filter columns whose chunks have no column index and test the
   // predicate on their statistics (the pages themselves are not read for that).
   bool page_headers = true;
+  // Chunks smaller than this are not walked for their page headers (reading the headers costs
+  // about what skipping their pages would save).
+  int64_t min_page_header_chunk_bytes = int64_t{256} << 10;
   // Dictionary pages larger than this are not read for pruning.
   uint64_t max_dictionary_bytes = uint64_t{1} << 20;
 };

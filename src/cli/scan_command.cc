@@ -48,6 +48,7 @@ struct ScanArgs {
   bool no_prune = false;
   bool no_dictionary = false;
   bool no_page_headers = false;
+  int64_t page_headers_min_bytes = int64_t{256} << 10;
   std::string stats_json;
   int64_t limit = -1;
   std::string format = "csv";
@@ -112,6 +113,7 @@ int RunScan(const ScanArgs& args) {
   options.prune = !args.no_prune;
   options.pruning.dictionary = !args.no_dictionary;
   options.pruning.page_headers = !args.no_page_headers;
+  options.pruning.min_page_header_chunk_bytes = args.page_headers_min_bytes;
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.slice_rows = args.slice_rows;
@@ -179,6 +181,10 @@ Command AddScanCommand(CLI::App& root) {
                 "Do not read dictionary pages to prune (the other stages still run)");
   sub->add_flag("--no-page-headers", args->no_page_headers,
                 "Do not read page headers to prune chunks without a column index");
+  sub->add_option("--page-headers-min-bytes", args->page_headers_min_bytes,
+                  "Chunks smaller than this are not walked for their page headers")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);
   sub->add_option("--format", args->format,
                   "Output: csv (RFC 4180, header row), jsonl (one object per line), table "

@@ -10,9 +10,9 @@
 // the chunk). The pages found become the chunk's offset index in the scan's PageIndexStore
 // (Adopt): the scan then fetches only the pages a selection needs and cuts its slices at their
 // starts. Not read: a chunk the footer says holds one data page and has statistics (its page's
-// statistics are the chunk's), a chunk smaller than kMinChunkBytes (reading its headers costs
-// about what skipping its pages would save), or any chunk when the stage may not read (runtime
-// checks).
+// statistics are the chunk's), a chunk smaller than the stage's minimum (reading its headers
+// costs about what skipping its pages would save; PruningOptions::min_page_header_chunk_bytes),
+// or any chunk when the stage may not read (runtime checks).
 #include <chrono>
 #include <map>
 
@@ -24,8 +24,6 @@
 
 namespace pqsift::prune {
 namespace {
-
-constexpr int64_t kMinChunkBytes = int64_t{256} << 10;
 
 // The pages of the chunks whose headers were read, with each page's bounds.
 class HeaderEvidence final : public PageEvidence {
@@ -66,6 +64,7 @@ bool OneDataPageWithStatistics(const ColumnMetaData& meta) {
 
 class PageHeaderStage final : public PruningStage {
  public:
+  explicit PageHeaderStage(int64_t min_chunk_bytes) : min_chunk_bytes_(min_chunk_bytes) {}
   std::string_view name() const override { return "page headers"; }
 
   Status Apply(const FileContext& context, FilePlan& plan, StageReport& report) override {
@@ -95,7 +94,7 @@ class PageHeaderStage final : public PruningStage {
         if (store->column_index(g, leaf.leaf) != nullptr) continue;  // the page index's
         const ColumnChunk& chunk = rg.columns[leaf.leaf];
         if (!chunk.meta_data || chunk.is_encrypted || chunk.file_path) continue;
-        if (chunk.meta_data->total_compressed_size < kMinChunkBytes ||
+        if (chunk.meta_data->total_compressed_size < min_chunk_bytes_ ||
             OneDataPageWithStatistics(*chunk.meta_data)) {
           continue;
         }
@@ -161,10 +160,14 @@ class PageHeaderStage final : public PruningStage {
     if (chunk.bounds.empty()) return std::optional<HeaderEvidence::Chunk>();
     return std::optional<HeaderEvidence::Chunk>(std::move(chunk));
   }
+
+  int64_t min_chunk_bytes_;
 };
 
 }  // namespace
 
-std::unique_ptr<PruningStage> MakePageHeaderStage() { return std::make_unique<PageHeaderStage>(); }
+std::unique_ptr<PruningStage> MakePageHeaderStage(int64_t min_chunk_bytes) {
+  return std::make_unique<PageHeaderStage>(min_chunk_bytes);
+}
 
 }  // namespace pqsift::prune

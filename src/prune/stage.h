@@ -75,7 +75,8 @@ std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage();
 std::unique_ptr<PruningStage> MakePageIndexStage();
 // Page min/max/null counts from the pages' own headers, for chunks without a column index (the
 // headers read, not the pages); their locations become the chunk's offset index.
-std::unique_ptr<PruningStage> MakePageHeaderStage();
+// Chunks smaller than `min_chunk_bytes` are not walked.
+std::unique_ptr<PruningStage> MakePageHeaderStage(int64_t min_chunk_bytes);
 // Split-block bloom filters: equality and IN values proven absent from a row group.
 std::unique_ptr<PruningStage> MakeBloomFilterStage();
 

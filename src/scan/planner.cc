@@ -70,7 +70,9 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
     std::vector<std::unique_ptr<prune::PruningStage>> stages;
     stages.push_back(prune::MakeRowGroupStatisticsStage());
     stages.push_back(prune::MakePageIndexStage());
-    if (options.page_headers) stages.push_back(prune::MakePageHeaderStage());
+    if (options.page_headers) {
+      stages.push_back(prune::MakePageHeaderStage(options.min_page_header_chunk_bytes));
+    }
     if (options.dictionary)
       stages.push_back(prune::MakeDictionaryStage(options.dictionary_options));
     stages.push_back(prune::MakeBloomFilterStage());

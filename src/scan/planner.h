@@ -39,6 +39,7 @@ struct PlanOptions {
   int64_t limit = -1;        // without a filter, row groups past the first `limit` rows are skipped
   bool dictionary = true;    // false: the dictionary stage does not run
   bool page_headers = true;  // false: the page-header stage does not run
+  int64_t min_page_header_chunk_bytes = int64_t{256} << 10;
   prune::DictionaryStageOptions dictionary_options;
 };
 

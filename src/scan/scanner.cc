@@ -1369,6 +1369,7 @@ Status Scanner::State::Plan() {
   plan_options.limit = options.limit;
   plan_options.dictionary = options.pruning.dictionary;
   plan_options.page_headers = options.pruning.page_headers;
+  plan_options.min_page_header_chunk_bytes = options.pruning.min_page_header_chunk_bytes;
   plan_options.dictionary_options.max_dictionary_bytes = options.pruning.max_dictionary_bytes;
   PQSIFT_ASSIGN_OR_RETURN(plan, scan::BuildAccessPlan(inputs, plan_options));
   for (size_t f = 0; f < files.size(); ++f) files[f]->dictionaries->ReleaseAfterPlan(plan.files[f]);
