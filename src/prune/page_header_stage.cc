@@ -109,7 +109,6 @@ class PageHeaderStage final : public PruningStage {
       CutRowGroup cut = CutIntoSegments(g, rg.num_rows, {0, rg.num_rows}, leaves, evidence);
       if (cut.indexed) cuts.push_back(std::move(cut));
     }
-    report.row_groups_considered += static_cast<int64_t>(cuts.size());
     ProveSegments(context, std::move(cuts), leaves, evidence, std::string(name()), plan, report);
     report.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -189,7 +189,6 @@ class PageIndexStage final : public PruningStage {
       CutRowGroup cut = CutIntoSegments(g, num_rows, window, leaves, evidence);
       if (cut.indexed) cuts.push_back(std::move(cut));
     }
-    report.row_groups_considered += static_cast<int64_t>(cuts.size());
     ProveSegments(context, std::move(cuts), leaves, evidence, std::string(name()), plan, report);
     report.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

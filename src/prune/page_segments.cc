@@ -127,6 +127,7 @@ CutRowGroup CutIntoSegments(size_t g, int64_t num_rows, RowRange window,
 void ProveSegments(const FileContext& context, std::vector<CutRowGroup> cuts,
                    const std::vector<FilterLeaf>& leaves, const PageEvidence& evidence,
                    const std::string& stage, FilePlan& plan, StageReport& report) {
+  report.row_groups_considered += static_cast<int64_t>(cuts.size());
   size_t containers = 0;
   for (CutRowGroup& cut : cuts) {
     cut.first_container = containers;

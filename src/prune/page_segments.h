@@ -50,7 +50,8 @@ CutRowGroup CutIntoSegments(size_t g, int64_t num_rows, RowRange window,
 // Proves every segment of `cuts` (the row groups with page evidence) in one pass and narrows
 // `plan`: segments that cannot match leave the selection, segments that must match become
 // matched rows, a row group left without rows is skipped; all recorded as decided by `stage`,
-// counted in `report` (rows pruned, pages of the filter columns left without a selected row).
+// counted in `report` (row groups considered, rows pruned, pages of the filter columns left
+// without a selected row).
 void ProveSegments(const FileContext& context, std::vector<CutRowGroup> cuts,
                    const std::vector<FilterLeaf>& leaves, const PageEvidence& evidence,
                    const std::string& stage, FilePlan& plan, StageReport& report);
