@@ -96,6 +96,9 @@ class LeafReader {
   // pages of a Continue must start.
   bool has_loaded_page() const { return loaded_page_end_ >= 0; }
   int64_t loaded_page_end() const { return loaded_page_end_; }
+  // True when the reader stands at the end of the page it loaded last, that page's rows known:
+  // whatever comes next is in pages it has not touched.
+  bool at_page_end() const { return loaded_page_end_ >= 0 && position_ == loaded_page_end_; }
   // Records consumed (read or skipped) so far: the row the reader is at.
   int64_t position() const { return position_; }
 

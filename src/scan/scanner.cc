@@ -750,6 +750,10 @@ class SliceReaders {
     for (size_t i = 0; i < leaves_.size(); ++i) {
       std::unique_ptr<column::LeafReader> reader;
       if (ok && i < readers_.size()) reader = std::move(readers_[i]);
+      // A reader at the end of the row group, or at the end of its page, saves a later slice
+      // nothing (it would pass over the next pages by their rows just as a reader of its own):
+      // freed here, in the task, so its buffers go back to the allocator while they are warm.
+      if (reader && (reader->records_left() == 0 || reader->at_page_end())) reader.reset();
       slice_.row_group->HandoffOf(role_, leaves_[i]).Put(slice_.seq, std::move(reader));
     }
   }
