@@ -112,14 +112,10 @@ class LeafReader {
 
   std::shared_ptr<const DataType> type() const { return type_; }
   int64_t records_left() const { return num_rows_ - position_; }
-  // Data pages decompressed and decoded so far, and data pages passed over undecoded.
-  int64_t pages_decoded() const { return pages_decoded_; }
-  int64_t pages_passed_over() const { return pages_passed_over_; }
-  // Pages (data and dictionary) whose bodies this reader decompressed (or, stored
-  // uncompressed, took as they are), and their uncompressed bytes.
-  int64_t pages_decompressed() const { return pages_decompressed_; }
-  int64_t bytes_decompressed() const { return bytes_decompressed_; }
-  // The four counts since the last call, for a reader that serves several tasks in turn.
+  // What the reader did since the last call (a reader serves several tasks in turn): data
+  // pages decompressed and decoded, data pages passed over undecoded, and pages (data and
+  // dictionary) whose bodies it decompressed (or, stored uncompressed, took as they are), with
+  // their uncompressed bytes.
   struct PageCounts {
     int64_t decoded = 0;
     int64_t passed_over = 0;

@@ -284,13 +284,7 @@ class RowGroupData {
       }
       return Fetched{c.bytes, c.owner, c.range, WholeChunkPages(leaf, c.range)};
     }
-    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(*pages));
-    {
-      std::lock_guard<std::mutex> lock(c.mu);
-      MarkFetched(leaf, pages->pages, c);
-    }
-    auto buffer = std::make_shared<const Buffer>(std::move(bytes));
-    return Fetched{buffer->span(), buffer, c.range, std::move(pages->pages), false};
+    return FetchPages(leaf, std::move(*pages), c.range);
   }
 
   // For a reader continued from an earlier slice on some pages of the chunk: the pages from row
@@ -312,19 +306,22 @@ class RowGroupData {
                               ": a reader of some pages continues without an "
                               "offset index");
     }
-    Fetched out{{}, nullptr, range, std::move(pages->pages), false};
-    if (pages->reads.empty()) return out;
-    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(*pages));
+    if (pages->reads.empty()) return Fetched{{}, nullptr, range, {}, false};
+    const ByteRange first = pages->pieces.front();
+    return FetchPages(leaf, std::move(*pages), first);
+  }
+
+  // Reads the pieces of `pages` into one buffer (at `at` in the file, for messages) and marks
+  // them fetched.
+  Result<Fetched> FetchPages(int32_t leaf, scan::PageFetch pages, ByteRange at) {
+    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(pages));
     {
       Chunk& c = *chunks_.at(leaf);
       std::lock_guard<std::mutex> lock(c.mu);
-      MarkFetched(leaf, out.pages, c);
+      MarkFetched(leaf, pages.pages, c);
     }
     auto buffer = std::make_shared<const Buffer>(std::move(bytes));
-    out.bytes = buffer->span();
-    out.owner = buffer;
-    out.range = pages->pieces.front();
-    return out;
+    return Fetched{buffer->span(), buffer, at, std::move(pages.pages), false};
   }
 
   // Every page's rows, for a nested leaf whose offset index describes the chunk (flat leaves pass
@@ -886,7 +883,6 @@ struct FilterWindows {
   std::vector<int64_t> element;       // ... from which element of it
   std::vector<bool> kept;             // per filter column: its windows are kept
   std::vector<std::vector<std::shared_ptr<Array>>> arrays;  // [filter column][window]
-  bool covers_slice = false;  // every row of the slice was decoded (else: gather nothing)
 
   void AddWindow(const std::vector<prune::RowRange>& pieces) {
     int64_t at = 0;
@@ -1524,9 +1520,7 @@ Result<std::vector<std::shared_ptr<Array>>> Scanner::State::DecodeColumn(
 Result<std::vector<std::shared_ptr<Array>>> Scanner::State::GatherFilterColumn(
     const ScanSlice& slice, const prune::RowSelection& rows, const FilterWindows& decoded,
     size_t filter_column, size_t output_column) {
-  // No reader of its own: the slots it registered hand on what the slice before it left.
-  SliceReaders handle(slice, OutputRole(output_column),
-                      {&slice.row_group->file().output_columns[output_column]});
+  ReleaseOutputSlots(slice, output_column);  // no reader of its own
   if (rows.empty()) return std::vector<std::shared_ptr<Array>>{};
   auto start = Clock::now();
   prune::RowSelection decode = RowsToDecode(slice, rows);
@@ -1634,7 +1628,6 @@ Result<prune::RowSelection> Scanner::State::EvaluateFilter(const ScanSlice& slic
   rows_decoded += walk.row_count();
   filter_nanos += NanosSince(start);
   PQSIFT_RETURN_IF_ERROR(st);
-  if (keep != nullptr) keep->covers_slice = true;
   prune::RowSelection found = prune::RowSelection::FromRanges(std::move(matches));
   return proven && !decode_all ? found.Union(slice.matched) : found;
 }
@@ -1649,9 +1642,9 @@ void Scanner::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelec
     result->rows = rows.row_count();
     result->pending += static_cast<int>(columns.size());
   }
-  // The filter's windows serve the output columns that are filter columns when it decoded every
-  // row of the slice.
-  const bool gather = decoded && decoded->covers_slice;
+  // The filter's windows (it decodes every row of the slice when they are kept) serve the output
+  // columns that are filter columns.
+  const bool gather = decoded != nullptr;
   // A filtered slice counted the rows whose filter columns it decoded; proven rows it did not
   // decode are decoded here first.
   if (!columns.empty()) {

@@ -28,25 +28,7 @@ namespace {
 using testing::CliResult;
 using testing::ExpectOneErrorLine;
 using testing::RunCli;
-
-// A temporary file, removed at the end of the test.
-class TempFile {
- public:
-  explicit TempFile(const std::string& bytes, const std::string& suffix = ".parquet") {
-    static std::atomic<int> counter{0};
-    path_ =
-        (std::filesystem::temp_directory_path() / ("pqsift_cli_test_" + std::to_string(::getpid()) +
-                                                   "_" + std::to_string(counter++) + suffix))
-            .string();
-    std::ofstream out(path_, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempFile;
 
 const nlohmann::json* ColumnChunkWithLogicalType(const nlohmann::json& j, const std::string& lt) {
   const nlohmann::json& columns = j.at("columns");

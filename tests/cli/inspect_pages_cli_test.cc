@@ -29,24 +29,7 @@ using testing::CliResult;
 using testing::ExpectOneErrorLine;
 using testing::Lines;
 using testing::RunCli;
-
-class TempFile {
- public:
-  explicit TempFile(std::string_view bytes) {
-    static std::atomic<int> counter{0};
-    path_ = (std::filesystem::temp_directory_path() /
-             ("pqsift_pages_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
-              ".parquet"))
-                .string();
-    std::ofstream out(path_, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempFile;
 
 // 300 rows: a (int64, required) and s (string, nullable: NULL every 3rd row), pages of 100 rows.
 std::string WriteFile(bool v2) {

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -150,5 +152,26 @@ inline std::vector<uint8_t> FooterOf(const std::vector<uint8_t>& file) {
   if (len > n - 12) return {};
   return {file.end() - 8 - len, file.end() - 8};
 }
+
+// A temporary file holding `bytes`, removed with the object (one name per process and object).
+class TempFile {
+ public:
+  explicit TempFile(std::string_view bytes, std::string_view suffix = ".parquet") {
+    static std::atomic<int> counter{0};
+    path_ = (std::filesystem::temp_directory_path() /
+             ("pqsift_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
+              std::string(suffix)))
+                .string();
+    std::ofstream out(path_, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace pqsift::testing
