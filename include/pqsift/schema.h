@@ -69,6 +69,12 @@ class Schema {
 
   // The leaf with dotted path `path`, or null.
   const ColumnDescriptor* FindColumn(std::string_view path) const;
+  // The node (leaf or group) a user's dotted path names: the one whose path is `path`, else the
+  // only one whose path equals it ignoring ASCII case (as DuckDB resolves names); -1 when none
+  // or several do. The one resolution for projections, filters, ORDER BY and runtime filters.
+  int32_t FindNode(std::string_view path) const;
+  // The dotted path of node `node` ("" for the root).
+  std::string NodePath(int32_t node) const;
 
  private:
   std::vector<SchemaNode> nodes_;

@@ -364,8 +364,8 @@ class Binder {
     for (const std::string& part : n.path) path += (path.empty() ? "" : ".") + part;
     const ColumnDescriptor* column = FindLeaf(path);
     if (column == nullptr) {
-      if (const std::string* group = FindGroup(path)) {
-        return ErrorAt(n.pos, "column '" + *group +
+      if (std::string group = FindGroup(path); !group.empty()) {
+        return ErrorAt(n.pos, "column '" + group +
                                   "' is a group (struct, list or map): name a leaf inside it");
       }
       std::string message = "no column '" + path + "'";
@@ -407,47 +407,19 @@ class Binder {
     return o;
   }
 
-  // Exact match first, then a unique case-insensitive one (as DuckDB).
+  // The leaf `path` names (Schema::FindNode: the one resolution of names), or null.
   const ColumnDescriptor* FindLeaf(const std::string& path) const {
-    if (const ColumnDescriptor* c = schema_.FindColumn(path)) return c;
-    const ColumnDescriptor* found = nullptr;
-    for (const ColumnDescriptor& c : schema_.columns()) {
-      if (EqualsIgnoreCase(c.path, path)) {
-        if (found != nullptr) return nullptr;
-        found = &c;
-      }
-    }
-    return found;
+    int32_t node = schema_.FindNode(path);
+    if (node < 0 || !schema_.nodes()[static_cast<size_t>(node)].is_leaf()) return nullptr;
+    return &schema_.columns()[static_cast<size_t>(
+        schema_.nodes()[static_cast<size_t>(node)].column_index)];
   }
 
-  const std::string* FindGroup(const std::string& path) {
-    if (group_paths_.empty()) {
-      const auto& nodes = schema_.nodes();
-      group_paths_.resize(nodes.size());
-      for (size_t k = 1; k < nodes.size(); ++k) {
-        int32_t parent = nodes[k].parent;
-        group_paths_[k] = parent <= 0 ? std::string(nodes[k].name)
-                                      : group_paths_[static_cast<size_t>(parent)] + "." +
-                                            std::string(nodes[k].name);
-      }
-    }
-    for (size_t k = 1; k < group_paths_.size(); ++k) {
-      if (!schema_.nodes()[k].is_leaf() && EqualsIgnoreCase(group_paths_[k], path)) {
-        return &group_paths_[k];
-      }
-    }
-    return nullptr;
-  }
-
-  static bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t k = 0; k < a.size(); ++k) {
-      if (std::tolower(static_cast<unsigned char>(a[k])) !=
-          std::tolower(static_cast<unsigned char>(b[k]))) {
-        return false;
-      }
-    }
-    return true;
+  // The group `path` names, as the schema spells it, or empty.
+  std::string FindGroup(const std::string& path) const {
+    int32_t node = schema_.FindNode(path);
+    if (node < 0 || schema_.nodes()[static_cast<size_t>(node)].is_leaf()) return {};
+    return schema_.NodePath(node);
   }
 
   // The leaf path within edit distance 2 (case-insensitive) of `path`, if exactly one is closest.
@@ -1334,7 +1306,6 @@ class Binder {
 
   const Schema& schema_;
   BoundFilter filter_;
-  std::vector<std::string> group_paths_;  // per schema node, built on the first lookup
 };
 
 }  // namespace

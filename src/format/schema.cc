@@ -3,6 +3,7 @@
 #include "pqsift/schema.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 
 namespace pqsift {
@@ -196,6 +197,39 @@ const ColumnDescriptor* Schema::FindColumn(std::string_view path) const {
     if (c.path == path) return &c;
   }
   return nullptr;
+}
+
+std::string Schema::NodePath(int32_t node) const {
+  std::vector<std::string_view> parts;
+  for (int32_t n = node; n > 0; n = nodes_[static_cast<size_t>(n)].parent) {
+    parts.push_back(nodes_[static_cast<size_t>(n)].name);
+  }
+  std::string path;
+  for (auto part = parts.rbegin(); part != parts.rend(); ++part) {
+    if (!path.empty()) path += '.';
+    path += *part;
+  }
+  return path;
+}
+
+int32_t Schema::FindNode(std::string_view path) const {
+  auto equals_ignoring_case = [](std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) ==
+                    std::tolower(static_cast<unsigned char>(y));
+           });
+  };
+  int32_t found = -1;
+  bool ambiguous = false;
+  for (size_t n = 1; n < nodes_.size(); ++n) {
+    const std::string node_path = NodePath(static_cast<int32_t>(n));
+    if (node_path == path) return static_cast<int32_t>(n);
+    if (equals_ignoring_case(node_path, path)) {
+      ambiguous = found >= 0;
+      found = static_cast<int32_t>(n);
+    }
+  }
+  return ambiguous ? -1 : found;
 }
 
 }  // namespace pqsift

@@ -4,44 +4,9 @@
 #include <chrono>
 
 #include "prune/stage.h"
+#include "scan/limit.h"
 
 namespace pqsift::scan {
-namespace {
-
-// Without a filter every row counts towards the limit, so the row groups after the first
-// `limit` rows cannot contribute: the plan skips them and trims the last one.
-void ApplyLimit(int64_t limit, prune::AccessPlan& plan, prune::StageReport& report) {
-  int64_t budget = limit;
-  for (prune::FilePlan& file : plan.files) {
-    for (prune::RowGroupPlan& rg : file.row_groups) {
-      if (rg.decision() == prune::Decision::kSkip) continue;
-      ++report.row_groups_considered;
-      int64_t selected = rg.rows.row_count();
-      if (budget >= selected) {
-        budget -= selected;
-        continue;
-      }
-      // Keep the first `budget` selected rows.
-      std::vector<prune::RowRange> kept;
-      for (const prune::RowRange& r : rg.rows.ranges()) {
-        if (budget == 0) break;
-        int64_t take = std::min(budget, r.length());
-        kept.push_back({r.begin, r.begin + take});
-        budget -= take;
-      }
-      int64_t before = selected;
-      if (kept.empty()) {
-        rg.Skip(report.stage);
-        ++report.row_groups_skipped;
-      } else {
-        rg.Narrow(prune::RowSelection::FromRanges(std::move(kept)), report.stage);
-      }
-      report.rows_pruned += before - rg.rows.row_count();
-    }
-  }
-}
-
-}  // namespace
 
 Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
                                           const PlanOptions& options) {
@@ -91,12 +56,7 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
       plan.stages.push_back(std::move(report));
     }
   }
-  if (options.limit >= 0 && !has_filter) {
-    prune::StageReport report;
-    report.stage = "limit";
-    ApplyLimit(options.limit, plan, report);
-    plan.stages.push_back(std::move(report));
-  }
+  ScanLimit::PruneRowGroups(options.limit, has_filter, plan);
   return plan;
 }
 

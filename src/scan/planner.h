@@ -37,6 +37,7 @@ struct PlanInput {
 struct PlanOptions {
   bool prune = true;         // false: no stage runs (every row group is scanned)
   int64_t limit = -1;        // without a filter, row groups past the first `limit` rows are skipped
+                             // (scan/limit.h)
   bool dictionary = true;    // false: the dictionary stage does not run
   bool page_headers = true;  // false: the page-header stage does not run
   int64_t min_page_header_chunk_bytes = int64_t{256} << 10;

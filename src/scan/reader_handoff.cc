@@ -1,5 +1,7 @@
 #include "scan/reader_handoff.h"
 
+#include <vector>
+
 namespace pqsift::scan {
 
 int64_t ReaderHandoff::Register(int64_t seq) {
@@ -49,7 +51,32 @@ void ReaderHandoff::DiscardFrom(int64_t seq) {
   }
 }
 
+bool ReaderHandoff::Ready(int64_t seq) const {
+  auto it = entries_.find(seq);
+  int64_t prev = it == entries_.end() ? -1 : it->second.prev;
+  while (prev >= 0) {
+    auto p = entries_.find(prev);
+    if (p == entries_.end()) return true;
+    if (!p->second.put) return false;
+    if (p->second.reader) return true;
+    prev = p->second.prev;  // it left none: Take goes on to what it was handed
+  }
+  return true;
+}
+
+void ReaderHandoff::WhenReady(int64_t seq, std::function<void()> run) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!Ready(seq)) {
+      waiting_[seq] = std::move(run);
+      return;
+    }
+  }
+  run();
+}
+
 void ReaderHandoff::Put(int64_t seq, std::unique_ptr<column::LeafReader> reader) {
+  std::vector<std::function<void()>> now_ready;
   {
     std::lock_guard<std::mutex> lock(mu_);
     Entry& entry = entries_[seq];
@@ -61,13 +88,27 @@ void ReaderHandoff::Put(int64_t seq, std::unique_ptr<column::LeafReader> reader)
     } else {
       entry.reader = std::move(reader);
     }
+    for (auto it = waiting_.begin(); it != waiting_.end();) {
+      if (Ready(it->first)) {
+        now_ready.push_back(std::move(it->second));
+        it = waiting_.erase(it);
+      } else {
+        ++it;
+      }
+    }
   }
   put_.notify_all();
+  for (auto& run : now_ready) run();
 }
 
 void ReaderHandoff::Clear() {
-  std::lock_guard<std::mutex> lock(mu_);
-  for (auto& [seq, entry] : entries_) entry.reader.reset();
+  std::map<int64_t, std::function<void()>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [seq, entry] : entries_) entry.reader.reset();
+    dropped.swap(waiting_);
+  }
+  // Destroyed outside the lock: a callback may hold the last reference to what owns this.
 }
 
 }  // namespace pqsift::scan

@@ -16,15 +16,17 @@
 // earlier reader (its first page starts at its first row) Discards it, so readers no slice will
 // continue are freed as soon as they are put, not with the row group.
 //
-// Deadlock freedom (the caller's part): a task only Takes from slices launched before its own,
-// whose tasks were submitted to the FIFO pool before it and never wait on later ones, so the
-// oldest unfinished task can always run.
+// No task waits on a worker thread (the caller's part): a task is submitted to the pool only once
+// its Takes would not wait (WhenReady), so the workers are never held by tasks blocked on their
+// predecessors, and those of other row groups run meanwhile. Take still waits when called early,
+// which is correct, only slower.
 //
 // Thread safety: every method may be called from any thread.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,9 +44,13 @@ class ReaderHandoff {
   std::unique_ptr<column::LeafReader> Take(int64_t seq);
   // Slice `seq` does not want that reader: freed now, or when it arrives.
   void Discard(int64_t seq);
+  // Runs `run` once Take(seq) would not wait (now, on this thread, when it would not already;
+  // otherwise on the thread of the Put that makes it so, after the handoff's lock is released).
+  void WhenReady(int64_t seq, std::function<void()> run);
   // Slice `seq` is done; `reader` (may be null) goes to the slice after it.
   void Put(int64_t seq, std::unique_ptr<column::LeafReader> reader);
-  // Frees every reader held (the row group is done).
+  // Frees every reader held and drops the callbacks waiting (the row group is done, or the scan
+  // is destroyed).
   void Clear();
 
  private:
@@ -59,10 +65,13 @@ class ReaderHandoff {
   };
 
   void DiscardFrom(int64_t seq);
+  // Whether Take(seq) would return without waiting (mu_ held).
+  bool Ready(int64_t seq) const;
 
   std::mutex mu_;
   std::condition_variable put_;
-  std::map<int64_t, Entry> entries_;  // by slice
+  std::map<int64_t, Entry> entries_;                  // by slice
+  std::map<int64_t, std::function<void()>> waiting_;  // WhenReady callbacks, by slice
   int64_t last_registered_ = -1;
 };
 

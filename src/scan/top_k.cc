@@ -50,7 +50,10 @@ Result<std::unique_ptr<TopK>> TopK::Open(ScanInput input, const ScanOptions& opt
   }
   top->output_columns_ = inner.columns.size();
   for (const expr::OrderKey& key : top->keys_) {
-    auto it = std::find(inner.columns.begin(), inner.columns.end(), key.column);
+    // The same column however it is spelled (Schema::FindNode): decoded once.
+    const int32_t node = schema.FindNode(key.column);
+    auto it = std::find_if(inner.columns.begin(), inner.columns.end(),
+                           [&](const std::string& c) { return schema.FindNode(c) == node; });
     top->key_columns_.push_back(static_cast<size_t>(it - inner.columns.begin()));
     if (it == inner.columns.end()) inner.columns.push_back(key.column);
   }
@@ -58,7 +61,7 @@ Result<std::unique_ptr<TopK>> TopK::Open(ScanInput input, const ScanOptions& opt
   top->filter_ = std::make_shared<RuntimeFilter>(std::vector<std::string>{first.column});
   inner.runtime_filter = top->filter_;
   inner.read_order = ReadOrder{first.column, first.descending, first.nulls_first};
-  PQSIFT_ASSIGN_OR_RETURN(top->inner_, Scanner::Open(std::move(input), inner));
+  PQSIFT_ASSIGN_OR_RETURN(top->inner_, Executor::Open(std::move(input), inner));
 
   auto out = std::make_shared<BatchSchema>();
   const BatchSchema& all = *top->inner_->schema();

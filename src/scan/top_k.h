@@ -16,6 +16,7 @@
 //        |
 //   at the end: the best K in order, the hidden key columns dropped
 //
+// The inner scan is an Executor (scan/executor.h); pqsift::Scanner holds either one or a TopK.
 // Thread safety: as Scanner (one thread at a time).
 #pragma once
 
@@ -25,6 +26,7 @@
 #include "arrow/sort.h"
 #include "expr/order_by.h"
 #include "pqsift/scan.h"
+#include "scan/executor.h"
 #include "scan/scan_input.h"
 
 namespace pqsift::scan {
@@ -39,7 +41,7 @@ class TopK {
   // The first call scans everything the runtime filter leaves; then the rows in order.
   Result<std::shared_ptr<RecordBatch>> Next();
   ScanStats stats() const;
-  const Scanner& inner() const { return *inner_; }
+  const Executor& inner() const { return *inner_; }
 
  private:
   TopK() = default;
@@ -58,7 +60,7 @@ class TopK {
   int64_t k_ = 0;
   int64_t batch_size_ = 0;
   std::shared_ptr<RuntimeFilter> filter_;
-  std::unique_ptr<Scanner> inner_;
+  std::unique_ptr<Executor> inner_;
   std::shared_ptr<const BatchSchema> schema_;
 
   std::vector<std::vector<std::shared_ptr<Array>>> chunks_;  // candidates: chunks_[c][column]

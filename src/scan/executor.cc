@@ -1,0 +1,720 @@
+#include "scan/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+
+#include "column/leaf_reader.h"
+#include "expr/binder.h"
+#include "format/page_index_store.h"
+#include "scan/column_resolver.h"
+#include "scan/dictionary_store.h"
+#include "scan/limit.h"
+#include "scan/page_fetch.h"
+#include "scan/planned_file.h"
+#include "scan/planner.h"
+#include "scan/row_group_data.h"
+#include "scan/runtime_check.h"
+#include "scan/slice.h"
+#include "scan/slice_decoder.h"
+#include "scan/slice_readers.h"
+#include "scan/slicer.h"
+#include "scan/thread_pool.h"
+
+namespace pqsift::scan {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t NanosSince(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+struct Executor::State {
+  ScanOptions options;
+  // Built while the scan opens, on the caller's thread; read-only (and shared with the row
+  // groups as const) from the first launch on.
+  std::vector<std::shared_ptr<PlannedFile>> files;
+  // The columns the filter binds to and the projection resolves in (scan/scan_input.h); null
+  // in `input`: the first file's, and then every file must hold every column read.
+  std::shared_ptr<const Schema> tree;
+  bool missing_columns_are_null = false;
+  std::vector<std::string> partition_columns;
+  DatasetCounts dataset_counts;
+  std::vector<DecodedColumn> columns;       // the output columns: path and the scan's type
+  std::optional<expr::BoundFilter> filter;  // bound against `tree`
+  std::shared_ptr<const BatchSchema> schema;
+  prune::AccessPlan plan;
+  std::vector<RowGroupSlicer> slicers;  // in reading order
+  size_t next_slicer = 0;
+  std::deque<std::shared_ptr<SliceResult>> in_flight;
+  std::deque<std::shared_ptr<RecordBatch>> ready;
+  std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
+  std::optional<ScanLimit> limit;
+  uint64_t row_groups_read = 0;
+  double plan_seconds = 0;
+  std::vector<std::shared_ptr<RowGroupData>> row_groups;  // every one the slices read
+  DecodeCounters counters;
+  std::optional<SliceDecoder> decoder;
+  // The runtime filter bound to each file, for the version last seen: proofs use `bound`, rows
+  // are evaluated with `filter`.
+  struct RuntimeBinding {
+    uint64_t version = 0;
+    BoundRuntimeFilter bound;
+    std::shared_ptr<const SliceFilter> filter;
+  };
+  std::vector<RuntimeBinding> runtime;
+  uint64_t runtime_row_groups_skipped = 0;
+  uint64_t runtime_pages_skipped = 0;
+  // The tasks submit through `workers`, not `pool`: tasks that run while the pool is destroyed
+  // (joining its workers) still submit the tasks they lead to, and the pool runs them.
+  ThreadPool* workers = nullptr;
+  std::unique_ptr<ThreadPool> pool;  // last: destroyed first, joining the workers
+
+  ~State() {
+    pool.reset();  // the tasks run (cancelled) and hand their readers on
+    // Steps that never got their turn hold slices, which hold their row group.
+    for (const auto& row_group : row_groups) row_group->Abandon();
+  }
+
+  std::string Where() const {
+    return missing_columns_are_null || files.empty() ? std::string("dataset")
+                                                     : files.front()->metadata->file_name();
+  }
+  Status Resolve();
+  Status Plan();
+  Status LoadOffsetIndexes();
+  Status LoadRuntimeEvidence();
+  void OrderSlices();
+  Result<bool> ApplyRuntimeFilter(ScanSlice& slice);
+  // No columns projected: `rows` rows as batches without columns, so counts stay right.
+  void PushRowsWithoutColumns(int64_t rows) {
+    for (int64_t done = 0; done < rows; done += options.batch_size) {
+      auto batch = std::make_shared<RecordBatch>();
+      batch->schema = schema;
+      batch->num_rows = std::min(options.batch_size, rows - done);
+      ready.push_back(std::move(batch));
+    }
+  }
+  std::optional<ScanSlice> NextSlice();
+  void Launch(const ScanSlice& launched);
+  bool SubmitWhenReady(const ScanSlice& slice, int role,
+                       const std::vector<const DecodedColumn*>& columns, int64_t first_row,
+                       std::function<void()> task) const;
+  int IndependentTasks(const ScanSlice& slice) const;
+  void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
+                           const std::shared_ptr<const FilterWindows>& decoded,
+                           const std::shared_ptr<SliceResult>& result);
+  column::PageReaderOptions page_options() const {
+    column::PageReaderOptions o;
+    o.verify_crc = options.verify_crc;
+    o.max_page_bytes = options.max_page_bytes;
+    return o;
+  }
+};
+
+// The output columns, the filter and the runtime filter's columns, in the scan's schema and in
+// each file (scan/column_resolver.h).
+Status Executor::State::Resolve() {
+  if (!options.count_only) {
+    PQSIFT_ASSIGN_OR_RETURN(columns,
+                            ResolveOutputColumns(*tree, options.columns, Where(), &schema));
+  } else {
+    schema = std::make_shared<BatchSchema>();
+  }
+  const std::string first = files.empty() ? "dataset" : files.front()->metadata->file_name();
+  ColumnResolver resolver(partition_columns, missing_columns_are_null, first);
+  for (const auto& file : files) {
+    PQSIFT_RETURN_IF_ERROR(resolver.ResolveOutputs(columns, file.get()));
+  }
+  if (!options.filter.empty()) {
+    auto bound = expr::BindFilter(options.filter, *tree);
+    if (!bound.ok()) return bound.status().WithContext(Where());
+    filter = std::move(bound).value();
+    for (const auto& file : files) PQSIFT_RETURN_IF_ERROR(resolver.BindFilter(*filter, file.get()));
+  }
+  if (options.runtime_filter) {
+    runtime.resize(files.size());
+    for (const auto& file : files) {
+      const PlannedFile* first_file = file == files.front() ? nullptr : files.front().get();
+      PQSIFT_RETURN_IF_ERROR(
+          resolver.BindRuntimeColumns(*options.runtime_filter, first_file, file.get()));
+    }
+  }
+  return Status::OK();
+}
+
+// The evidence the runtime checks use, loaded during planning (later loads would race with the
+// workers reading the store): the column indexes of the runtime filter's columns, and the offset
+// indexes of every leaf read, so pages the check rules out are not fetched.
+Status Executor::State::LoadRuntimeEvidence() {
+  if (!options.runtime_filter || !options.prune) return Status::OK();
+  for (size_t f = 0; f < files.size(); ++f) {
+    const PlannedFile& file = *files[f];
+    std::vector<format::PageIndexStore::Request> requests;
+    for (size_t g = 0; g < plan.files[f].row_groups.size(); ++g) {
+      if (plan.files[f].row_groups[g].decision() == prune::Decision::kSkip) continue;
+      for (const expr::ColumnRef& ref : file.runtime_refs) requests.push_back({g, ref.leaf, true});
+      for (int32_t leaf : file.leaves) requests.push_back({g, leaf, false});
+    }
+    uint64_t bytes_read = 0;
+    PQSIFT_RETURN_IF_ERROR(file.page_indexes->Load(requests, &bytes_read));
+  }
+  return Status::OK();
+}
+
+// The most promising row groups first (ScanOptions::read_order); a row group's slices stay
+// together and in order.
+void Executor::State::OrderSlices() {
+  if (!options.read_order) return;
+  const ReadOrder& order = *options.read_order;
+  std::vector<std::optional<expr::ColumnRef>> refs(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto ref = ResolveLeafColumn(order.column, files[f]->metadata->schema());
+    if (ref.ok()) refs[f] = *std::move(ref);  // no such column: nothing promised, file order
+  }
+  std::vector<std::pair<Promise, size_t>> keyed;
+  for (size_t i = 0; i < slicers.size(); ++i) {
+    const RowGroupData& data = slicers[i].data();
+    const std::optional<expr::ColumnRef>& ref = refs[data.file().index];
+    Promise promise;
+    if (ref) {
+      promise = RowGroupPromise(*data.file().metadata, *ref, data.row_group_index(),
+                                order.descending, order.nulls_first);
+    }
+    keyed.emplace_back(std::move(promise), i);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    return MorePromising(a.first, b.first, order.descending);
+  });
+  std::vector<RowGroupSlicer> ordered;
+  ordered.reserve(keyed.size());
+  for (const auto& k : keyed) ordered.push_back(std::move(slicers[k.second]));
+  slicers = std::move(ordered);
+}
+
+// Right before a slice is launched: the runtime filter as it stands now, proved against the
+// statistics of the slice's row group and its loaded page indexes. The slice keeps only the rows
+// that may pass (so its readers fetch only their pages) and evaluates the filter on the rows not
+// proven. False: no row of the slice can pass.
+Result<bool> Executor::State::ApplyRuntimeFilter(ScanSlice& slice) {
+  if (!options.runtime_filter) return true;
+  RowGroupData& data = *slice.row_group;
+  const uint64_t version = options.runtime_filter->version();
+  if (version == 0) return true;
+  const PlannedFile& file = data.file();
+  RuntimeBinding& binding = runtime[file.index];
+  if (binding.version != version) {
+    RuntimeSnapshot snapshot = TakeSnapshot(*options.runtime_filter);
+    PQSIFT_ASSIGN_OR_RETURN(
+        binding.bound, BindRuntimeFilter(snapshot, file.runtime_refs, file.metadata->file_name()));
+    CombinedFilter combined =
+        CombineFilters(file.filter ? &*file.filter : nullptr, snapshot, file.runtime_refs);
+    auto filter = std::make_shared<SliceFilter>();
+    for (const DecodedColumn& col : file.filter_columns) filter->columns.push_back(&col);
+    for (size_t k : combined.added) filter->columns.push_back(&file.runtime_columns[k]);
+    filter->filter = std::move(combined.filter);
+    filter->MatchOutputColumns(file.output_columns);
+    binding.filter = std::move(filter);
+    binding.version = snapshot.version;
+  }
+  if (!binding.bound.filter.root) return true;
+  if (!options.prune) {
+    // No proof (--no-prune): every row is read and the runtime filter evaluated on it.
+    slice.matched = prune::RowSelection();
+    slice.needs_filter = true;
+    slice.filter = binding.filter;
+    return true;
+  }
+  // The slice's readers fetch only the pages holding its rows: narrowing them here leaves the
+  // pages ruled out in the file.
+  PQSIFT_ASSIGN_OR_RETURN(RuntimeCheck check, CheckRowGroup(binding.bound, *file.file,
+                                                            *file.metadata, file.page_indexes.get(),
+                                                            data.row_group_index(), slice.rows));
+  runtime_pages_skipped += static_cast<uint64_t>(check.pages_pruned);
+  if (check.rows.empty()) {
+    if (data.DropSlice()) ++runtime_row_groups_skipped;
+    return false;
+  }
+  // Proven rows: those the plan proved for the scan's filter (all, without one) that the
+  // runtime proof proved too; the rest are evaluated.
+  prune::RowSelection scan_matched = slice.needs_filter ? slice.matched : slice.rows;
+  slice.rows = slice.rows.Intersect(check.rows);
+  slice.matched = scan_matched.Intersect(check.matched).Intersect(slice.rows);
+  slice.needs_filter = slice.matched.row_count() != slice.rows.row_count();
+  slice.filter = binding.filter;
+  return true;
+}
+Status Executor::State::Plan() {
+  PQSIFT_RETURN_IF_ERROR(Resolve());
+
+  auto start = Clock::now();
+  std::vector<PlanInput> inputs;
+  for (const auto& file : files) {
+    std::vector<int32_t>& leaves = file->leaves;
+    for (const auto* list : {&file->output_columns, &file->filter_columns}) {
+      for (const DecodedColumn& col : *list) {
+        if (!col.constant) leaves.insert(leaves.end(), col.leaves.begin(), col.leaves.end());
+      }
+    }
+    std::sort(leaves.begin(), leaves.end());
+    leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+    file->page_indexes = std::make_unique<format::PageIndexStore>(*file->file, *file->metadata);
+    file->dictionaries = std::make_unique<DictionaryStore>(*file->file, *file->metadata);
+    PlanInput input{file->file.get(),
+                    file->metadata.get(),
+                    file->proof_filter ? &*file->proof_filter : nullptr,
+                    file->page_indexes.get(),
+                    file->leaves,
+                    file->dictionaries.get(),
+                    file->fully_matched_by,
+                    file->excluded_row_groups};
+    inputs.push_back(input);
+  }
+  PlanOptions plan_options;
+  plan_options.prune = options.prune;
+  plan_options.limit = options.limit;
+  plan_options.dictionary = options.pruning.dictionary;
+  plan_options.page_headers = options.pruning.page_headers;
+  plan_options.min_page_header_chunk_bytes = options.pruning.min_page_header_chunk_bytes;
+  plan_options.dictionary_options.max_dictionary_bytes = options.pruning.max_dictionary_bytes;
+  PQSIFT_ASSIGN_OR_RETURN(plan, BuildAccessPlan(inputs, plan_options));
+  for (size_t f = 0; f < files.size(); ++f) files[f]->dictionaries->ReleaseAfterPlan(plan.files[f]);
+  PQSIFT_RETURN_IF_ERROR(LoadOffsetIndexes());
+  PQSIFT_RETURN_IF_ERROR(LoadRuntimeEvidence());
+  plan_seconds = static_cast<double>(NanosSince(start)) * 1e-9;
+
+  for (size_t f = 0; f < files.size(); ++f) {
+    const std::shared_ptr<const PlannedFile> file = files[f];
+    const std::vector<int32_t>& leaves = file->leaves;
+    const FileMetaData& meta = file->metadata->file();
+    for (size_t g = 0; g < meta.row_groups.size(); ++g) {
+      const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
+      if (rg_plan.rows.empty()) continue;
+      auto data = std::make_shared<RowGroupData>(file, g, leaves);
+      row_groups.push_back(data);
+      bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
+      slicers.emplace_back(data, rg_plan, needs_filter, file->scan_filter,
+                           SliceCutter::Of(*file, g, options.batch_size, options.slice_rows));
+    }
+  }
+  OrderSlices();
+  if (!slicers.empty()) slicers.front().Ramp(limit->RampRows());
+  return Status::OK();
+}
+
+// The next slice in reading order, made now; nullopt at the end of the scan.
+std::optional<ScanSlice> Executor::State::NextSlice() {
+  for (; next_slicer < slicers.size(); ++next_slicer) {
+    std::optional<ScanSlice> slice = slicers[next_slicer].Next();
+    if (slice) return slice;
+  }
+  return std::nullopt;
+}
+// The offset indexes of the leaves read in row groups the plan reads only in part or that are
+// cut into several slices, for the fetches to take only the pages they need (the page-index
+// stage loaded most already, in the same reads as the column indexes). Without them, a slice
+// fetches the whole chunk, held until the row group's last slice is done.
+Status Executor::State::LoadOffsetIndexes() {
+  for (size_t f = 0; f < files.size(); ++f) {
+    const PlannedFile& file = *files[f];
+    std::vector<format::PageIndexStore::Request> requests;
+    for (size_t g = 0; g < plan.files[f].row_groups.size(); ++g) {
+      const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
+      const RowGroup& rg = file.metadata->file().row_groups[g];
+      bool in_part = rg_plan.decision() == prune::Decision::kSelection;
+      bool sliced = rg_plan.decision() != prune::Decision::kSkip &&
+                    SliceRows(rg, options.batch_size, options.slice_rows) < rg.num_rows;
+      if (!in_part && !sliced) continue;
+      for (int32_t leaf : file.leaves) requests.push_back({g, leaf, false});
+    }
+    uint64_t bytes_read = 0;
+    PQSIFT_RETURN_IF_ERROR(file.page_indexes->Load(requests, &bytes_read));
+  }
+  return Status::OK();
+}
+// Phase two: one task per output column over `rows`. Called with result->pending counting the
+// caller; each task adds itself before the caller finishes.
+void Executor::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
+                                          const std::shared_ptr<const FilterWindows>& decoded,
+                                          const std::shared_ptr<SliceResult>& result) {
+  {
+    std::lock_guard<std::mutex> lock(result->mu);
+    result->rows = rows.row_count();
+    result->pending += static_cast<int>(columns.size());
+  }
+  // The filter's windows (it decodes every row of the slice when they are kept) serve the output
+  // columns that are filter columns.
+  const bool gather = decoded != nullptr;
+  // A filtered slice counted the rows whose filter columns it decoded; proven rows it did not
+  // decode are decoded here first.
+  if (!columns.empty()) {
+    counters.rows_decoded += !slice.needs_filter ? rows.row_count()
+                             : gather            ? 0
+                                                 : slice.matched.row_count();
+  }
+  auto shared_rows = std::make_shared<const prune::RowSelection>(std::move(rows));
+  for (size_t c = 0; c < columns.size(); ++c) {
+    int from = gather ? slice.filter->output_from_filter[c] : -1;
+    auto task = [this, slice, shared_rows, c, from, decoded, result, cancelled = cancelled] {
+      if (cancelled->load()) {
+        SliceDecoder::ReleaseOutputSlots(slice, c);
+        return result->Finish(Status::Internal("cancelled"));
+      }
+      auto arrays = from >= 0 ? decoder->GatherFilterColumn(slice, *shared_rows, *decoded,
+                                                            static_cast<size_t>(from), c)
+                              : decoder->DecodeColumn(slice, *shared_rows, c);
+      Status status = arrays.status();
+      if (status.ok()) {
+        std::lock_guard<std::mutex> lock(result->mu);
+        result->columns[c] = std::move(arrays).value();
+      }
+      result->Finish(std::move(status));
+    };
+    // A gathered column has no readers of its own; a column with no row to decode opens none.
+    if (from >= 0 || shared_rows->empty()) {
+      workers->Submit(std::move(task));
+    } else {
+      SubmitWhenReady(slice, OutputRole(c), {&slice.row_group->file().output_columns[c]},
+                      shared_rows->ranges().front().begin, std::move(task));
+    }
+  }
+}
+
+// Submits `task` (of the slice, in `role`, over `columns`, its walk starting at `first_row`) once
+// none of its readers' Takes would wait (scan/reader_handoff.h): a task never holds a worker
+// while the slice before it decodes, so tasks of other row groups (or columns) run meanwhile.
+// True when it had to wait for the slice before.
+bool Executor::State::SubmitWhenReady(const ScanSlice& slice, int role,
+                                      const std::vector<const DecodedColumn*>& columns,
+                                      int64_t first_row, std::function<void()> task) const {
+  std::vector<ReaderHandoff*> awaited =
+      first_row < 0 ? std::vector<ReaderHandoff*>{}
+                    : SliceReaders::Awaited(slice, role, columns, first_row);
+  ThreadPool* pool_of_tasks = workers;
+  if (awaited.empty()) {
+    pool_of_tasks->Submit(std::move(task));
+    return false;
+  }
+  auto left = std::make_shared<std::atomic<size_t>>(awaited.size());
+  auto run = std::make_shared<std::function<void()>>(std::move(task));
+  for (ReaderHandoff* handoff : awaited) {
+    handoff->WhenReady(slice.seq, [left, run, pool_of_tasks] {
+      if (--*left == 0) pool_of_tasks->Submit(std::move(*run));
+    });
+  }
+  return true;
+}
+
+// How many of the slice's first tasks can run beside the slices before it: 0 when each follows
+// the slice before (it continues a reader that one leaves, scan/reader_handoff.h), else its
+// filter task (1) or its output column tasks. Next launches further slices while the slices in
+// flight give the workers too few such tasks.
+int Executor::State::IndependentTasks(const ScanSlice& slice) const {
+  if (slice.rows.empty()) return 0;
+  if (slice.needs_filter) {
+    bool keep = std::any_of(slice.filter->output_from_filter.begin(),
+                            slice.filter->output_from_filter.end(), [](int f) { return f >= 0; });
+    int64_t first = SliceDecoder::FilterWalkStart(slice, keep);
+    if (first < 0) return 1;
+    return SliceReaders::Awaited(slice, kFilterRole, slice.filter->columns, first).empty() ? 1 : 0;
+  }
+  const int64_t first = slice.rows.ranges().front().begin;
+  const std::vector<DecodedColumn>& outputs = slice.row_group->file().output_columns;
+  int independent = 0;
+  for (size_t c = 0; c < outputs.size(); ++c) {
+    if (outputs[c].constant) continue;
+    if (SliceReaders::Awaited(slice, OutputRole(c), {&outputs[c]}, first).empty()) ++independent;
+  }
+  return independent;
+}
+
+void Executor::State::Launch(const ScanSlice& launched) {
+  auto result = std::make_shared<SliceResult>();
+  result->pending = 1;  // this launch; output column tasks add themselves
+  result->columns.resize(columns.size());
+  result->row_group = launched.row_group;
+  in_flight.push_back(result);
+  if (!launched.row_group->launched()) {
+    launched.row_group->MarkLaunched();
+    ++row_groups_read;
+  }
+  // The slots of the readers the slice's tasks will hand on, taken here in slice order.
+  ScanSlice slice = launched;
+  auto links = std::make_shared<SliceLinks>();
+  const PlannedFile& entry = slice.row_group->file();
+  if (slice.needs_filter)
+    SliceReaders::Register(slice, kFilterRole, slice.filter->columns, &*links);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    SliceReaders::Register(slice, OutputRole(c), {&entry.output_columns[c]}, &*links);
+  }
+  slice.links = std::move(links);
+  RowGroupData& data = *slice.row_group;
+  if (!slice.needs_filter) {
+    result->independent_tasks = IndependentTasks(slice);
+    data.RunInOrder(slice.seq, [this, slice, result] {
+      SubmitOutputColumns(slice, slice.rows, nullptr, result);
+      result->Finish(Status::OK());
+    });
+    return;
+  }
+  result->independent_tasks = IndependentTasks(slice);
+  bool keep = std::any_of(slice.filter->output_from_filter.begin(),
+                          slice.filter->output_from_filter.end(), [](int f) { return f >= 0; });
+  auto filter_task = [this, slice, result, cancelled = cancelled] {
+    RowGroupData& data = *slice.row_group;
+    auto fail = [&](Status status) {
+      for (size_t c = 0; c < columns.size(); ++c) SliceDecoder::ReleaseOutputSlots(slice, c);
+      result->Finish(std::move(status));
+      data.RunInOrder(slice.seq, nullptr);
+    };
+    if (cancelled->load()) {
+      SliceReaders unused(slice, kFilterRole, slice.filter->columns);
+      return fail(Status::Internal("cancelled"));
+    }
+    // The filter's decoded windows serve the output columns that are filter columns.
+    std::shared_ptr<FilterWindows> keep;
+    for (int from : slice.filter->output_from_filter) {
+      if (from < 0) continue;
+      if (!keep) {
+        keep = std::make_shared<FilterWindows>();
+        keep->kept.resize(slice.filter->columns.size());
+        keep->arrays.resize(slice.filter->columns.size());
+      }
+      keep->kept[static_cast<size_t>(from)] = true;
+    }
+    auto matches = decoder->EvaluateFilter(slice, keep.get());
+    if (!matches.ok()) return fail(matches.status());
+    auto rows = std::make_shared<prune::RowSelection>(std::move(matches).value());
+    data.RunInOrder(slice.seq, [this, slice, rows, keep, result] {
+      SubmitOutputColumns(slice, std::move(*rows), keep, result);
+      result->Finish(Status::OK());
+    });
+  };
+  SubmitWhenReady(slice, kFilterRole, slice.filter->columns,
+                  SliceDecoder::FilterWalkStart(slice, keep), std::move(filter_task));
+}
+
+Executor::Executor(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+Executor::~Executor() { Cancel(); }
+
+void Executor::Cancel() { state_->cancelled->store(true); }
+
+Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOptions& options) {
+  if (input.files.empty() && !input.schema) return Status::InvalidArgument("no files to scan");
+  if (options.batch_size <= 0) return Status::InvalidArgument("batch size must be positive");
+  auto state = std::make_unique<State>();
+  state->options = options;
+  for (ScanFile& f : input.files) {
+    if (f.partition_values.size() != input.partition_columns.size()) {
+      return Status::InvalidArgument(
+          "a file of the scan has " + std::to_string(f.partition_values.size()) +
+          " partition values for " + std::to_string(input.partition_columns.size()) + " columns");
+    }
+    auto file = std::make_shared<PlannedFile>();
+    file->index = state->files.size();
+    file->file = std::move(f.file);
+    file->metadata = std::move(f.metadata);
+    file->partition_values = std::move(f.partition_values);
+    file->fully_matched_by = std::move(f.fully_matched_by);
+    file->excluded_row_groups = std::move(f.excluded_row_groups);
+    state->files.push_back(std::move(file));
+  }
+  state->missing_columns_are_null = input.schema != nullptr;
+  if (input.schema) {
+    state->tree = std::move(input.schema);
+  } else {
+    // The first file's schema, kept alive by its metadata.
+    const auto& first = state->files.front()->metadata;
+    state->tree = std::shared_ptr<const Schema>(first, &first->schema());
+  }
+  state->partition_columns = std::move(input.partition_columns);
+  state->dataset_counts = input.counts;
+  state->limit.emplace(options.limit, !options.filter.empty(), options.read_order.has_value());
+  state->decoder.emplace(options.batch_size, state->page_options(), state->cancelled.get(),
+                         &state->counters);
+  PQSIFT_RETURN_IF_ERROR(state->Plan());
+  // The rows of files a fresh manifest counted (count_only) come first.
+  state->PushRowsWithoutColumns(input.counts.rows_counted_by_manifest);
+  state->pool = std::make_unique<ThreadPool>(options.threads);
+  state->workers = state->pool.get();
+  return std::unique_ptr<Executor>(new Executor(std::move(state)));
+}
+
+std::shared_ptr<const BatchSchema> Executor::schema() const { return state_->schema; }
+
+Result<std::shared_ptr<RecordBatch>> Executor::Next() {
+  State& s = *state_;
+  ScanLimit& limit = *s.limit;
+  if (limit.zero()) return std::shared_ptr<RecordBatch>();
+  // Reading in a chosen order (top-k), the first row group is read alone: the runtime filter it
+  // leads to then reaches every later launch.
+  const bool first_alone =
+      s.options.read_order && s.options.runtime_filter && s.options.runtime_filter->version() == 0;
+  const size_t max_in_flight =
+      first_alone ? 1 : limit.MaxInFlight(static_cast<size_t>(s.pool->size()) + 1);
+  for (;;) {
+    if (!s.ready.empty()) {
+      std::shared_ptr<RecordBatch> batch = std::move(s.ready.front());
+      s.ready.pop_front();
+      PQSIFT_ASSIGN_OR_RETURN(bool reached, limit.Take(*batch));
+      if (reached) {
+        s.ready.clear();
+        s.cancelled->store(true);
+      }
+      if (batch->num_rows == 0) continue;
+      return batch;
+    }
+    if (limit.reached()) return std::shared_ptr<RecordBatch>();
+    // Slices that follow the slice before them (a page of theirs holds its rows too) decode
+    // after it: while the slices in flight give the workers fewer than max_in_flight tasks that
+    // can run side by side, more are launched (up to four times as many), so that the next row
+    // groups' run meanwhile.
+    auto independent = [&] {
+      size_t n = 0;
+      for (const auto& r : s.in_flight) n += static_cast<size_t>(r->independent_tasks);
+      return n;
+    };
+    while (s.in_flight.size() < max_in_flight ||
+           (max_in_flight > 1 && s.in_flight.size() < 4 * max_in_flight &&
+            independent() < max_in_flight)) {
+      std::optional<ScanSlice> slice = s.NextSlice();
+      if (!slice) break;
+      PQSIFT_ASSIGN_OR_RETURN(bool launch, s.ApplyRuntimeFilter(*slice));
+      if (launch) {
+        s.Launch(*slice);
+      } else {
+        slice->row_group->RunInOrder(slice->seq, nullptr);  // nothing of it runs
+      }
+    }
+    if (s.in_flight.empty()) return std::shared_ptr<RecordBatch>();
+    std::shared_ptr<SliceResult> result = s.in_flight.front();
+    {
+      std::unique_lock<std::mutex> lock(result->mu);
+      result->done.wait(lock, [&] { return result->pending == 0; });
+    }
+    s.in_flight.pop_front();
+    result->row_group->SliceDone();
+    if (!result->error.ok()) {
+      s.cancelled->store(true);
+      return result->error;
+    }
+    if (result->columns.empty()) {
+      s.PushRowsWithoutColumns(result->rows);
+      continue;
+    }
+    size_t windows = result->columns.front().size();
+    for (size_t w = 0; w < windows; ++w) {
+      auto batch = std::make_shared<RecordBatch>();
+      batch->schema = s.schema;
+      batch->num_rows = result->columns.front()[w]->length;
+      for (auto& col : result->columns) batch->columns.push_back(std::move(col[w]));
+      s.ready.push_back(std::move(batch));
+    }
+  }
+}
+
+const prune::AccessPlan& Executor::plan() const { return state_->plan; }
+
+ScanEstimate Executor::Estimate() const {
+  ScanEstimate out;
+  const State& s = *state_;
+  for (size_t f = 0; f < s.files.size(); ++f) {
+    const auto& file = *s.files[f];
+    const auto& row_groups = file.metadata->file().row_groups;
+    for (size_t g = 0; g < row_groups.size(); ++g) {
+      const prune::RowGroupPlan& rg = s.plan.files[f].row_groups[g];
+      if (rg.rows.empty()) continue;
+      ++out.row_groups_to_read;
+      out.rows_to_read += rg.rows.row_count();
+      for (int32_t leaf : file.leaves) {
+        const ColumnChunk& chunk = row_groups[g].columns[leaf];
+        if (!chunk.meta_data) continue;
+        auto range = column::ColumnChunkRange(*chunk.meta_data, file.file->size(), "");
+        if (!range.ok()) continue;
+        // The bytes read with the footer reach the end of the file: only what lies before them
+        // is still to read.
+        ByteRange cached = file.metadata->cached_range();
+        auto before_cache = [&](const ByteRange& r) {
+          return r.offset >= cached.offset ? 0 : std::min(r.end(), cached.offset) - r.offset;
+        };
+        const format::OffsetIndex* index =
+            rg.decision() == prune::Decision::kSelection && file.page_indexes
+                ? file.page_indexes->offset_index(g, leaf)
+                : nullptr;
+        std::optional<PageFetch> pages;
+        if (index != nullptr && before_cache(*range) == range->length) {
+          pages = PlanPageFetch(*range, *index, row_groups[g].num_rows, rg.rows);
+        }
+        if (!pages) {
+          out.bytes_to_read += before_cache(*range);
+          continue;
+        }
+        for (const ByteRange& r : pages->reads) out.bytes_to_read += before_cache(r);
+      }
+    }
+  }
+  return out;
+}
+
+ScanStats Executor::stats() const {
+  const State& s = *state_;
+  ScanStats out;
+  out.files_total = s.dataset_counts.files_total;
+  out.files_skipped_by_partition = s.dataset_counts.files_skipped_by_partition;
+  out.files_skipped_by_manifest = s.dataset_counts.files_skipped_by_manifest;
+  out.footers_read = s.dataset_counts.footers_read;
+  out.files_counted_by_manifest = s.dataset_counts.files_counted_by_manifest;
+  for (const auto& f : s.files) {
+    IoStats io = f->file->stats();
+    out.files += 1;
+    out.file_bytes += f->file->size();
+    out.bytes_read += io.bytes_read;
+    out.read_requests += io.read_requests;
+    out.row_groups += f->metadata->num_row_groups();
+    out.rows_total += f->metadata->num_rows();
+  }
+  for (const prune::FilePlan& file : s.plan.files) {
+    for (const prune::RowGroupPlan& rg : file.row_groups) {
+      if (rg.rows.empty()) ++out.row_groups_skipped;
+      if (!rg.rows.empty() && rg.fully_matched) ++out.row_groups_fully_matched;
+    }
+  }
+  out.row_groups_read = s.row_groups_read;
+  out.row_groups_skipped_at_runtime = s.runtime_row_groups_skipped;
+  out.pages_skipped_at_runtime = s.runtime_pages_skipped;
+  out.pages_read = static_cast<uint64_t>(s.counters.pages.decoded.load());
+  int64_t pages_not_fetched = 0;
+  for (const auto& row_group : s.row_groups) {
+    row_group->CountPagesNotFetched(&pages_not_fetched, &out.bytes_not_fetched);
+  }
+  out.pages_not_fetched = static_cast<uint64_t>(pages_not_fetched);
+  out.pages_decompressed = static_cast<uint64_t>(s.counters.pages.decompressed.load());
+  out.bytes_decompressed = static_cast<uint64_t>(s.counters.pages.bytes_decompressed.load());
+  out.pages_total = out.pages_read + static_cast<uint64_t>(s.counters.pages.passed_over.load()) +
+                    out.pages_not_fetched;
+  out.rows_decoded = s.counters.rows_decoded.load();
+  out.rows_returned = s.limit->rows_returned();
+  out.plan_seconds = s.plan_seconds;
+  out.filter_seconds = static_cast<double>(s.counters.filter_nanos.load()) * 1e-9;
+  out.decode_seconds = static_cast<double>(s.counters.decode_nanos.load()) * 1e-9;
+  for (const auto& f : s.files) {
+    if (f->dictionaries) out.evidence_bytes_reused += f->dictionaries->bytes_reused();
+  }
+  for (const prune::StageReport& r : s.plan.stages) {
+    out.stages.push_back({r.stage, static_cast<uint64_t>(r.row_groups_considered),
+                          static_cast<uint64_t>(r.row_groups_skipped),
+                          static_cast<uint64_t>(r.row_groups_fully_matched), r.rows_pruned,
+                          r.bytes_read, r.seconds});
+  }
+  return out;
+}
+
+}  // namespace pqsift::scan

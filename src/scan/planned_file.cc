@@ -1,0 +1,33 @@
+#include "scan/planned_file.h"
+
+#include "arrow/widen.h"
+#include "scan/constant_array.h"
+
+namespace pqsift::scan {
+
+bool DecodedColumn::DecodesAs(const DecodedColumn& output) const {
+  if (constant || output.constant || leaves != output.leaves) return false;
+  if (plan.type->ToString() != output.plan.type->ToString()) return false;
+  if (type == nullptr) return !output.widen;
+  return widen == output.widen && *type == *output.type;
+}
+
+Result<std::shared_ptr<Array>> DecodedColumn::Finish(std::shared_ptr<Array> decoded,
+                                                     int64_t rows) const {
+  if (constant) return MakeConstantArray(type, *constant, rows);
+  if (widen) return WidenArray(*decoded, type);
+  return decoded;
+}
+
+void SliceFilter::MatchOutputColumns(const std::vector<DecodedColumn>& outputs) {
+  output_from_filter.clear();
+  for (const DecodedColumn& out : outputs) {
+    int from = -1;
+    for (size_t k = 0; k < columns.size() && from < 0; ++k) {
+      if (columns[k]->DecodesAs(out)) from = static_cast<int>(k);
+    }
+    output_from_filter.push_back(from);
+  }
+}
+
+}  // namespace pqsift::scan

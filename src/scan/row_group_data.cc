@@ -1,0 +1,288 @@
+#include "scan/row_group_data.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "format/chunk_readable.h"
+
+namespace pqsift::scan {
+
+RowGroupData::RowGroupData(std::shared_ptr<const PlannedFile> file, size_t row_group,
+                           const std::vector<int32_t>& leaves)
+    : file_(std::move(file)), row_group_(row_group) {
+  for (int32_t leaf : leaves) chunks_.emplace(leaf, std::make_unique<Chunk>());
+}
+
+void RowGroupData::AllSlicesAdded() {
+  all_added_ = true;
+  if (slices_left_ == 0) FreeChunks();
+}
+
+void RowGroupData::SliceDone() {
+  --slices_left_;
+  if (slices_left_ == 0 && all_added_) FreeChunks();
+}
+
+bool RowGroupData::DropSlice() {
+  SliceDone();
+  return slices_left_ == 0 && all_added_ && !launched_;
+}
+
+void RowGroupData::FreeChunks() {
+  for (auto& [leaf, chunk] : chunks_) {
+    std::lock_guard<std::mutex> lock(chunk->mu);
+    if (chunk->read_whole) chunk->owner.reset();
+  }
+  std::lock_guard<std::mutex> lock(handoffs_mu_);
+  for (auto& [key, handoff] : handoffs_) handoff->Clear();
+}
+
+void RowGroupData::Abandon() {
+  FreeChunks();
+  std::lock_guard<std::mutex> lock(steps_mu_);
+  steps_.clear();
+}
+
+void RowGroupData::RunInOrder(int64_t seq, std::function<void()> step) {
+  std::lock_guard<std::mutex> lock(steps_mu_);
+  steps_[seq] = std::move(step);
+  for (auto next = steps_.begin(); next != steps_.end() && next->first == next_step_;
+       next = steps_.begin()) {
+    std::function<void()> run = std::move(next->second);
+    steps_.erase(next);
+    ++next_step_;
+    if (run) run();
+  }
+}
+
+ReaderHandoff& RowGroupData::HandoffOf(int role, int32_t leaf) {
+  std::lock_guard<std::mutex> lock(handoffs_mu_);
+  std::unique_ptr<ReaderHandoff>& handoff = handoffs_[{role, leaf}];
+  if (!handoff) handoff = std::make_unique<ReaderHandoff>();
+  return *handoff;
+}
+
+bool RowGroupData::PageMayStartBefore(int32_t leaf, int64_t row) const {
+  if (row == 0) return false;
+  const format::OffsetIndex* index = OffsetIndex(leaf);
+  if (index == nullptr) return true;
+  const auto& locations = index->page_locations;
+  auto next = std::upper_bound(
+      locations.begin(), locations.end(), row,
+      [](int64_t r, const format::PageLocation& page) { return r < page.first_row_index; });
+  return next == locations.begin() || std::prev(next)->first_row_index < row;
+}
+
+void RowGroupData::CountPagesNotFetched(int64_t* pages, uint64_t* bytes) const {
+  for (const auto& [leaf, chunk] : chunks_) {
+    std::lock_guard<std::mutex> lock(chunk->mu);
+    if (chunk->read_whole || chunk->pages_fetched.empty()) continue;
+    const std::vector<format::PageLocation>& locations = OffsetIndex(leaf)->page_locations;
+    for (size_t p = 0; p < chunk->pages_fetched.size(); ++p) {
+      if (chunk->pages_fetched[p]) continue;
+      *pages += 1;
+      *bytes += static_cast<uint64_t>(locations[p].compressed_page_size);
+    }
+  }
+}
+
+std::string RowGroupData::Where(int32_t leaf) const {
+  return WhereColumn(file_->metadata->schema().columns()[leaf].path);
+}
+
+std::string RowGroupData::WhereColumn(std::string_view path) const {
+  return file_->file->name() + ": row group " + std::to_string(row_group_) + ", column '" +
+         std::string(path) + "'";
+}
+
+// The bytes of `leaf`'s chunk a reader of `rows` (and of no other row) needs.
+Result<RowGroupData::Fetched> RowGroupData::Get(int32_t leaf, const prune::RowSelection& rows) {
+  Chunk& c = *chunks_.at(leaf);
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (!c.located) {
+      c.status = Locate(leaf, c);
+      c.located = true;
+    }
+    if (!c.status.ok()) return c.status;
+    if (c.owner) return Fetched{c.bytes, c.owner, c.range, WholeChunkPages(leaf, c.range)};
+  }
+  std::optional<scan::PageFetch> pages = PlanFetch(leaf, c.range, rows);
+  if (!pages) {
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (!c.owner) {
+      auto whole = ReadReusingDictionary(c.range);
+      if (!whole.ok()) return c.status = whole.status();
+      auto buffer = std::make_shared<const Buffer>(std::move(whole).value());
+      c.bytes = buffer->span();
+      c.owner = buffer;
+      c.read_whole = true;
+    }
+    return Fetched{c.bytes, c.owner, c.range, WholeChunkPages(leaf, c.range)};
+  }
+  return FetchPages(leaf, std::move(*pages), c.range);
+}
+
+// For a reader continued from an earlier slice on some pages of the chunk: the pages from row
+// `from_row` on that hold a row of `rows`.
+Result<RowGroupData::Fetched> RowGroupData::GetFrom(int32_t leaf, const prune::RowSelection& rows,
+                                                    int64_t from_row) {
+  const format::OffsetIndex* index = OffsetIndex(leaf);
+  ByteRange range;
+  {
+    Chunk& c = *chunks_.at(leaf);
+    std::lock_guard<std::mutex> lock(c.mu);
+    range = c.range;
+  }
+  std::optional<scan::PageFetch> pages =
+      index == nullptr
+          ? std::nullopt
+          : scan::PlanPageFetchFrom(range, *index, row_group().num_rows, rows, from_row);
+  if (!pages) {
+    return Status::Internal(Where(leaf) +
+                            ": a reader of some pages continues without an "
+                            "offset index");
+  }
+  if (pages->reads.empty()) return Fetched{{}, nullptr, range, {}, false};
+  const ByteRange first = pages->pieces.front();
+  return FetchPages(leaf, std::move(*pages), first);
+}
+
+// Reads the pieces of `pages` into one buffer (at `at` in the file, for messages) and marks
+// them fetched.
+Result<RowGroupData::Fetched> RowGroupData::FetchPages(int32_t leaf, PageFetch pages,
+                                                       ByteRange at) {
+  PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(pages));
+  {
+    Chunk& c = *chunks_.at(leaf);
+    std::lock_guard<std::mutex> lock(c.mu);
+    MarkFetched(leaf, pages.pages, c);
+  }
+  auto buffer = std::make_shared<const Buffer>(std::move(bytes));
+  return Fetched{buffer->span(), buffer, at, std::move(pages.pages), false};
+}
+
+// Every page's rows, for a nested leaf whose offset index describes the chunk (flat leaves pass
+// over pages by their headers' value counts).
+std::vector<column::PageSpan> RowGroupData::WholeChunkPages(int32_t leaf, ByteRange range) const {
+  const format::OffsetIndex* index = OffsetIndex(leaf);
+  if (index == nullptr) return {};
+  if (file_->metadata->schema().columns()[leaf].max_repetition_level == 0) return {};
+  std::optional<scan::PageFetch> all = scan::PlanPageFetchFrom(
+      range, *index, row_group().num_rows, prune::RowSelection::All(row_group().num_rows), 0);
+  return all ? std::move(all->pages) : std::vector<column::PageSpan>{};
+}
+
+// Only the pages holding a row of `rows`, when the chunk's offset index says where they are.
+std::optional<PageFetch> RowGroupData::PlanFetch(int32_t leaf, ByteRange range,
+                                                 const prune::RowSelection& rows) const {
+  const RowGroup& rg = row_group();
+  const format::OffsetIndex* index = OffsetIndex(leaf);
+  if (index == nullptr || rows.SelectsAll(rg.num_rows)) return std::nullopt;
+  return scan::PlanPageFetch(range, *index, rg.num_rows, rows);
+}
+
+const format::OffsetIndex* RowGroupData::OffsetIndex(int32_t leaf) const {
+  return file_->page_indexes ? file_->page_indexes->offset_index(row_group_, leaf) : nullptr;
+}
+
+// Checks the chunk's footer entry and finds its bytes; the last chunks of a file often lie in
+// the bytes read with the footer.
+Status RowGroupData::Locate(int32_t leaf, Chunk& c) {
+  const ColumnChunk& chunk = row_group().columns[leaf];
+  PQSIFT_RETURN_IF_ERROR(format::CheckChunkReadable(chunk, Where(leaf)));
+  PQSIFT_ASSIGN_OR_RETURN(
+      c.range, column::ColumnChunkRange(*chunk.meta_data, file_->file->size(), Where(leaf)));
+  if (auto cached = file_->metadata->CachedBytes(c.range)) {
+    c.bytes = *cached;
+    c.owner = file_->metadata;
+  }
+  return Status::OK();
+}
+
+void RowGroupData::MarkFetched(int32_t leaf, const std::vector<column::PageSpan>& pages,
+                               Chunk& c) const {
+  const std::vector<format::PageLocation>& locations = OffsetIndex(leaf)->page_locations;
+  c.pages_fetched.resize(locations.size());
+  for (const column::PageSpan& page : pages) {
+    auto at = std::lower_bound(
+        locations.begin(), locations.end(), page.first_row,
+        [](const format::PageLocation& l, int64_t row) { return l.first_row_index < row; });
+    if (at != locations.end()) c.pages_fetched[at - locations.begin()] = true;
+  }
+}
+
+// The pieces of `fetch` one after the other, read in its coalesced reads.
+Result<Buffer> RowGroupData::ReadPages(const PageFetch& fetch) {
+  uint64_t total = 0;
+  for (const ByteRange& p : fetch.pieces) total += p.length;
+  // Pages next to each other (a range of rows): the one read is the buffer, no copy.
+  if (fetch.reads.size() == 1 && fetch.reads[0].length == total) {
+    return ReadReusingDictionary(fetch.reads[0]);
+  }
+  Buffer out(total);
+  uint64_t written = 0;
+  size_t piece = 0;
+  const ByteRange cached = file_->metadata->cached_range();
+  for (const ByteRange& read : fetch.reads) {
+    // A read that is exactly its pieces (no coalesced gap), outside the footer's bytes and
+    // the held dictionaries, goes straight to its place: no copy.
+    uint64_t tiled = 0;
+    for (size_t p = piece; p < fetch.pieces.size() && fetch.pieces[p].end() <= read.end(); ++p) {
+      tiled += fetch.pieces[p].length;
+    }
+    const bool held = file_->dictionaries && file_->dictionaries->Holds(read.offset);
+    if (tiled == read.length && read.end() <= cached.offset && !held) {
+      PQSIFT_RETURN_IF_ERROR(
+          file_->file->ReadInto(read, {out.mutable_data() + written, read.length}));
+      written += read.length;
+      while (piece < fetch.pieces.size() && fetch.pieces[piece].end() <= read.end()) ++piece;
+      continue;
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadReusingDictionary(read));
+    // The reads are the pieces coalesced, in order: each piece lies in the first read that
+    // reaches past its start.
+    for (; piece < fetch.pieces.size() && fetch.pieces[piece].end() <= read.end(); ++piece) {
+      const ByteRange& p = fetch.pieces[piece];
+      std::memcpy(out.mutable_data() + written, bytes.data() + (p.offset - read.offset), p.length);
+      written += p.length;
+    }
+  }
+  return out;
+}
+
+// A read that starts with a dictionary page the planning fetched (the dictionary stage) takes
+// those bytes and reads only the rest.
+Result<Buffer> RowGroupData::ReadReusingDictionary(ByteRange range) {
+  std::optional<Buffer> held;
+  if (file_->dictionaries) held = file_->dictionaries->TakeBytes(range.offset);
+  if (!held || held->size() == 0) return ReadAroundCache(range);
+  uint64_t head = std::min<uint64_t>(held->size(), range.length);
+  if (head == range.length) return Buffer::CopyOf(held->span().subspan(0, head));
+  PQSIFT_ASSIGN_OR_RETURN(Buffer rest, ReadAroundCache({range.offset + head, range.length - head}));
+  Buffer whole(range.length);
+  std::memcpy(whole.mutable_data(), held->data(), head);
+  std::memcpy(whole.mutable_data() + head, rest.data(), rest.size());
+  return whole;
+}
+
+// The last chunks of a file often end inside the bytes read with the footer: only the part
+// before them is read again, so no byte is fetched twice.
+Result<Buffer> RowGroupData::ReadAroundCache(ByteRange range) {
+  const ParquetMetadata& md = *file_->metadata;
+  ByteRange cached = md.cached_range();
+  if (range.offset < cached.offset && range.end() > cached.offset) {
+    uint64_t head = cached.offset - range.offset;
+    auto tail = md.CachedBytes({cached.offset, range.length - head});
+    if (tail) {
+      PQSIFT_ASSIGN_OR_RETURN(Buffer first, file_->file->Read({range.offset, head}));
+      Buffer whole(range.length);
+      std::memcpy(whole.mutable_data(), first.data(), head);
+      std::memcpy(whole.mutable_data() + head, tail->data(), tail->size());
+      return whole;
+    }
+  }
+  return file_->file->Read(range);
+}
+
+}  // namespace pqsift::scan

@@ -1,0 +1,150 @@
+// The column chunks of one row group as the slices of a scan read them: where each chunk's
+// bytes are, which of them are fetched, and the state the slices share (the decoded
+// dictionaries, the readers handed from slice to slice, the order their tasks run in).
+//
+// Fetching. A chunk with an offset index is fetched page by page for each reader: only the pages
+// holding rows that reader needs (a slice's rows, or the rows its filter kept), and only while
+// the reader lives, so memory follows the slices in flight, not the row group. A chunk without
+// one is read whole, once, shared by the row group's slices and released when the last is done.
+// Bytes already in memory are reused, never read twice: the bytes read with the footer (the last
+// chunks of a file often lie there) and the dictionary pages the planning fetched.
+//
+// Lifetime: made by the executor for each row group the plan reads, shared by its slices (each
+// holds a shared_ptr); the PlannedFile it reads is shared too. Fetched bytes live as long as
+// the `owner` handed out with them.
+//
+// Thread safety: Get, GetFrom, HandoffOf, ShareOf, RunInOrder, PageMayStartBefore,
+// CountPagesNotFetched and the accessors may be called from any thread. The slice bookkeeping
+// (AddSlice, AllSlicesAdded, SliceDone, DropSlice, NextSliceSeq, launched, MarkLaunched) belongs
+// to the consumer thread (the one calling Scanner::Next).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "column/leaf_reader.h"
+#include "scan/page_fetch.h"
+#include "scan/planned_file.h"
+#include "scan/reader_handoff.h"
+
+namespace pqsift::scan {
+
+class RowGroupData {
+ public:
+  RowGroupData(std::shared_ptr<const PlannedFile> file, size_t row_group,
+               const std::vector<int32_t>& leaves);
+
+  // Slices are made one at a time (RowGroupSlicer): each is added when made, and the last one
+  // is known only once made, so the chunks are freed when both hold.
+  void AddSlice() { ++slices_left_; }
+  void AllSlicesAdded();
+  // Called when a slice's columns are all decoded: the last one frees the whole chunks.
+  void SliceDone();
+  // A slice the runtime filter dropped before its launch. True when no slice of the row group
+  // was launched and none is left: the whole row group was skipped.
+  bool DropSlice();
+  // Drops everything the row group holds for tasks that will not run (the scan is destroyed):
+  // steps waiting for their turn hold slices, and slices hold the row group.
+  void Abandon();
+
+  // The slices of the row group in order: each gets the next number.
+  int64_t NextSliceSeq() { return next_seq_++; }
+  // Whether a slice of the row group was launched.
+  bool launched() const { return launched_; }
+  void MarkLaunched() { launched_ = true; }
+
+  // Runs `step` (may be empty: the slice has nothing to run) after the steps of every earlier
+  // slice of the row group, in slice order, on whichever thread completes the sequence. The
+  // output columns' tasks are submitted through it, so the tasks that hand a column's reader on
+  // (scan/reader_handoff.h) reach the pool in slice order.
+  void RunInOrder(int64_t seq, std::function<void()> step);
+
+  // The reader of `leaf` handed from slice to slice in `role` (scan/slice.h: the filter, or an
+  // output column).
+  ReaderHandoff& HandoffOf(int role, int32_t leaf);
+  // The chunk's decoded dictionary, shared by every reader of `leaf`.
+  column::ChunkShare* ShareOf(int32_t leaf) { return &chunks_.at(leaf)->share; }
+
+  // Whether a reader of `leaf` that starts at `row` may need a page that holds rows before it
+  // (and that an earlier slice may have decompressed): unknown without an offset index.
+  bool PageMayStartBefore(int32_t leaf, int64_t row) const;
+
+  // Adds the pages (and their bytes) of the chunks opened so far that no reader needed: their
+  // offset index let the scan leave them in the file.
+  void CountPagesNotFetched(int64_t* pages, uint64_t* bytes) const;
+
+  const PlannedFile& file() const { return *file_; }
+  const RowGroup& row_group() const { return file_->metadata->file().row_groups[row_group_]; }
+  size_t row_group_index() const { return row_group_; }
+
+  // "FILE: row group G, column 'PATH'", for messages.
+  std::string Where(int32_t leaf) const;
+  std::string WhereColumn(std::string_view path) const;
+
+  struct Fetched {
+    std::span<const uint8_t> bytes;  // valid while `owner` lives
+    std::shared_ptr<const void> owner;
+    ByteRange range;
+    // The data pages `bytes` holds (empty: every page of the chunk, rows unknown). A whole chunk
+    // of a nested column comes with every page's rows where the offset index gives them, so a
+    // reader starting inside it passes over the pages before by their rows, undecompressed.
+    std::vector<column::PageSpan> pages;
+    bool whole = true;
+  };
+
+  // The bytes of `leaf`'s chunk a reader of `rows` (and of no other row) needs. The errors of
+  // the chunk's footer entry (format::CheckChunkReadable, the chunk's range) and of the reads.
+  Result<Fetched> Get(int32_t leaf, const prune::RowSelection& rows);
+  // For a reader continued from an earlier slice on some pages of the chunk: the pages from row
+  // `from_row` on that hold a row of `rows`.
+  Result<Fetched> GetFrom(int32_t leaf, const prune::RowSelection& rows, int64_t from_row);
+
+ private:
+  struct Chunk {
+    std::mutex mu;
+    bool located = false;
+    Status status;
+    ByteRange range;
+    // The whole chunk, once read (or found in the bytes read with the footer).
+    std::span<const uint8_t> bytes;
+    std::shared_ptr<const void> owner;
+    bool read_whole = false;
+    std::vector<bool> pages_fetched;  // by offset index page, once some reader took pages
+    column::ChunkShare share;         // the decoded dictionary, for every reader of the chunk
+  };
+
+  void FreeChunks();
+  const format::OffsetIndex* OffsetIndex(int32_t leaf) const;
+  Status Locate(int32_t leaf, Chunk& c);
+  std::optional<PageFetch> PlanFetch(int32_t leaf, ByteRange range,
+                                     const prune::RowSelection& rows) const;
+  std::vector<column::PageSpan> WholeChunkPages(int32_t leaf, ByteRange range) const;
+  Result<Fetched> FetchPages(int32_t leaf, PageFetch pages, ByteRange at);
+  void MarkFetched(int32_t leaf, const std::vector<column::PageSpan>& pages, Chunk& c) const;
+  Result<Buffer> ReadPages(const PageFetch& fetch);
+  Result<Buffer> ReadReusingDictionary(ByteRange range);
+  Result<Buffer> ReadAroundCache(ByteRange range);
+
+  std::shared_ptr<const PlannedFile> file_;
+  size_t row_group_;
+  int slices_left_ = 0;  // consumer thread only
+  bool all_added_ = false;
+  bool launched_ = false;
+  int64_t next_seq_ = 0;
+  std::map<int32_t, std::unique_ptr<Chunk>> chunks_;
+  std::mutex handoffs_mu_;
+  std::map<std::pair<int, int32_t>, std::unique_ptr<ReaderHandoff>> handoffs_;
+  std::mutex steps_mu_;
+  std::map<int64_t, std::function<void()>> steps_;  // waiting for the steps before them
+  int64_t next_step_ = 0;
+};
+
+}  // namespace pqsift::scan

@@ -1,0 +1,68 @@
+// A slice: the unit of work of the executor. The selected rows of a whole row group, or of a row
+// range of a large one (scan/slicer.h), with what its tasks need to decode them: whether the
+// residual filter runs, which rows the plan proved, and which earlier slice's readers each of
+// its column readers may continue (scan/reader_handoff.h).
+//
+//   filter task (when needs_filter)   decodes the filter columns of `rows`, keeps the matches
+//   output tasks, one per column      decode the kept rows (scan/slice_decoder.h)
+//   SliceResult                       what they decoded, handed out as batches in slice order
+//
+// A ScanSlice is a value, copied into each of its tasks; what it points to (the row group, the
+// filter, the links) is shared and immutable once the slice is launched. SliceResult is filled by
+// the tasks under its mutex and read by the consumer once `pending` is 0.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "prune/row_selection.h"
+#include "scan/planned_file.h"
+#include "scan/row_group_data.h"
+
+namespace pqsift::scan {
+
+// The slices a slice's column readers follow (scan/reader_handoff.h): per (role, leaf), the
+// slice whose reader it may continue (-1: none). Registered at launch.
+using SliceLinks = std::map<std::pair<int, int32_t>, int64_t>;
+
+// The roles in which a slice reads columns: each has readers (and handoffs) of its own.
+constexpr int kFilterRole = 0;
+inline int OutputRole(size_t output_column) { return 1 + static_cast<int>(output_column); }
+
+struct ScanSlice {
+  std::shared_ptr<RowGroupData> row_group;
+  prune::RowSelection rows;     // row numbers within the row group
+  bool needs_filter = false;    // evaluate the residual filter (the row group is not fully matched)
+  prune::RowSelection matched;  // rows of `rows` proven to match: no residual filter for them
+  std::shared_ptr<const SliceFilter> filter;  // the residual filter (when needs_filter)
+  int64_t seq = 0;                            // in the row group's slices
+  std::shared_ptr<const SliceLinks> links;
+};
+
+// The decoded columns of one slice: columns[c][w] is output column c of batch window w.
+struct SliceResult {
+  std::mutex mu;
+  std::condition_variable done;
+  int pending = 0;
+  Status error;
+  std::vector<std::vector<std::shared_ptr<Array>>> columns;
+  int64_t rows = 0;  // selected rows (after the filter)
+  std::shared_ptr<RowGroupData> row_group;
+  // Of its first tasks, those that need not wait for the slice before it (consumer thread only).
+  int independent_tasks = 0;
+
+  // One of the `pending` parts is done: the first error is kept; the last part wakes the
+  // consumer.
+  void Finish(Status status) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!status.ok() && error.ok()) error = std::move(status);
+    if (--pending == 0) done.notify_all();
+  }
+};
+
+}  // namespace pqsift::scan
