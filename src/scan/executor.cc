@@ -58,6 +58,7 @@ struct Executor::State {
   std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
   std::optional<ScanLimit> limit;
   uint64_t row_groups_read = 0;
+  int64_t launches = 0;  // slices launched so far
   double plan_seconds = 0;
   std::vector<std::shared_ptr<RowGroupData>> row_groups;  // every one the slices read
   DecodeCounters counters;
@@ -107,7 +108,7 @@ struct Executor::State {
   bool SubmitWhenReady(const ScanSlice& slice, int role,
                        const std::vector<const DecodedColumn*>& columns, int64_t first_row,
                        std::function<void()> task) const;
-  int IndependentTasks(const ScanSlice& slice) const;
+  void CountFirstTasks(const ScanSlice& slice, SliceResult* result) const;
   void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
                            const std::shared_ptr<const FilterWindows>& decoded,
                            const std::shared_ptr<SliceResult>& result);
@@ -379,7 +380,7 @@ void Executor::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSele
     };
     // A gathered column has no readers of its own; a column with no row to decode opens none.
     if (from >= 0 || shared_rows->empty()) {
-      workers->Submit(std::move(task));
+      workers->Submit(std::move(task), slice.order);
     } else {
       SubmitWhenReady(slice, OutputRole(c), {&slice.row_group->file().output_columns[c]},
                       shared_rows->ranges().front().begin, std::move(task));
@@ -399,40 +400,47 @@ bool Executor::State::SubmitWhenReady(const ScanSlice& slice, int role,
                     : SliceReaders::Awaited(slice, role, columns, first_row);
   ThreadPool* pool_of_tasks = workers;
   if (awaited.empty()) {
-    pool_of_tasks->Submit(std::move(task));
+    pool_of_tasks->Submit(std::move(task), slice.order);
     return false;
   }
   auto left = std::make_shared<std::atomic<size_t>>(awaited.size());
   auto run = std::make_shared<std::function<void()>>(std::move(task));
   for (ReaderHandoff* handoff : awaited) {
-    handoff->WhenReady(slice.seq, [left, run, pool_of_tasks] {
-      if (--*left == 0) pool_of_tasks->Submit(std::move(*run));
+    handoff->WhenReady(slice.seq, [left, run, pool_of_tasks, order = slice.order] {
+      if (--*left == 0) pool_of_tasks->Submit(std::move(*run), order);
     });
   }
   return true;
 }
 
-// How many of the slice's first tasks can run beside the slices before it: 0 when each follows
-// the slice before (it continues a reader that one leaves, scan/reader_handoff.h), else its
-// filter task (1) or its output column tasks. Next launches further slices while the slices in
-// flight give the workers too few such tasks.
-int Executor::State::IndependentTasks(const ScanSlice& slice) const {
-  if (slice.rows.empty()) return 0;
+// The slice's first tasks (its filter, or its output columns), and how many of them can run
+// beside the slices before it: those that do not continue a reader the slice before leaves
+// (scan/reader_handoff.h). Next launches further slices while the slices in flight give the
+// workers too few tasks that can run side by side.
+void Executor::State::CountFirstTasks(const ScanSlice& slice, SliceResult* result) const {
+  result->first_tasks = 0;
+  result->independent_tasks = 0;
+  if (slice.rows.empty()) return;
   if (slice.needs_filter) {
     bool keep = std::any_of(slice.filter->output_from_filter.begin(),
                             slice.filter->output_from_filter.end(), [](int f) { return f >= 0; });
     int64_t first = SliceDecoder::FilterWalkStart(slice, keep);
-    if (first < 0) return 1;
-    return SliceReaders::Awaited(slice, kFilterRole, slice.filter->columns, first).empty() ? 1 : 0;
+    result->first_tasks = 1;
+    result->independent_tasks =
+        first < 0 || SliceReaders::Awaited(slice, kFilterRole, slice.filter->columns, first).empty()
+            ? 1
+            : 0;
+    return;
   }
   const int64_t first = slice.rows.ranges().front().begin;
   const std::vector<DecodedColumn>& outputs = slice.row_group->file().output_columns;
-  int independent = 0;
   for (size_t c = 0; c < outputs.size(); ++c) {
     if (outputs[c].constant) continue;
-    if (SliceReaders::Awaited(slice, OutputRole(c), {&outputs[c]}, first).empty()) ++independent;
+    ++result->first_tasks;
+    if (SliceReaders::Awaited(slice, OutputRole(c), {&outputs[c]}, first).empty()) {
+      ++result->independent_tasks;
+    }
   }
-  return independent;
 }
 
 void Executor::State::Launch(const ScanSlice& launched) {
@@ -447,6 +455,7 @@ void Executor::State::Launch(const ScanSlice& launched) {
   }
   // The slots of the readers the slice's tasks will hand on, taken here in slice order.
   ScanSlice slice = launched;
+  slice.order = launches++;
   auto links = std::make_shared<SliceLinks>();
   const PlannedFile& entry = slice.row_group->file();
   if (slice.needs_filter)
@@ -457,14 +466,14 @@ void Executor::State::Launch(const ScanSlice& launched) {
   slice.links = std::move(links);
   RowGroupData& data = *slice.row_group;
   if (!slice.needs_filter) {
-    result->independent_tasks = IndependentTasks(slice);
+    CountFirstTasks(slice, result.get());
     data.RunInOrder(slice.seq, [this, slice, result] {
       SubmitOutputColumns(slice, slice.rows, nullptr, result);
       result->Finish(Status::OK());
     });
     return;
   }
-  result->independent_tasks = IndependentTasks(slice);
+  CountFirstTasks(slice, result.get());
   bool keep = std::any_of(slice.filter->output_from_filter.begin(),
                           slice.filter->output_from_filter.end(), [](int f) { return f >= 0; });
   auto filter_task = [this, slice, result, cancelled = cancelled] {
@@ -574,17 +583,23 @@ Result<std::shared_ptr<RecordBatch>> Executor::Next() {
     }
     if (limit.reached()) return std::shared_ptr<RecordBatch>();
     // Slices that follow the slice before them (a page of theirs holds its rows too) decode
-    // after it: while the slices in flight give the workers fewer than max_in_flight tasks that
-    // can run side by side, more are launched (up to four times as many), so that the next row
-    // groups' run meanwhile.
-    auto independent = [&] {
+    // after it. The tasks that can run side by side: every first task of the oldest slice in
+    // flight of each row group (what it follows is done), and the others' independent ones.
+    // While they are fewer than max_in_flight, more slices are launched (up to four times as
+    // many), so that the next row groups' run meanwhile.
+    auto side_by_side = [&] {
       size_t n = 0;
-      for (const auto& r : s.in_flight) n += static_cast<size_t>(r->independent_tasks);
+      std::vector<const RowGroupData*> seen;
+      for (const auto& r : s.in_flight) {
+        const bool oldest = std::find(seen.begin(), seen.end(), r->row_group.get()) == seen.end();
+        if (oldest) seen.push_back(r->row_group.get());
+        n += static_cast<size_t>(oldest ? r->first_tasks : r->independent_tasks);
+      }
       return n;
     };
     while (s.in_flight.size() < max_in_flight ||
            (max_in_flight > 1 && s.in_flight.size() < 4 * max_in_flight &&
-            independent() < max_in_flight)) {
+            side_by_side() < max_in_flight)) {
       std::optional<ScanSlice> slice = s.NextSlice();
       if (!slice) break;
       PQSIFT_ASSIGN_OR_RETURN(bool launch, s.ApplyRuntimeFilter(*slice));

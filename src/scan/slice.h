@@ -42,6 +42,7 @@ struct ScanSlice {
   std::shared_ptr<const SliceFilter> filter;  // the residual filter (when needs_filter)
   int64_t seq = 0;                            // in the row group's slices
   std::shared_ptr<const SliceLinks> links;
+  int64_t order = 0;  // in the scan's launches: its tasks' order on the pool (scan/thread_pool.h)
 };
 
 // The decoded columns of one slice: columns[c][w] is output column c of batch window w.
@@ -53,7 +54,9 @@ struct SliceResult {
   std::vector<std::vector<std::shared_ptr<Array>>> columns;
   int64_t rows = 0;  // selected rows (after the filter)
   std::shared_ptr<RowGroupData> row_group;
-  // Of its first tasks, those that need not wait for the slice before it (consumer thread only).
+  // Its first tasks (the filter, or the output columns), and how many of them need not wait for
+  // the slice before it (consumer thread only).
+  int first_tasks = 0;
   int independent_tasks = 0;
 
   // One of the `pending` parts is done: the first error is kept; the last part wakes the

@@ -23,10 +23,10 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::Submit(std::function<void()> task) {
+void ThreadPool::Submit(std::function<void()> task, int64_t order) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    tasks_.push_back(std::move(task));
+    tasks_.emplace(std::make_pair(order, arrivals_++), std::move(task));
   }
   ready_.notify_one();
 }
@@ -38,8 +38,8 @@ void ThreadPool::Work() {
       std::unique_lock<std::mutex> lock(mu_);
       ready_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
       if (tasks_.empty()) return;  // stopping and drained
-      task = std::move(tasks_.front());
-      tasks_.pop_front();
+      task = std::move(tasks_.begin()->second);
+      tasks_.erase(tasks_.begin());
     }
     task();
   }

@@ -1,14 +1,18 @@
-// A fixed set of worker threads running submitted tasks in submission order (FIFO).
+// A fixed set of worker threads running submitted tasks, lowest `order` first and, among equal
+// orders, in submission order (FIFO). The executor orders tasks by their slice, so the slices the
+// consumer waits for first get the workers first, and later row groups' tasks fill the gaps.
 //
 // Thread safety: Submit may be called from any thread, including from a task. The destructor
-// waits for every submitted task to finish.
+// waits for every submitted task to finish, those submitted by tasks while it waits included.
 #pragma once
 
 #include <condition_variable>
-#include <deque>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace pqsift::scan {
@@ -21,7 +25,7 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  void Submit(std::function<void()> task);
+  void Submit(std::function<void()> task, int64_t order = 0);
   int size() const { return static_cast<int>(workers_.size()); }
 
   // The number of workers `threads` asks for (0: hardware concurrency, at least 1).
@@ -32,7 +36,8 @@ class ThreadPool {
 
   std::mutex mu_;
   std::condition_variable ready_;
-  std::deque<std::function<void()>> tasks_;
+  std::map<std::pair<int64_t, uint64_t>, std::function<void()>> tasks_;  // by (order, arrival)
+  uint64_t arrivals_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };
