@@ -13,7 +13,8 @@ namespace pqsift::variant {
 
 std::shared_ptr<const DataType> VariantArrowType() {
   static const std::shared_ptr<const DataType> kType = [] {
-    DataType t = *Struct({Field{"metadata", LargeBinary(), false}, Field{"value", LargeBinary()}});
+    DataType t =
+        *Struct({Field{"metadata", LargeBinary(), false}, Field{"value", LargeBinary(), false}});
     t.extension_name = std::string(kVariantExtensionName);
     return std::make_shared<const DataType>(std::move(t));
   }();

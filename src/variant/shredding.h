@@ -36,7 +36,8 @@ namespace pqsift::variant {
 
 inline constexpr std::string_view kVariantExtensionName = "arrow.parquet.variant";
 
-// struct<metadata: large_binary not null, value: large_binary> named arrow.parquet.variant.
+// struct<metadata: large_binary not null, value: large_binary not null> named
+// arrow.parquet.variant (the unshredded form: a null variant is a null struct slot).
 std::shared_ptr<const DataType> VariantArrowType();
 // Whether `type` is the variant extension type (any storage).
 bool IsVariantType(const DataType& type);

@@ -16,10 +16,12 @@
 #include "pqsift/arrow_abi.h"
 #include "pqsift/arrow_export.h"
 #include "pqsift/scan.h"
+#include "pqsift/writer.h"
 #include "testing/files.h"
 #include "variant/json.h"
 #include "variant/shredding.h"
 #include "variant/variant.h"
+#include "write/written_file.h"
 
 namespace pqsift::variant {
 namespace {
@@ -235,6 +237,37 @@ TEST(VariantShreddedTest, TextOutputsGiveJsonAndArrowExportNamesTheExtension) {
   EXPECT_TRUE(IsVariantType(*field->type));
   EXPECT_EQ(*field->type, *VariantArrowType());
   schema.release(&schema);
+}
+
+// A scanned variant column written back by ParquetWriter is an (unshredded) VARIANT group
+// that reads as the same variants.
+TEST(VariantShreddedTest, WrittenBackAsVariantReadsTheSame) {
+  const std::string root = testing::ParquetTestingDir();
+  if (root.empty()) GTEST_SKIP() << testing::kParquetTestingMissing;
+  const std::filesystem::path dir = std::filesystem::path(root) / "shredded_variant";
+  for (const char* name : {"case-083.parquet", "case-045.parquet", "case-029.parquet"}) {
+    SCOPED_TRACE(name);
+    auto batches = ScanBatches((dir / name).string());
+    ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+    const RecordBatch& batch = *batches->front();
+    testing::Written w = testing::Write(batch, WriterOptions{}, 2);
+    ASSERT_NE(w.metadata, nullptr);
+    const Schema& schema = w.metadata->schema();
+    bool annotated = false;
+    for (const SchemaNode& n : schema.nodes()) {
+      annotated =
+          annotated || (n.name == "var" && n.logical_type.kind == LogicalType::Kind::kVariant);
+    }
+    EXPECT_TRUE(annotated);
+    testing::ScannedBatches back = testing::ScanWritten(w, ScanOptions{});
+    ASSERT_EQ(back.rows(), batch.num_rows);
+    size_t var = 0;
+    while (batch.schema->fields[var].name != "var") ++var;
+    const Array& before = *batch.columns[var];
+    const Array& after = *back.batches.front()->columns[var];
+    EXPECT_TRUE(IsVariantType(*after.type));
+    EXPECT_TRUE(ArrayEquals(before, after));
+  }
 }
 
 }  // namespace
