@@ -270,5 +270,48 @@ TEST(VariantShreddedTest, WrittenBackAsVariantReadsTheSame) {
   }
 }
 
+// Variants inside a struct and inside a list (written by ParquetWriter, read back): the
+// VARIANT group is found and unshredded at any depth.
+TEST(VariantShreddedTest, VariantsNestedInStructsAndListsReadBack) {
+  const std::string root = testing::ParquetTestingDir();
+  if (root.empty()) GTEST_SKIP() << testing::kParquetTestingMissing;
+  const std::filesystem::path dir = std::filesystem::path(root) / "shredded_variant";
+  auto batches = ScanBatches((dir / "case-083.parquet").string());
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  const RecordBatch& source = *batches->front();
+  size_t var = 0;
+  while (source.schema->fields[var].name != "var") ++var;
+  std::shared_ptr<Array> variants = source.columns[var];  // 4 rows, the first null
+  ASSERT_EQ(variants->length, 4);
+  // struct<v: variant>, 4 rows; large_list<variant>: [v0, v1], [v2], [], [v3]... as 4 rows.
+  auto st = std::make_shared<Array>();
+  st->type = Struct({Field{"v", variants->type}});
+  st->length = 4;
+  st->buffers.push_back(nullptr);
+  st->children.push_back(variants);
+  auto offsets = std::make_shared<ArrowBuffer>();
+  for (int64_t o : {0, 2, 3, 3, 4}) offsets->Append(&o, sizeof(o));
+  auto list = std::make_shared<Array>();
+  list->type = LargeList(Field{"element", variants->type});
+  list->length = 4;
+  list->buffers = {nullptr, offsets};
+  list->children.push_back(variants);
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {Field{"s", st->type}, Field{"l", list->type}};
+  RecordBatch batch;
+  batch.schema = schema;
+  batch.num_rows = 4;
+  batch.columns = {st, list};
+  ASSERT_TRUE(ValidateRecordBatch(batch).ok()) << ValidateRecordBatch(batch).ToString();
+  testing::Written w = testing::Write(batch, WriterOptions{}, 3);
+  ASSERT_NE(w.metadata, nullptr);
+  testing::ScannedBatches back = testing::ScanWritten(w, ScanOptions{});
+  ASSERT_EQ(back.batches.size(), 1u);
+  const RecordBatch& got = *back.batches.front();
+  EXPECT_TRUE(IsVariantType(*got.columns[0]->children[0]->type));
+  EXPECT_TRUE(ArrayEquals(*got.columns[0], *st)) << got.columns[0]->type->ToString();
+  EXPECT_TRUE(ArrayEquals(*got.columns[1], *list)) << got.columns[1]->type->ToString();
+}
+
 }  // namespace
 }  // namespace pqsift::variant
