@@ -38,6 +38,8 @@ void FuzzDeltaByteArray(std::span<const uint8_t> input);
 void FuzzByteStreamSplit(std::span<const uint8_t> input);
 void FuzzFilter(std::span<const uint8_t> input);  // the --where language: parse and bind
 void FuzzScan(std::span<const uint8_t> input);    // a whole file, random projection + predicate
+// The Variant binary encoding: metadata and value.
+void FuzzVariant(std::span<const uint8_t> input);
 
 inline constexpr FuzzTarget kFuzzTargets[] = {
     {"footer", FuzzFooter},
@@ -52,6 +54,7 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"byte_stream_split", FuzzByteStreamSplit},
     {"filter", FuzzFilter},
     {"scan", FuzzScan},
+    {"variant", FuzzVariant},
 };
 
 }  // namespace pqsift::fuzz

@@ -12,6 +12,7 @@
 #include "encoding/rle_bit_packed.h"
 #include "encoding/value_encoder.h"
 #include "pqsift/parquet_file.h"
+#include "variant/builder.h"
 
 namespace pqsift::fuzz {
 
@@ -293,6 +294,47 @@ void EncodedSeedsIfDefined(PhysicalType type, SeedSink& sink) {
   }
 }
 
+// Target "variant": 2-byte metadata length, metadata, value; values of every type from the
+// encoder, an object over the dictionary and arrays nesting them.
+void VariantSeeds(SeedSink& sink) {
+  using variant::Type;
+  const std::string metadata(
+      "\x11\x03\x00\x01\x02\x05"
+      "abcde",
+      11);  // sorted: a, b, cde
+  std::vector<std::string> values(16);
+  variant::EncodeNull(values[0]);
+  variant::EncodeBoolean(values[1], true);
+  variant::EncodeInteger(values[2], Type::kInt16, -1234);
+  variant::EncodeInteger(values[3], Type::kInt64, 1234567890123);
+  variant::EncodeDouble(values[4], -14.3);
+  variant::EncodeFloat(values[5], 2.5f);
+  variant::EncodeDecimal(values[6], Type::kDecimal16, variant::Decimal{-123456789012345, 7});
+  variant::EncodeDate(values[7], 20000);
+  variant::EncodeTicks(values[8], Type::kTimestampNtzNanos, 1730982834123456789);
+  const uint8_t bytes[4] = {0, 1, 2, 255};
+  variant::EncodeBinary(values[9], bytes);
+  variant::EncodeString(values[10], "short");
+  variant::EncodeString(values[11], std::string(80, 'L'));
+  const uint8_t uuid[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  variant::EncodeUuid(values[12], std::span<const uint8_t, 16>(uuid, 16));
+  auto span = [](const std::string& v) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(v.data()), v.size());
+  };
+  std::vector<variant::FieldBytes> fields = {
+      {2, "cde", span(values[10])}, {0, "a", span(values[3])}, {1, "b", span(values[0])}};
+  variant::EncodeObject(values[13], fields);
+  variant::EncodeArray(values[14], {span(values[13]), span(values[2]), span(values[11])});
+  std::vector<variant::FieldBytes> outer = {{0, "a", span(values[14])}};
+  variant::EncodeObject(values[15], outer);
+  for (size_t i = 0; i < values.size(); ++i) {
+    Bytes seed = {static_cast<uint8_t>(metadata.size()), 0};
+    seed.insert(seed.end(), metadata.begin(), metadata.end());
+    seed.insert(seed.end(), values[i].begin(), values[i].end());
+    sink.Add("variant", "synthetic_" + std::to_string(i), std::move(seed));
+  }
+}
+
 void SyntheticSeeds(SeedSink& sink) {
   for (int t = 0; t < 8; ++t) {
     const auto type = static_cast<PhysicalType>(t);
@@ -372,6 +414,7 @@ void SyntheticSeeds(SeedSink& sink) {
   for (const char* f : filters) {
     sink.Add("filter", "synthetic_" + std::to_string(k++), Bytes(f, f + std::strlen(f)));
   }
+  VariantSeeds(sink);
 }
 
 }  // namespace

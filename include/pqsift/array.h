@@ -118,6 +118,10 @@ struct DataType {
   TimeUnit unit = TimeUnit::kMillis;  // kTime32/64, kTimestamp
   std::string timezone;               // kTimestamp
   std::vector<Field> children;        // kLargeList (1), kStruct (n), kMap (1: entries struct)
+  // An Arrow extension type over this storage type (e.g. "arrow.parquet.variant" on a struct
+  // of metadata and value binaries); exported as the field's ARROW:extension:name metadata.
+  // Empty for plain types.
+  std::string extension_name;
 
   // "int64", "timestamp[us, tz=UTC]", "large_list<item: int32>", ...
   std::string ToString() const;

@@ -20,6 +20,7 @@ alignas(64) const uint8_t kEmptyBuffer[64] = {};
 struct SchemaPrivate {
   std::string format;
   std::string name;
+  std::string metadata;               // the C Data Interface key/value encoding; empty for none
   std::vector<ArrowSchema> children;  // sized once; the parent's pointers point here
   std::vector<ArrowSchema*> child_pointers;
 };
@@ -48,7 +49,21 @@ void FillSchema(std::string name, const DataType& type, bool nullable, ArrowSche
   }
   out->format = p->format.c_str();
   out->name = p->name.c_str();
-  out->metadata = nullptr;
+  if (!type.extension_name.empty()) {
+    // int32 pair count, then per pair int32 length + key, int32 length + value (native order).
+    auto put = [&](std::string_view bytes) {
+      const auto n = static_cast<int32_t>(bytes.size());
+      p->metadata.append(reinterpret_cast<const char*>(&n), sizeof(n));
+      p->metadata.append(bytes);
+    };
+    const int32_t pairs = 2;
+    p->metadata.append(reinterpret_cast<const char*>(&pairs), sizeof(pairs));
+    put("ARROW:extension:name");
+    put(type.extension_name);
+    put("ARROW:extension:metadata");
+    put("");
+  }
+  out->metadata = p->metadata.empty() ? nullptr : p->metadata.data();
   out->flags = nullable ? ARROW_FLAG_NULLABLE : 0;
   out->n_children = static_cast<int64_t>(type.children.size());
   out->children = p->child_pointers.empty() ? nullptr : p->child_pointers.data();

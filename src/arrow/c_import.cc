@@ -2,6 +2,7 @@
 // the producer's memory. The input is untrusted: every count is checked, buffer sizes are
 // derived from the type, length and offset, and the result goes through ValidateArray.
 #include <charconv>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -100,6 +101,33 @@ Result<std::shared_ptr<const DataType>> ParseLeafFormat(std::string_view f) {
   return Status::NotSupported("Arrow format '" + std::string(f) + "' is not supported");
 }
 
+// The ARROW:extension:name value of a C Data Interface metadata block, or empty (also when the
+// block is malformed: the metadata is advisory). Read with memcpy: no alignment is promised.
+std::string ExtensionName(const char* metadata) {
+  if (metadata == nullptr) return {};
+  constexpr int32_t kMaxBytes = 1 << 20;  // no real schema's metadata is larger
+  auto read_i32 = [](const char* p) {
+    int32_t v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  int32_t pairs = read_i32(metadata);
+  const char* p = metadata + 4;
+  int64_t used = 4;
+  for (int32_t i = 0; i < pairs && i < 1024; ++i) {
+    std::string_view kv[2];
+    for (auto& s : kv) {
+      int32_t n = read_i32(p);
+      if (n < 0 || used + 4 + n > kMaxBytes) return {};
+      s = std::string_view(p + 4, static_cast<size_t>(n));
+      p += 4 + n;
+      used += 4 + n;
+    }
+    if (kv[0] == "ARROW:extension:name") return std::string(kv[1]);
+  }
+  return {};
+}
+
 Result<Field> ImportFieldAt(const ArrowSchema* schema, int depth) {
   if (schema == nullptr || schema->release == nullptr) {
     return Status::InvalidArgument("ArrowSchema is null or released");
@@ -152,6 +180,12 @@ Result<Field> ImportFieldAt(const ArrowSchema* schema, int depth) {
     field.type = *type;
   }
   PQSIFT_RETURN_IF_ERROR(ValidateType(*field.type).WithContext("field '" + name + "'"));
+  std::string extension = ExtensionName(schema->metadata);
+  if (!extension.empty()) {
+    DataType copy = *field.type;
+    copy.extension_name = std::move(extension);
+    field.type = std::make_shared<const DataType>(std::move(copy));
+  }
   return field;
 }
 

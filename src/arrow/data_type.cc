@@ -111,6 +111,11 @@ std::string TypeText(const std::shared_ptr<const DataType>& t) {
 }  // namespace
 
 std::string DataType::ToString() const {
+  if (!extension_name.empty()) {
+    DataType storage = *this;
+    storage.extension_name.clear();
+    return "extension<" + extension_name + ", " + storage.ToString() + ">";
+  }
   switch (id) {
     case TypeId::kNull: return "null";
     case TypeId::kBoolean: return "bool";
@@ -167,7 +172,7 @@ bool operator==(const Field& a, const Field& b) {
 
 bool operator==(const DataType& a, const DataType& b) {
   if (&a == &b) return true;
-  if (a.id != b.id) return false;
+  if (a.id != b.id || a.extension_name != b.extension_name) return false;
   switch (a.id) {
     case TypeId::kFixedSizeBinary: return a.byte_width == b.byte_width;
     case TypeId::kDecimal128: return a.precision == b.precision && a.scale == b.scale;

@@ -130,6 +130,18 @@ json ColumnChunkJson(const ColumnChunk& chunk, const ColumnDescriptor& col) {
     SetIf(j, "dictionary_page_offset", m.dictionary_page_offset);
     SetIf(j, "index_page_offset", m.index_page_offset);
     if (m.statistics) j["statistics"] = StatisticsJson(*m.statistics, col);
+    if (m.size_statistics) {
+      const SizeStatistics& z = *m.size_statistics;
+      json size = json::object();
+      SetIf(size, "unencoded_byte_array_data_bytes", z.unencoded_byte_array_data_bytes);
+      if (!z.repetition_level_histogram.empty()) {
+        size["repetition_level_histogram"] = z.repetition_level_histogram;
+      }
+      if (!z.definition_level_histogram.empty()) {
+        size["definition_level_histogram"] = z.definition_level_histogram;
+      }
+      j["size_statistics"] = std::move(size);
+    }
     if (!m.key_value_metadata.empty()) j["key_value_metadata"] = KeyValues(m.key_value_metadata);
   }
   SetIf(j, "column_index_offset", chunk.column_index_offset);
@@ -294,6 +306,26 @@ void PrintHuman(std::ostream& out, const json& j) {
            exact, page_index, c.contains("bloom_filter_offset") ? "yes" : "no"});
     }
     table.Print(out, "  ");
+    // SizeStatistics (Arrow C++ writes them by default): only for the chunks that have them.
+    bool size_header = false;
+    for (const auto& c : rg["columns"]) {
+      if (!c.contains("size_statistics") || c["size_statistics"].empty()) continue;
+      if (!size_header) out << "  size statistics:\n";
+      size_header = true;
+      const json& z = c["size_statistics"];
+      out << "    " << Get(c, "path") << ":";
+      if (z.contains("unencoded_byte_array_data_bytes")) {
+        out << " unencoded byte array data "
+            << HumanBytes(z["unencoded_byte_array_data_bytes"].get<uint64_t>());
+      }
+      if (z.contains("definition_level_histogram")) {
+        out << " def levels " << z["definition_level_histogram"].dump();
+      }
+      if (z.contains("repetition_level_histogram")) {
+        out << " rep levels " << z["repetition_level_histogram"].dump();
+      }
+      out << '\n';
+    }
     std::vector<std::string> encrypted;
     for (const auto& c : rg["columns"]) {
       if (c.contains("encrypted")) encrypted.push_back(Get(c, "path"));

@@ -40,6 +40,9 @@ class Planner {
     }
     if (n.is_leaf()) return PlanLeaf(index, rep_level, def_exist);
     const bool nullable = n.repetition == Repetition::kOptional;
+    if (n.logical_type.kind == LogicalType::Kind::kVariant) {
+      return PlanVariant(index, rep_level, def_exist, nullable);
+    }
     if (IsAnnotated(n, LogicalType::Kind::kList, ConvertedType::kList) && n.children.size() == 1 &&
         s_.nodes()[n.children[0]].repetition == Repetition::kRepeated) {
       AssemblyNode list = Slot(Kind::kList, rep_level, def_exist, n.max_definition_level);
@@ -136,6 +139,20 @@ class Planner {
     return a;
   }
 
+  Result<AssemblyNode> PlanVariant(int32_t index, int16_t rep_level, int16_t def_exist,
+                                   bool nullable) {
+    PQSIFT_ASSIGN_OR_RETURN(variant::ShreddingPlan plan, variant::PlanShredding(s_, index));
+    PQSIFT_ASSIGN_OR_RETURN(
+        AssemblyNode group,
+        PlanStruct(index, rep_level, def_exist, s_.nodes()[index].max_definition_level, nullable));
+    AssemblyNode a = Slot(Kind::kVariant, rep_level, def_exist, group.def_valid);
+    a.first_leaf = group.first_leaf;
+    a.type = variant::VariantArrowType();
+    a.variant = std::make_shared<const variant::ShreddingPlan>(std::move(plan));
+    a.children.push_back(std::move(group));
+    return a;
+  }
+
   Result<AssemblyNode> PlanMap(int32_t index, int16_t rep_level, int16_t def_exist, bool) {
     const SchemaNode& n = s_.nodes()[index];
     const SchemaNode& kv = s_.nodes()[n.children[0]];
@@ -194,6 +211,10 @@ class Assembler {
       case Kind::kStruct: return BuildStruct(a, lv);
       case Kind::kList:
       case Kind::kMap: return BuildList(a, lv);
+      case Kind::kVariant: {
+        PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> group, Build(a.children.front()));
+        return variant::Unshred(*a.variant, *group);
+      }
     }
     return Status::Internal("unknown assembly node");
   }

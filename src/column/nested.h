@@ -22,11 +22,14 @@
 #include "column/leaf_reader.h"
 #include "pqsift/array.h"
 #include "pqsift/schema.h"
+#include "variant/shredding.h"
 
 namespace pqsift::column {
 
 struct AssemblyNode {
-  enum class Kind { kLeaf, kStruct, kList, kMap };
+  // kVariant: a group annotated VARIANT, assembled as its struct (the one child) and then
+  // unshredded into the arrow.parquet.variant extension type (variant/shredding.h).
+  enum class Kind { kLeaf, kStruct, kList, kMap, kVariant };
   Kind kind = Kind::kLeaf;
   std::shared_ptr<const DataType> type;
   int16_t rep_level = 0;
@@ -35,6 +38,7 @@ struct AssemblyNode {
   int32_t leaf = -1;                   // kLeaf: the column index in the schema
   int32_t first_leaf = -1;             // the leaf whose levels give this node's slots
   std::vector<AssemblyNode> children;  // struct: fields; list: element; map: entries struct
+  std::shared_ptr<const variant::ShreddingPlan> variant;  // kVariant
 };
 
 // The assembly tree and Arrow type for schema node `node`. InvalidArgument when the node lies

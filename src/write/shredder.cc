@@ -1,6 +1,7 @@
 #include "write/shredder.h"
 
 #include "arrow/bit_util.h"
+#include "variant/shredding.h"
 
 namespace pqsift::write {
 namespace {
@@ -28,6 +29,13 @@ class Planner {
           return Status::NotSupported("a struct without fields cannot be stored in Parquet");
         }
         plan_.elements[at].num_children = static_cast<int32_t>(type.children.size());
+        if (variant::IsVariantType(type)) {
+          // arrow.parquet.variant: the group of metadata and value binaries annotated VARIANT
+          // (VariantEncoding.md), so readers unshred it again.
+          LogicalType annotation;
+          annotation.kind = LogicalType::Kind::kVariant;
+          plan_.elements[at].logical_type = annotation;
+        }
         for (size_t i = 0; i < type.children.size(); ++i) {
           const Field& f = type.children[i];
           std::vector<PathStep> down = steps;

@@ -38,6 +38,10 @@ void RunInput(const FuzzTarget& target, std::span<const uint8_t> bytes) {
 std::vector<std::string> SeedFiles() {
   std::vector<std::string> paths = pqsift::testing::ParquetTestingFiles("data");
   for (std::string& bad : pqsift::testing::ParquetTestingFiles("bad_data")) paths.push_back(bad);
+  // VARIANT columns, shredded every way the suite has (the scan target unshreds them).
+  for (std::string& v : pqsift::testing::ParquetTestingFiles("shredded_variant")) {
+    paths.push_back(v);
+  }
   paths.push_back(pqsift::testing::TestDataPath("tiny.parquet"));
   return paths;
 }

@@ -25,7 +25,9 @@
 //    timestamps "YYYY-MM-DD HH:MM:SS[.f]" with "+00" when the type has a timezone (the
 //    value is an instant, printed in UTC), all strings (value_format.h). Lists are arrays,
 //    structs objects; maps whose key type is a string are objects ({"k": v}, duplicate keys
-//    kept in order), other maps arrays of {"key": k, "value": v} objects.
+//    kept in order), other maps arrays of {"key": k, "value": v} objects. A variant
+//    (arrow.parquet.variant) is its JSON value (variant/json.h: numbers always exact JSON
+//    numbers, binary always base64), in CSV and tables its JSON text.
 //  - Table: the first table_max_rows rows, columns padded to their widest cell (capped at
 //    table_max_column_width code points; longer cells are cut and end in "…"), a header line
 //    of names, one of types, a rule, numbers right-aligned, NULL as "NULL", strings with

@@ -7,6 +7,7 @@
 #include "arrow/layout.h"
 #include "arrow/utf8.h"
 #include "cli/output/text_writer.h"
+#include "variant/shredding.h"
 
 namespace pqsift::cli {
 namespace {
@@ -65,7 +66,8 @@ class TableWriter final : public TextWriter {
       std::vector<bool> right;
       for (const Field& f : cols) {
         names.push_back(Truncate(f.name, max_width));
-        types.push_back(Truncate(f.type->ToString(), max_width));
+        types.push_back(
+            Truncate(variant::IsVariantType(*f.type) ? "variant" : f.type->ToString(), max_width));
         right.push_back(layout::IsNumeric(f.type->id));
       }
       std::vector<size_t> widths(cols.size());

@@ -13,6 +13,8 @@
 #include "arrow/layout.h"
 #include "arrow/utf8.h"
 #include "common/value_format.h"
+#include "variant/json.h"
+#include "variant/shredding.h"
 
 namespace pqsift::cli {
 
@@ -321,6 +323,49 @@ class StructRenderer final : public ValueRenderer {
   std::vector<std::unique_ptr<ValueRenderer>> children_;
 };
 
+// arrow.parquet.variant (struct<metadata, value> of binaries): the variant as JSON text
+// (variant/json.h), in every style. Bytes that do not decode (an array not made by pqsift)
+// render as a JSON string saying so.
+class VariantRenderer final : public ValueRenderer {
+ public:
+  explicit VariantRenderer(const Array& a) : ValueRenderer(a, RenderStyle::kJson), a_(a) {
+    for (size_t c = 0; c < a.type->children.size(); ++c) {
+      if (a.type->children[c].name == "metadata") metadata_ = a.children[c].get();
+      if (a.type->children[c].name == "value") value_ = a.children[c].get();
+    }
+  }
+  void Append(int64_t i, std::string& out) const override {
+    if (IsNull(i)) {
+      out += "null";
+      return;
+    }
+    if (metadata_ == nullptr || value_ == nullptr || !layout::IsBinaryLike(metadata_->type->id) ||
+        !layout::IsBinaryLike(value_->type->id)) {
+      out += "\"<variant without metadata and value binaries>\"";
+      return;
+    }
+    const int64_t j = a_.offset + i;
+    auto md = variant::Metadata::Parse(Bytes(*metadata_, j));
+    if (!md.ok()) return Invalid(md.status(), out);
+    auto v = variant::Value::Parse(*md, Bytes(*value_, j));
+    if (!v.ok()) return Invalid(v.status(), out);
+    variant::AppendJson(out, *v);
+  }
+
+ private:
+  static std::span<const uint8_t> Bytes(const Array& b, int64_t j) {
+    const int64_t* o = layout::Offsets<int64_t>(b);
+    const int64_t begin = o[b.offset + j];
+    return {b.buffers[2]->data() + begin, static_cast<size_t>(o[b.offset + j + 1] - begin)};
+  }
+  static void Invalid(const Status& s, std::string& out) {
+    AppendJsonString(out, "<invalid variant: " + s.message() + ">");
+  }
+  const Array& a_;
+  const Array* metadata_ = nullptr;
+  const Array* value_ = nullptr;
+};
+
 // map (int32 offsets into an entries struct<key, value>).
 class MapRenderer final : public ValueRenderer {
  public:
@@ -401,7 +446,9 @@ std::unique_ptr<ValueRenderer> MakeRenderer(const Array& a, RenderStyle style,
     case TypeId::kFixedSizeBinary:
       return std::make_unique<BytesRenderer>(a, style, false, options.binary_as_base64);
     case TypeId::kLargeList: return std::make_unique<ListRenderer>(a, options);
-    case TypeId::kStruct: return std::make_unique<StructRenderer>(a, options);
+    case TypeId::kStruct:
+      if (variant::IsVariantType(type)) return std::make_unique<VariantRenderer>(a);
+      return std::make_unique<StructRenderer>(a, options);
     case TypeId::kMap: return std::make_unique<MapRenderer>(a, options);
   }
   return std::make_unique<NullRenderer>(a, style);
