@@ -43,6 +43,8 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
     const RowGroup& rg = meta.row_groups[r.row_group];
     if (r.leaf < 0 || static_cast<size_t>(r.leaf) >= rg.columns.size()) continue;
     const ColumnChunk& chunk = rg.columns[r.leaf];
+    // An encrypted chunk's indexes are encrypted modules, not decrypted yet: absent.
+    if (chunk.is_encrypted) continue;
     Key key{r.row_group, r.leaf};
     Entry& e = entries_[key];
     if (!e.offset_tried) {

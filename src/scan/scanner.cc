@@ -366,7 +366,8 @@ class RowGroupData {
   // the bytes read with the footer.
   Status Locate(int32_t leaf, Chunk& c) {
     const ColumnChunk& chunk = row_group().columns[leaf];
-    PQSIFT_RETURN_IF_ERROR(format::CheckChunkReadable(chunk, Where(leaf)));
+    PQSIFT_RETURN_IF_ERROR(
+        format::CheckChunkReadable(*file_->metadata, row_group_, leaf, Where(leaf)));
     PQSIFT_ASSIGN_OR_RETURN(
         c.range, column::ColumnChunkRange(*chunk.meta_data, file_->file->size(), Where(leaf)));
     if (auto cached = file_->metadata->CachedBytes(c.range)) {
@@ -725,10 +726,13 @@ class SliceReaders {
       if (!reader) {
         PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, data.Get(leaf, rows));
         PQSIFT_ASSIGN_OR_RETURN(
+            column::PageReaderOptions chunk_options,
+            column::ChunkPageOptions(options, md, data.row_group_index(), leaf, data.Where(leaf)));
+        PQSIFT_ASSIGN_OR_RETURN(
             reader,
             column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
                                      chunk.bytes, chunk.range.offset, rg.num_rows, data.Where(leaf),
-                                     options, std::move(chunk.pages)));
+                                     chunk_options, std::move(chunk.pages)));
         reader->KeepAlive(std::move(chunk.owner), chunk.whole);
         reader->ShareWith(data.ShareOf(leaf));
       }
