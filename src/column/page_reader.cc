@@ -61,6 +61,7 @@ Result<bool> PageReader::Next() {
 Status PageReader::DecryptHeader(size_t* module_size) {
   const crypto::ModuleDecryptor& d = *options_.decryptor;
   std::span<const uint8_t> bytes = chunk_.subspan(pos_);
+  if (next_ordinal_index_ < ordinals_.size()) next_page_ordinal_ = ordinals_[next_ordinal_index_];
   // The first page is the dictionary page when the chunk has one: tried as that first.
   crypto::ModuleId data = Module(crypto::ModuleType::kDataPageHeader, next_page_ordinal_);
   crypto::ModuleId dictionary = Module(crypto::ModuleType::kDictionaryPageHeader, 0);
@@ -85,7 +86,10 @@ Status PageReader::DecryptHeader(size_t* module_size) {
                               (dictionary_type ? "dictionary page" : "data page"));
   }
   page_ordinal_ = is_dictionary ? 0 : next_page_ordinal_;
-  if (!is_dictionary) ++next_page_ordinal_;
+  if (!is_dictionary) {
+    ++next_page_ordinal_;
+    if (next_ordinal_index_ < ordinals_.size()) ++next_ordinal_index_;
+  }
   *module_size = size;
   return Status::OK();
 }

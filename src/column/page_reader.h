@@ -11,8 +11,9 @@
 // and each page body a GCM or CTR module (src/crypto/module.h), decrypted with the AAD of its
 // kind and ordinal: the dictionary page (the first page, when there is one; tried as such
 // first) and data pages numbered from 0 in chunk order. Next() decrypts the header, Read() the
-// body; a page skipped undecompressed is not decrypted either. A Rebase must continue with the
-// page after the current one (the ordinals go on counting).
+// body; a page skipped undecompressed is not decrypted either. A buffer of some pages only
+// comes with their ordinals (SetPageOrdinals); otherwise a Rebase continues with the page after
+// the current one (the ordinals go on counting).
 //
 // Thread safety: one thread at a time.
 #pragma once
@@ -21,6 +22,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "crypto/module.h"
 #include "format/page_header.h"
@@ -105,6 +107,14 @@ class PageReader {
     first_page_ = false;
   }
 
+  // Encrypted chunks whose buffer holds only some data pages: their ordinals (their places in
+  // the offset index), in buffer order; the data pages after them, if any, count on from the
+  // last. Empty: the data pages are numbered as they come.
+  void SetPageOrdinals(std::vector<int32_t> ordinals) {
+    ordinals_ = std::move(ordinals);
+    next_ordinal_index_ = 0;
+  }
+
   // Where the current page starts in the file (its header), for messages.
   uint64_t page_file_offset() const { return chunk_offset_ + page_start_; }
   const std::string& where() const { return where_; }
@@ -142,6 +152,8 @@ class PageReader {
   bool first_page_ = true;
   int32_t page_ordinal_ = 0;
   int32_t next_page_ordinal_ = 0;
+  std::vector<int32_t> ordinals_;  // SetPageOrdinals
+  size_t next_ordinal_index_ = 0;
 };
 
 }  // namespace pqsift::column

@@ -4,8 +4,8 @@
 // The ciphers and module format are src/crypto's; this file knows where the modules are.
 //
 // parquet_file.cc calls these while it opens a file; the resulting FileDecryptor lives in the
-// ParquetMetadata and gives each column chunk's ModuleDecryptor to whoever reads its pages
-// (format::CheckChunkReadable, column::PageReader).
+// ParquetMetadata and gives each column chunk's ModuleDecryptor to whoever reads its modules
+// (format::CheckChunkReadable, column::PageReader, format::PageIndexStore).
 //
 // Thread safety: a FileDecryptor is immutable once built; share it across threads.
 #pragma once

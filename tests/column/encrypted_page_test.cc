@@ -164,6 +164,39 @@ TEST(EncryptedPage, AChunkWithoutDictionaryStartsAtDataPageZero) {
   }
 }
 
+// A buffer of some pages only (the offset index chose them): their ordinals come from it.
+TEST(EncryptedPage, SomePagesWithTheirOrdinals) {
+  std::vector<TestPage> all = {kPages[0], kPages[1], kPages[3], kPages[1]};
+  Bytes chunk = Chunk(all, CompressionCodec::kUncompressed, false);
+  // The modules' places: dictionary (2 modules), then data pages 0, 1, 2.
+  std::vector<size_t> starts;
+  for (size_t pos = 0; pos < chunk.size();) {
+    starts.push_back(pos);
+    pos += 4 + (chunk[pos] | chunk[pos + 1] << 8 | chunk[pos + 2] << 16);
+  }
+  ASSERT_EQ(starts.size(), 8u);
+  starts.push_back(chunk.size());
+  // The dictionary page and data page 2.
+  Bytes some(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(starts[2]));
+  some.insert(some.end(), chunk.begin() + static_cast<std::ptrdiff_t>(starts[6]), chunk.end());
+  for (bool with_ordinals : {true, false}) {
+    PageReader reader(some, 0, CompressionCodec::kUncompressed, "w", Options(false));
+    if (with_ordinals) reader.SetPageOrdinals({2});
+    ASSERT_TRUE(reader.Next().value());
+    EXPECT_EQ(reader.header().type, PageType::kDictionaryPage);
+    auto next = reader.Next();
+    if (!with_ordinals) {
+      // Numbered as they come, the page would be data page 0: not this module's AAD.
+      EXPECT_EQ(next.status().code(), StatusCode::kAuthentication);
+      continue;
+    }
+    ASSERT_TRUE(next.ok()) << next.status().ToString();
+    auto page = reader.Read();
+    ASSERT_TRUE(page.ok()) << page.status().ToString();
+    EXPECT_EQ(Bytes(page->body.begin(), page->body.end()), all[3].values);
+  }
+}
+
 // Data pages swapped (each module intact, in the other's place), a changed byte in a header,
 // a wrong key: Authentication naming the module, never the other page's bytes.
 TEST(EncryptedPage, SwappedOrChangedModulesFailAuthentication) {

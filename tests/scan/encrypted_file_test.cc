@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/output/batch_writer.h"
+#include "format/page_index_store.h"
 #include "pqsift/scan.h"
 #include "testing/files.h"
 #include "testing/parquet_files.h"
@@ -267,6 +268,39 @@ TEST(EncryptedFile, AChangedByteInAnyModuleFailsAuthentication) {
       }
     }
     EXPECT_GE(modules, 2) << column;
+  }
+}
+
+// The column and offset indexes of encrypted columns are modules too: decrypted with the
+// column's key, absent without it.
+TEST(EncryptedFile, PageIndexesDecryptWithTheColumnKey) {
+  PQSIFT_TESTING_FILE_OR_SKIP(dir, "");
+  for (const char* name : {kEncryptedFooter, kPlaintextFooter, kUniform}) {
+    for (bool with_column_keys : {true, false}) {
+      auto keys = Keys();
+      if (!with_column_keys) keys->column_keys.clear();
+      OpenOptions open;
+      open.decryption = keys;
+      auto file = OpenLocalFile(dir + name);
+      ASSERT_TRUE(file.ok());
+      auto md = ReadParquetMetadata(**file, open);
+      ASSERT_TRUE(md.ok()) << md.status().ToString();
+      format::PageIndexStore store(**file, **md);
+      std::vector<format::PageIndexStore::Request> requests;
+      for (int32_t leaf = 0; leaf < 8; ++leaf) requests.push_back({0, leaf, true});
+      uint64_t bytes_read = 0;
+      ASSERT_TRUE(store.Load(requests, &bytes_read).ok());
+      for (int32_t leaf : {4, 5}) {  // float_field, double_field: under their own keys
+        bool expect = with_column_keys || std::string(name) == kUniform;
+        const format::OffsetIndex* offsets = store.offset_index(0, leaf);
+        EXPECT_EQ(offsets != nullptr, expect) << name << " " << leaf;
+        EXPECT_EQ(store.column_index(0, leaf) != nullptr, expect) << name << " " << leaf;
+        if (offsets != nullptr) {
+          ASSERT_EQ(offsets->page_locations.size(), 1u);
+          EXPECT_EQ(offsets->page_locations[0].first_row_index, 0);
+        }
+      }
+    }
   }
 }
 
