@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -86,6 +87,33 @@ TEST(EncryptedFile, EveryFileReadsTheSameRowsWithItsKeys) {
     } else {
       EXPECT_EQ(*csv, expected) << name;
     }
+  }
+}
+
+// data/aes256: AES-256 keys, every column under its own key (a list's element too).
+TEST(EncryptedFile, Aes256FilesWithEveryColumnUnderItsOwnKey) {
+  PQSIFT_TESTING_FILE_OR_SKIP(dir, "");
+  Result<std::string> expected = ScanCsv(dir + kEncryptedFooter, Keys());
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  const std::string column_key = "123456789012345678901234567890";  // + 2 digits per column
+  auto keys = std::make_shared<DecryptionOptions>();
+  keys->footer_key = "01234567890123456789012345678901";
+  const std::pair<const char*, const char*> columns[] = {{"double_field", "12"},
+                                                         {"float_field", "13"},
+                                                         {"boolean_field", "14"},
+                                                         {"int32_field", "15"},
+                                                         {"ba_field", "16"},
+                                                         {"flba_field", "17"},
+                                                         {"int64_field.list.element", "18"},
+                                                         {"int96_field", "19"}};
+  for (const auto& [path, suffix] : columns) keys->column_keys[path] = column_key + suffix;
+  for (const char* name :
+       {"encrypt_columns_and_footer.parquet.encrypted", "uniform_encryption.parquet.encrypted"}) {
+    std::string path = dir + "aes256/" + name;
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not found";
+    Result<std::string> csv = ScanCsv(path, keys);
+    ASSERT_TRUE(csv.ok()) << name << ": " << csv.status().ToString();
+    EXPECT_EQ(*csv, *expected) << name;
   }
 }
 
