@@ -195,6 +195,28 @@ struct ColumnMetaData {
   std::optional<SizeStatistics> size_statistics;
 };
 
+// Parquet modular encryption (Encryption.md 5.2): the key of an encrypted column chunk.
+struct ColumnCryptoMetaData {
+  bool with_footer_key = true;  // ENCRYPTION_WITH_FOOTER_KEY; else ENCRYPTION_WITH_COLUMN_KEY:
+  std::vector<std::string_view> path_in_schema;
+  std::optional<std::string_view> key_metadata;
+};
+
+// EncryptionAlgorithm: AES_GCM_V1 or AES_GCM_CTR_V1 (the same fields), or a member unknown.
+struct EncryptionAlgorithm {
+  enum class Kind : uint8_t { kUnknown = 0, kAesGcmV1 = 1, kAesGcmCtrV1 = 2 };
+  Kind kind = Kind::kUnknown;
+  std::optional<std::string_view> aad_prefix;
+  std::optional<std::string_view> aad_file_unique;
+  std::optional<bool> supply_aad_prefix;
+};
+
+// The plaintext head of an encrypted footer ("PARE" files).
+struct FileCryptoMetaData {
+  EncryptionAlgorithm encryption_algorithm;
+  std::optional<std::string_view> key_metadata;
+};
+
 struct ColumnChunk {
   std::optional<std::string_view> file_path;
   int64_t file_offset = 0;
@@ -204,6 +226,11 @@ struct ColumnChunk {
   std::optional<int64_t> column_index_offset;
   std::optional<int32_t> column_index_length;
   bool is_encrypted = false;  // crypto_metadata or encrypted_column_metadata present
+  std::optional<ColumnCryptoMetaData> crypto_metadata;
+  // The chunk's ColumnMetaData, serialized and encrypted with the column key. When the file is
+  // opened with that key, meta_data holds its decrypted form (views into bytes the
+  // ParquetMetadata owns), replacing a plaintext footer's stripped copy.
+  std::optional<std::string_view> encrypted_column_metadata;
 };
 
 struct SortingColumn {
@@ -252,6 +279,7 @@ struct FileMetaData {
   std::optional<std::string_view> created_by;
   std::optional<std::vector<ColumnOrder>> column_orders;
   bool has_encryption_algorithm = false;  // plaintext-footer encryption
+  std::optional<EncryptionAlgorithm> encryption_algorithm;
   std::optional<std::string_view> footer_signing_key_metadata;
 };
 

@@ -3,6 +3,12 @@
 //   ... column chunks ... | FileMetaData (Thrift compact) | u32 length (LE) | "PAR1"
 //                          \__________ footer __________/
 //
+// Parquet modular encryption (pqsift/encryption.h, OpenOptions::decryption):
+//   encrypted footer:  ... | FileCryptoMetaData | encrypted FileMetaData module | u32 | "PARE"
+//   plaintext footer:  ... | FileMetaData (with encryption_algorithm) | nonce | tag | u32 | "PAR1"
+// The footer is decrypted (or its signature checked, when the footer key is known) and each
+// encrypted column's metadata decrypted with its key, when the key is known.
+//
 // ReadParquetMetadata makes one speculative read of the file's tail (OpenOptions::tail_bytes,
 // 64 KiB by default), which holds the whole footer for most files, and a second read only
 // when the footer is larger. DecodeParquetMetadata does the CPU part alone (no I/O), for
@@ -16,7 +22,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "pqsift/encryption.h"
 #include "pqsift/io.h"
 #include "pqsift/metadata.h"
 #include "pqsift/schema.h"
@@ -24,11 +32,18 @@
 
 namespace pqsift {
 
+namespace format {
+class FileDecryptor;  // src/format/file_decryptor.h
+}  // namespace format
+
 struct OpenOptions {
   // Bytes read from the end of the file in the first request.
   uint64_t tail_bytes = uint64_t{64} * 1024;
   // A footer larger than this is refused (ResourceExhausted) before it is read.
   uint64_t max_footer_bytes = 256ull * 1024 * 1024;
+  // Keys for files written with Parquet modular encryption; none: such a file's encrypted
+  // footer is refused and its encrypted columns cannot be read (the others can).
+  std::shared_ptr<const DecryptionOptions> decryption;
 };
 
 // The decoded footer with the schema tree, owning the footer bytes its views point into.
@@ -38,8 +53,13 @@ class ParquetMetadata {
   const Schema& schema() const { return schema_; }
   const std::string& file_name() const { return file_name_; }
   uint64_t file_size() const { return file_size_; }
-  // Length of the Thrift FileMetaData, as stored before the trailing magic.
+  // Length of the Thrift FileMetaData, as stored before the trailing magic (decrypted, for an
+  // encrypted footer).
   uint64_t footer_length() const { return footer_.size(); }
+  // Parquet modular encryption: whether the footer was encrypted ("PARE"), and how the file's
+  // encrypted chunks are decrypted (nullptr when no chunk is encrypted).
+  bool encrypted_footer() const { return encrypted_footer_; }
+  const format::FileDecryptor* decryptor() const { return decryptor_.get(); }
 
   int64_t num_rows() const { return file_.num_rows; }
   size_t num_row_groups() const { return file_.row_groups.size(); }
@@ -61,10 +81,14 @@ class ParquetMetadata {
   std::span<const uint8_t> footer_;  // inside bytes_; file_ and schema_ point into it
   FileMetaData file_;
   Schema schema_;
+  bool encrypted_footer_ = false;
+  std::vector<Buffer> decrypted_;  // the decrypted footer and column metadata file_ points into
+  std::shared_ptr<const format::FileDecryptor> decryptor_;
 };
 
 // Reads and decodes the footer of `file`. Errors name the file: Corruption for a file that is
-// not Parquet or whose footer is malformed, NotSupported for an encrypted footer ("PARE"),
+// not Parquet or whose footer is malformed, InvalidArgument for an encrypted footer ("PARE")
+// without its key, Authentication for a wrong key or a footer that fails its check,
 // ResourceExhausted past max_footer_bytes, IOError from the file.
 Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomAccessFile& file,
                                                                    const OpenOptions& options = {});

@@ -30,6 +30,8 @@ enum class StatusCode : int {
   kOutOfRange = 5,         // a read past the end of a file or buffer
   kResourceExhausted = 6,  // a configured memory or size limit would be exceeded
   kInternal = 7,           // a pqsift bug
+  kAuthentication = 8,     // encrypted bytes fail authentication: a wrong key or AAD prefix,
+                           // or a tampered or swapped module (Parquet modular encryption)
 };
 
 // Returns "Corruption", "IOError", ... for messages and the CLI.
@@ -54,6 +56,9 @@ class [[nodiscard]] Status {
     return {StatusCode::kResourceExhausted, std::move(msg)};
   }
   static Status Internal(std::string msg) { return {StatusCode::kInternal, std::move(msg)}; }
+  static Status Authentication(std::string msg) {
+    return {StatusCode::kAuthentication, std::move(msg)};
+  }
 
   bool ok() const { return rep_ == nullptr; }
   StatusCode code() const { return rep_ ? rep_->code : StatusCode::kOk; }

@@ -58,6 +58,7 @@ Command AddCountCommand(CLI::App& root) {
   CLI::App* sub = root.add_subcommand("count", "Print the number of rows that match (count(*)).");
   auto args = std::make_shared<CountArgs>();
   AddDatasetOptions(sub, args->dataset);
+  AddKeyOptions(sub, args->dataset.keys);
   sub->add_option("--where", args->where,
                   "Count only the rows where EXPR is true (SQL-like; docs/filter-language.md)");
   sub->add_flag("--no-prune", args->no_prune,

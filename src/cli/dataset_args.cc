@@ -25,8 +25,12 @@ Result<Dataset> DiscoverDataset(const DatasetArgs& args) {
   return Dataset::Discover(args.paths, options);
 }
 
-Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& options,
+Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& given,
                                           const std::string& split) {
+  ScanOptions options = given;
+  if (args.keys.any()) {
+    PQSIFT_ASSIGN_OR_RETURN(options.open.decryption, MakeDecryptionOptions(args.keys));
+  }
   if (split.empty()) {
     if (args.paths.empty()) return Status::InvalidArgument("PATH is required (or --split)");
     PQSIFT_ASSIGN_OR_RETURN(Dataset dataset, DiscoverDataset(args));

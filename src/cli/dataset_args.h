@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/key_args.h"
 #include "pqsift/dataset.h"
 #include "pqsift/scan.h"
 
@@ -17,6 +18,7 @@ struct DatasetArgs {
   std::string partition_schema;
   bool no_hive = false;
   bool no_manifest = false;
+  KeyArgs keys;  // for the commands that add them (AddKeyOptions); OpenScan applies them
 };
 
 // Adds PATH... (required unless `paths_optional`) and the dataset flags to `sub`.

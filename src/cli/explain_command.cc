@@ -54,6 +54,7 @@ Command AddExplainCommand(CLI::App& root) {
       "explain", "Show what a scan would read and why, without reading any data page.");
   auto args = std::make_shared<ExplainArgs>();
   AddDatasetOptions(sub, args->dataset);
+  AddKeyOptions(sub, args->dataset.keys);
   sub->add_option("--where", args->where, "The filter (as for scan)");
   sub->add_option("--select", args->select, "The columns (as for scan)");
   sub->add_option("--limit", args->limit, "A row limit (as for scan)")

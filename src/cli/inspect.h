@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/key_args.h"
 #include "pqsift/metadata.h"
 #include "pqsift/schema.h"
 
@@ -30,6 +31,7 @@ struct InspectPagesArgs {
   bool as_json = false;
   std::optional<size_t> row_group;
   std::optional<std::string> column;
+  KeyArgs keys;  // encrypted files (--footer-key, ...)
 };
 int RunInspectPages(const InspectPagesArgs& args);
 

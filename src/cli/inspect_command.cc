@@ -340,13 +340,17 @@ void PrintHuman(std::ostream& out, const json& j) {
   }
 }
 
-int RunInspect(const std::vector<std::string>& files, bool as_json) {
+int RunInspect(const std::vector<std::string>& files, bool as_json, const KeyArgs& key_args) {
   int exit_code = 0;
   json all = json::array();
+  OpenOptions open;
+  auto keys = MakeDecryptionOptions(key_args);
+  if (!keys.ok()) return ReportError(keys.status());
+  open.decryption = *keys;
   for (const std::string& path : files) {
     Result<std::unique_ptr<RandomAccessFile>> file = OpenLocalFile(path);
     Result<std::shared_ptr<const ParquetMetadata>> md =
-        file.ok() ? ReadParquetMetadata(**file)
+        file.ok() ? ReadParquetMetadata(**file, open)
                   : Result<std::shared_ptr<const ParquetMetadata>>(file.status());
     if (!md.ok()) {
       exit_code = ReportError(md.status());
@@ -389,8 +393,10 @@ Command AddInspectCommand(CLI::App& root) {
       ->needs(pages_flag);
   sub->add_option("--column", args->column, "With --pages: only this leaf column (dotted path)")
       ->needs(pages_flag);
+  AddKeyOptions(sub, args->keys);
   return {sub, [args, pages] {
-            return *pages ? RunInspectPages(*args) : RunInspect(args->files, args->as_json);
+            return *pages ? RunInspectPages(*args)
+                          : RunInspect(args->files, args->as_json, args->keys);
           }};
 }
 

@@ -218,10 +218,14 @@ int RunInspectPages(const InspectPagesArgs& args) {
   auto fail = [&](int code) { exit_code = std::max(exit_code, code); };
   json all = json::array();
   bool first_text = true;
+  OpenOptions open;
+  auto keys = MakeDecryptionOptions(args.keys);
+  if (!keys.ok()) return Report(keys.status());
+  open.decryption = *keys;
   for (const std::string& path : args.files) {
     Result<std::unique_ptr<RandomAccessFile>> file = OpenLocalFile(path);
     Result<std::shared_ptr<const ParquetMetadata>> opened =
-        file.ok() ? ReadParquetMetadata(**file)
+        file.ok() ? ReadParquetMetadata(**file, open)
                   : Result<std::shared_ptr<const ParquetMetadata>>(file.status());
     if (!opened.ok()) {
       fail(Report(opened.status()));

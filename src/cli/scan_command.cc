@@ -164,6 +164,7 @@ Command AddScanCommand(CLI::App& root) {
   CLI::App* sub = root.add_subcommand("scan", "Read columns of Parquet files and write them out.");
   auto args = std::make_shared<ScanArgs>();
   AddDatasetOptions(sub, args->dataset, /*paths_optional=*/true);
+  AddKeyOptions(sub, args->dataset.keys);
   sub->add_option("--split", args->split,
                   "Scan one split FILE:START:END (from pqsift splits): the row groups of FILE "
                   "whose byte midpoint lies in [START, END)");

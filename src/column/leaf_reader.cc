@@ -32,6 +32,21 @@ Result<ByteRange> ColumnChunkRange(const ColumnMetaData& meta, uint64_t file_siz
   return range;
 }
 
+namespace {
+
+// The data page ordinals of the pages a sparse buffer holds (empty when one is unknown).
+std::vector<int32_t> Ordinals(const std::vector<PageSpan>& present) {
+  std::vector<int32_t> out;
+  out.reserve(present.size());
+  for (const PageSpan& span : present) {
+    if (span.ordinal < 0) return {};
+    out.push_back(span.ordinal);
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<LeafReader>> LeafReader::Make(const ColumnDescriptor& column,
                                                      const ColumnMetaData& meta,
                                                      std::span<const uint8_t> chunk,
@@ -46,6 +61,7 @@ Result<std::unique_ptr<LeafReader>> LeafReader::Make(const ColumnDescriptor& col
   std::unique_ptr<LeafReader> reader(new LeafReader(
       column, std::move(pages), num_rows, std::move(type).value(), std::move(values).value()));
   reader->sparse_ = !present.empty();
+  reader->pages_.SetPageOrdinals(Ordinals(present));
   reader->present_ = std::move(present);
   return reader;
 }
@@ -53,6 +69,7 @@ Result<std::unique_ptr<LeafReader>> LeafReader::Make(const ColumnDescriptor& col
 void LeafReader::Continue(std::span<const uint8_t> chunk, uint64_t chunk_offset,
                           std::shared_ptr<const void> owner, std::vector<PageSpan> present) {
   pages_.Rebase(chunk, chunk_offset);
+  pages_.SetPageOrdinals(Ordinals(present));
   owner_ = std::move(owner);
   present_ = std::move(present);
   next_present_ = 0;

@@ -44,6 +44,7 @@ struct LeafBatch {
 struct PageSpan {
   int64_t first_row = 0;
   int64_t num_rows = 0;
+  int32_t ordinal = -1;  // its place in the offset index: the data page ordinal (encryption AADs)
 };
 
 // What the readers of one column chunk share across slices and threads: the dictionary, decoded

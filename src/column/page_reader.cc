@@ -2,11 +2,22 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "compression/codec.h"
+#include "format/file_decryptor.h"
 
 namespace pqsift::column {
+
+Result<PageReaderOptions> ChunkPageOptions(PageReaderOptions options, const ParquetMetadata& md,
+                                           size_t g, size_t column, std::string_view where) {
+  if (md.decryptor() == nullptr) return options;
+  PQSIFT_ASSIGN_OR_RETURN(options.decryptor, md.decryptor()->ChunkDecryptor(g, column, where));
+  options.row_group_ordinal = md.decryptor()->RowGroupOrdinal(g);
+  options.column_ordinal = static_cast<int32_t>(column);
+  return options;
+}
 
 PageReader::PageReader(std::span<const uint8_t> chunk, uint64_t chunk_offset,
                        CompressionCodec codec, std::string where, PageReaderOptions options)
@@ -26,8 +37,12 @@ Result<bool> PageReader::Next() {
   page_start_ = pos_;
   header_ = format::PageHeader{};
   size_t header_size = 0;
-  Status st = format::DecodePageHeader(chunk_.subspan(pos_), header_, &header_size);
-  if (!st.ok()) return Error(st.message());
+  Status st = options_.decryptor
+                  ? DecryptHeader(&header_size)
+                  : format::DecodePageHeader(chunk_.subspan(pos_), header_, &header_size);
+  if (!st.ok()) {
+    return st.code() == StatusCode::kAuthentication ? st.WithContext(where_) : Error(st.message());
+  }
   body_start_ = pos_ + header_size;
   auto compressed = static_cast<size_t>(header_.compressed_page_size);
   if (compressed > chunk_.size() - body_start_) {
@@ -43,23 +58,88 @@ Result<bool> PageReader::Next() {
   return true;
 }
 
+Status PageReader::DecryptHeader(size_t* module_size) {
+  const crypto::ModuleDecryptor& d = *options_.decryptor;
+  std::span<const uint8_t> bytes = chunk_.subspan(pos_);
+  if (next_ordinal_index_ < ordinals_.size()) next_page_ordinal_ = ordinals_[next_ordinal_index_];
+  // The first page is the dictionary page when the chunk has one: tried as that first.
+  crypto::ModuleId data = Module(crypto::ModuleType::kDataPageHeader, next_page_ordinal_);
+  crypto::ModuleId dictionary = Module(crypto::ModuleType::kDictionaryPageHeader, 0);
+  PQSIFT_ASSIGN_OR_RETURN(size_t size, d.ModuleSizeAt(bytes, data));
+  std::span<const uint8_t> module = bytes.first(size);
+  bool is_dictionary = false;
+  Result<Buffer> plain = Status::OK();
+  if (first_page_) {
+    plain = d.Decrypt(dictionary, module);
+    is_dictionary = plain.ok();
+  }
+  if (!is_dictionary) plain = d.Decrypt(data, module);
+  if (!plain.ok()) return plain.status();
+  first_page_ = false;
+  header_plain_ = std::move(plain).value();
+  size_t header_size = 0;
+  PQSIFT_RETURN_IF_ERROR(format::DecodePageHeader(header_plain_.span(), header_, &header_size));
+  bool dictionary_type = header_.type == PageType::kDictionaryPage;
+  if (dictionary_type != is_dictionary) {
+    return Status::Corruption("the " + crypto::DescribeModule(is_dictionary ? dictionary : data) +
+                              " decrypts to the header of a " +
+                              (dictionary_type ? "dictionary page" : "data page"));
+  }
+  page_ordinal_ = is_dictionary ? 0 : next_page_ordinal_;
+  if (!is_dictionary) {
+    ++next_page_ordinal_;
+    if (next_ordinal_index_ < ordinals_.size()) ++next_ordinal_index_;
+  }
+  *module_size = size;
+  return Status::OK();
+}
+
 PageReader::Mark PageReader::MarkPage() const {
   return {chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size)),
-          page_file_offset(), header_};
+          page_file_offset(), header_, page_ordinal_};
 }
 
 Result<Page> PageReader::Read() {
   return ReadPage(header_,
                   chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size)),
-                  page_file_offset(), &decompressed_);
+                  page_file_offset(), &decompressed_, page_ordinal_);
 }
 
 Result<Page> PageReader::ReadMarked(const Mark& mark, Buffer* storage) const {
-  return ReadPage(mark.header, mark.stored, mark.file_offset, storage);
+  return ReadPage(mark.header, mark.stored, mark.file_offset, storage, mark.page_ordinal);
 }
 
 Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
-                                  uint64_t file_offset, Buffer* storage) const {
+                                  uint64_t file_offset, Buffer* storage,
+                                  int32_t page_ordinal) const {
+  if (!options_.decryptor) return DecodePage(header, stored, file_offset, storage, 0);
+  const crypto::ModuleDecryptor& d = *options_.decryptor;
+  crypto::ModuleId id = header.type == PageType::kDictionaryPage
+                            ? Module(crypto::ModuleType::kDictionaryPage, 0)
+                            : Module(crypto::ModuleType::kDataPage, page_ordinal);
+  size_t overhead = d.Overhead(id.type);
+  if (stored.size() < overhead) {
+    return ErrorAt(file_offset, "encrypted page of " + std::to_string(stored.size()) +
+                                    " bytes is shorter than its nonce and length");
+  }
+  size_t plain_size = stored.size() - overhead;
+  // The decrypted page, and room after it for the decompressed values (at most the declared
+  // uncompressed size, which Next() checked against max_page_bytes).
+  size_t room = codec_ == CompressionCodec::kUncompressed
+                    ? 0
+                    : static_cast<size_t>(std::max<int32_t>(header.uncompressed_page_size, 0));
+  *storage = Buffer(plain_size + room);
+  Status st = d.Decrypt(id, stored, {storage->mutable_data(), plain_size});
+  if (!st.ok()) {
+    return st.code() == StatusCode::kAuthentication ? st.WithContext(where_)
+                                                    : ErrorAt(file_offset, st.message());
+  }
+  return DecodePage(header, storage->span().first(plain_size), file_offset, storage, plain_size);
+}
+
+Result<Page> PageReader::DecodePage(const format::PageHeader& header,
+                                    std::span<const uint8_t> stored, uint64_t file_offset,
+                                    Buffer* storage, size_t storage_offset) const {
   auto corrupt = [&](const std::string& what) { return ErrorAt(file_offset, what); };
   if (options_.verify_crc && header.crc) {
     uLong crc = crc32(0L, stored.data(), static_cast<uInt>(stored.size()));
@@ -120,12 +200,17 @@ Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<co
   // Checked before the allocation: the declared size is a claim of the file.
   Status plausible = compression::CheckDecompressedSize(codec_, values, values_size);
   if (!plausible.ok()) return corrupt(plausible.message());
-  *storage = Buffer(values_size);
-  Status st = compression::Decompress(codec_, values, {storage->mutable_data(), values_size});
+  if (storage_offset == 0) {
+    *storage = Buffer(values_size);
+  } else if (values_size > storage->size() - storage_offset) {
+    return Status::Internal(where_ + ": no room for the decrypted page's values");
+  }
+  std::span<uint8_t> out(storage->mutable_data() + storage_offset, values_size);
+  Status st = compression::Decompress(codec_, values, out);
   if (!st.ok()) {
     return st.code() == StatusCode::kCorruption ? corrupt(st.message()) : st.WithContext(where_);
   }
-  page.body = storage->span();
+  page.body = out;
   return page;
 }
 

@@ -7,16 +7,28 @@
 // v2 pages store their levels uncompressed in front of the (optionally compressed) values.
 // Pages of unknown type and index pages are skipped.
 //
+// Parquet modular encryption (PageReaderOptions::decryptor): each page header is a GCM module
+// and each page body a GCM or CTR module (src/crypto/module.h), decrypted with the AAD of its
+// kind and ordinal: the dictionary page (the first page, when there is one; tried as such
+// first) and data pages numbered from 0 in chunk order. Next() decrypts the header, Read() the
+// body; a page skipped undecompressed is not decrypted either. A buffer of some pages only
+// comes with their ordinals (SetPageOrdinals); otherwise a Rebase continues with the page after
+// the current one (the ordinals go on counting).
+//
 // Thread safety: one thread at a time.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "crypto/module.h"
 #include "format/page_header.h"
 #include "pqsift/io.h"
 #include "pqsift/metadata.h"
+#include "pqsift/parquet_file.h"
 #include "pqsift/status.h"
 
 namespace pqsift::column {
@@ -27,7 +39,18 @@ struct PageReaderOptions {
   // A page declaring a larger uncompressed size is refused before anything is allocated, and
   // so is a page whose levels would take more memory (2 bytes per level, held whole).
   int64_t max_page_bytes = int64_t{512} << 20;
+  // Parquet modular encryption: the chunk's decryptor (null: plaintext pages) and the chunk's
+  // place in the module AADs (ChunkPageOptions sets all three).
+  std::shared_ptr<const crypto::ModuleDecryptor> decryptor;
+  int32_t row_group_ordinal = 0;
+  int32_t column_ordinal = 0;
 };
+
+// `options` for reading the pages of row group `g`'s chunk of leaf `column` of `md`: with its
+// decryptor when the chunk is encrypted (the errors of format::FileDecryptor::ChunkDecryptor
+// when its key is missing). `where` names the chunk.
+Result<PageReaderOptions> ChunkPageOptions(PageReaderOptions options, const ParquetMetadata& md,
+                                           size_t g, size_t column, std::string_view where);
 
 // One decompressed page. Spans point into the page reader's buffers: valid until the next
 // call to Next/Read/Skip on the reader.
@@ -67,6 +90,7 @@ class PageReader {
     std::span<const uint8_t> stored;  // the page's body as stored
     uint64_t file_offset = 0;         // of its header, for messages
     format::PageHeader header;
+    int32_t page_ordinal = 0;  // its data page ordinal (encrypted chunks' AADs)
   };
   // The current page. REQUIRES: the last Next() returned true.
   Mark MarkPage() const;
@@ -80,6 +104,15 @@ class PageReader {
     chunk_ = chunk;
     chunk_offset_ = chunk_offset;
     pos_ = 0;
+    first_page_ = false;
+  }
+
+  // Encrypted chunks whose buffer holds only some data pages: their ordinals (their places in
+  // the offset index), in buffer order; the data pages after them, if any, count on from the
+  // last. Empty: the data pages are numbered as they come.
+  void SetPageOrdinals(std::vector<int32_t> ordinals) {
+    ordinals_ = std::move(ordinals);
+    next_ordinal_index_ = 0;
   }
 
   // Where the current page starts in the file (its header), for messages.
@@ -91,7 +124,16 @@ class PageReader {
   Status Error(const std::string& what) const { return ErrorAt(page_file_offset(), what); }
   Status ErrorAt(uint64_t file_offset, const std::string& what) const;
   Result<Page> ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
-                        uint64_t file_offset, Buffer* storage) const;
+                        uint64_t file_offset, Buffer* storage, int32_t page_ordinal) const;
+  // `stored` as plaintext; decompressed values go to `*storage` (at `storage_offset` when it
+  // is already allocated to hold the decrypted page in front of them).
+  Result<Page> DecodePage(const format::PageHeader& header, std::span<const uint8_t> stored,
+                          uint64_t file_offset, Buffer* storage, size_t storage_offset) const;
+  // Next() for an encrypted chunk: decrypts the header module at pos_.
+  Status DecryptHeader(size_t* module_size);
+  crypto::ModuleId Module(crypto::ModuleType type, int32_t page_ordinal) const {
+    return {type, options_.row_group_ordinal, options_.column_ordinal, page_ordinal};
+  }
 
   std::span<const uint8_t> chunk_;
   uint64_t chunk_offset_;
@@ -104,6 +146,14 @@ class PageReader {
   size_t body_start_ = 0;  // the current page's body
   format::PageHeader header_;
   Buffer decompressed_;
+  // Encrypted chunks: the decrypted header (header_'s views point into it), whether the next
+  // page is the chunk's first, and the data page ordinals of the current and the next page.
+  Buffer header_plain_;
+  bool first_page_ = true;
+  int32_t page_ordinal_ = 0;
+  int32_t next_page_ordinal_ = 0;
+  std::vector<int32_t> ordinals_;  // SetPageOrdinals
+  size_t next_ordinal_index_ = 0;
 };
 
 }  // namespace pqsift::column

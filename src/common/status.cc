@@ -12,6 +12,7 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kOutOfRange: return "Out of range";
     case StatusCode::kResourceExhausted: return "Resource exhausted";
     case StatusCode::kInternal: return "Internal error";
+    case StatusCode::kAuthentication: return "Authentication failed";
   }
   return "Unknown";
 }

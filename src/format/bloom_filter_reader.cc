@@ -23,6 +23,9 @@ const ColumnMetaData* ChunkMetadata(const ParquetMetadata& metadata, const Bloom
   const RowGroup& rg = row_groups[r.row_group];
   if (r.leaf < 0 || static_cast<size_t>(r.leaf) >= rg.columns.size()) return nullptr;
   const std::optional<ColumnMetaData>& meta = rg.columns[r.leaf].meta_data;
+  // An encrypted chunk's filter is two encrypted modules (header, bitset), not decrypted yet:
+  // treated as absent, never misread.
+  if (rg.columns[r.leaf].is_encrypted) return nullptr;
   return meta ? &*meta : nullptr;
 }
 

@@ -220,6 +220,68 @@ void DecodeColumnMetaData(ThriftDecoder& d, ColumnMetaData& out) {
   }
 }
 
+void DecodeEncryptionWithColumnKey(ThriftDecoder& d, ColumnCryptoMetaData& out) {
+  RequiredFields req;
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    switch (f.id) {
+      case 1:
+        if (d.ReadListInto(f, CType::kBinary, out.path_in_schema,
+                           [&](std::string_view& s) { s = d.reader.ReadBinaryElement(); })) {
+          req.Set(0);
+        }
+        return true;
+      case 2: d.reader.ReadField(f, out.key_metadata); return true;
+      default: return false;
+    }
+  });
+  if (d.reader.ok()) req.Check(d, "EncryptionWithColumnKey", {"path_in_schema"});
+}
+
+// ColumnCryptoMetaData union: 1 ENCRYPTION_WITH_FOOTER_KEY (empty), 2 ENCRYPTION_WITH_COLUMN_KEY.
+void DecodeColumnCryptoMetaData(ThriftDecoder& d, ColumnCryptoMetaData& out) {
+  bool seen = false;
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    if (f.type != CType::kStruct || seen) return false;
+    if (f.id == 1) {
+      seen = true;
+      out.with_footer_key = true;
+      return false;  // the empty struct, skipped
+    }
+    if (f.id == 2) {
+      seen = true;
+      out.with_footer_key = false;
+      DecodeEncryptionWithColumnKey(d, out);
+      return true;
+    }
+    return false;
+  });
+  if (d.reader.ok() && !seen) d.reader.Fail("ColumnCryptoMetaData has no known member");
+}
+
+void DecodeAesGcm(ThriftDecoder& d, EncryptionAlgorithm& out) {
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    switch (f.id) {
+      case 1: d.reader.ReadField(f, out.aad_prefix); return true;
+      case 2: d.reader.ReadField(f, out.aad_file_unique); return true;
+      case 3: d.reader.ReadField(f, out.supply_aad_prefix); return true;
+      default: return false;
+    }
+  });
+}
+
+// EncryptionAlgorithm union: 1 AES_GCM_V1, 2 AES_GCM_CTR_V1 (same fields); another member is
+// kept as kUnknown (the file cannot be decrypted, which the opener reports).
+void DecodeEncryptionAlgorithm(ThriftDecoder& d, EncryptionAlgorithm& out) {
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    if (f.type != CType::kStruct || out.kind != EncryptionAlgorithm::Kind::kUnknown) return false;
+    if (f.id != 1 && f.id != 2) return false;
+    out.kind =
+        f.id == 1 ? EncryptionAlgorithm::Kind::kAesGcmV1 : EncryptionAlgorithm::Kind::kAesGcmCtrV1;
+    DecodeAesGcm(d, out);
+    return true;
+  });
+}
+
 void DecodeColumnChunk(ThriftDecoder& d, ColumnChunk& out) {
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
     switch (f.id) {
@@ -235,17 +297,16 @@ void DecodeColumnChunk(ThriftDecoder& d, ColumnChunk& out) {
       case 6: d.reader.ReadField(f, out.column_index_offset); return true;
       case 7: d.reader.ReadField(f, out.column_index_length); return true;
       // Parquet modular encryption: the chunk's key (ColumnCryptoMetaData) and its metadata
-      // encrypted with it. Either marks the chunk's pages as encrypted.
-      // The values themselves are not needed: accepted, they are left to ReadStruct to skip
-      // (false); mistyped, AcceptField skipped them already (true).
+      // encrypted with it. Either marks the chunk's pages as encrypted. Mistyped, AcceptField
+      // skips them (true) and they read as absent.
       case 8:
         if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         out.is_encrypted = true;
-        return false;
+        DecodeColumnCryptoMetaData(d, out.crypto_metadata.emplace());
+        return true;
       case 9:
-        if (!d.reader.AcceptField(f, CType::kBinary)) return true;
-        out.is_encrypted = true;
-        return false;
+        if (d.reader.ReadField(f, out.encrypted_column_metadata)) out.is_encrypted = true;
+        return true;
       default: return false;
     }
   });
@@ -400,16 +461,46 @@ Status DecodeFileMetaData(std::span<const uint8_t> bytes, FileMetaData& out) {
         d.ReadListInto(f, CType::kStruct, out.column_orders,
                        [&](ColumnOrder& o) { o = DecodeColumnOrder(d); });
         return true;
-      case 8:  // EncryptionAlgorithm, left to ReadStruct to skip when accepted (see above)
+      case 8:
         if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         out.has_encryption_algorithm = true;
-        return false;
+        DecodeEncryptionAlgorithm(d, out.encryption_algorithm.emplace());
+        return true;
       case 9: d.reader.ReadField(f, out.footer_signing_key_metadata); return true;
       default: return false;
     }
   });
   if (d.reader.ok()) req.Check(d, "FileMetaData", {"version", "schema", "num_rows", "row_groups"});
   if (!d.reader.ok()) return Status::Corruption("malformed footer: " + d.reader.error());
+  return Status::OK();
+}
+
+Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, FileCryptoMetaData& out,
+                                size_t* consumed) {
+  ThriftDecoder d(bytes, bytes.size() * 64 + (1u << 16));
+  RequiredFields req;
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    switch (f.id) {
+      case 1:
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
+        DecodeEncryptionAlgorithm(d, out.encryption_algorithm);
+        req.Set(0);
+        return true;
+      case 2: d.reader.ReadField(f, out.key_metadata); return true;
+      default: return false;
+    }
+  });
+  if (d.reader.ok()) req.Check(d, "FileCryptoMetaData", {"encryption_algorithm"});
+  if (!d.reader.ok())
+    return Status::Corruption("malformed FileCryptoMetaData: " + d.reader.error());
+  if (consumed != nullptr) *consumed = d.reader.position();
+  return Status::OK();
+}
+
+Status DecodeColumnMetaData(std::span<const uint8_t> bytes, ColumnMetaData& out) {
+  ThriftDecoder d(bytes, bytes.size() * 64 + (1u << 16));
+  DecodeColumnMetaData(d, out);
+  if (!d.reader.ok()) return Status::Corruption("malformed ColumnMetaData: " + d.reader.error());
   return Status::OK();
 }
 

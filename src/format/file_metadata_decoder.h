@@ -14,6 +14,13 @@ namespace pqsift::format {
 // `bytes` must outlive `out` (views point into it). Corruption with the byte position on error.
 Status DecodeFileMetaData(std::span<const uint8_t> bytes, FileMetaData& out);
 
+// Parquet modular encryption: the plaintext head of an encrypted footer ("PARE"), and how many
+// bytes it took (the encrypted footer module follows it).
+Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, FileCryptoMetaData& out,
+                                size_t* consumed);
+// A ColumnMetaData serialized alone (a decrypted ColumnChunk.encrypted_column_metadata).
+Status DecodeColumnMetaData(std::span<const uint8_t> bytes, ColumnMetaData& out);
+
 // Also used by page headers (DataPageHeader.statistics) and tests.
 class ThriftDecoder;
 void DecodeStatistics(ThriftDecoder& d, Statistics& out);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "format/file_decryptor.h"
 #include "io/coalesce.h"
 
 namespace pqsift::format {
@@ -30,6 +31,13 @@ bool CoversRows(const OffsetIndex& index, int64_t num_rows) {
 
 }  // namespace
 
+std::shared_ptr<const crypto::ModuleDecryptor> PageIndexStore::ChunkDecryptor(size_t row_group,
+                                                                              int32_t leaf) const {
+  if (metadata_.decryptor() == nullptr) return nullptr;
+  auto decryptor = metadata_.decryptor()->ChunkDecryptor(row_group, static_cast<size_t>(leaf), "");
+  return decryptor.ok() ? *decryptor : nullptr;
+}
+
 Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_read) {
   const FileMetaData& meta = metadata_.file();
   struct Wanted {
@@ -43,6 +51,9 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
     const RowGroup& rg = meta.row_groups[r.row_group];
     if (r.leaf < 0 || static_cast<size_t>(r.leaf) >= rg.columns.size()) continue;
     const ColumnChunk& chunk = rg.columns[r.leaf];
+    // An encrypted chunk's indexes are encrypted modules: read with the chunk's key, absent
+    // without it.
+    if (chunk.is_encrypted && ChunkDecryptor(r.row_group, r.leaf) == nullptr) continue;
     Key key{r.row_group, r.leaf};
     Entry& e = entries_[key];
     if (!e.offset_tried) {
@@ -86,16 +97,27 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
   });
   for (const Wanted& w : wanted) {
     Entry& e = entries_[w.key];
+    std::span<const uint8_t> bytes = bytes_of(w.range);
+    if (auto decryptor = ChunkDecryptor(w.key.first, w.key.second)) {
+      // One module (Encryption.md: ColumnIndex / OffsetIndex); failing, the index is absent.
+      crypto::ModuleId id{
+          w.column_index ? crypto::ModuleType::kColumnIndex : crypto::ModuleType::kOffsetIndex,
+          metadata_.decryptor()->RowGroupOrdinal(w.key.first), w.key.second, 0};
+      Result<Buffer> plain = decryptor->Decrypt(id, bytes);
+      if (!plain.ok()) continue;
+      bytes_.push_back(std::move(plain).value());
+      bytes = bytes_.back().span();
+    }
     if (!w.column_index) {
       auto index = std::make_unique<OffsetIndex>();
       int64_t rows = meta.row_groups[w.key.first].num_rows;
-      if (DecodeOffsetIndex(bytes_of(w.range), *index).ok() && CoversRows(*index, rows)) {
+      if (DecodeOffsetIndex(bytes, *index).ok() && CoversRows(*index, rows)) {
         e.offset = std::move(index);
       }
       continue;
     }
     auto index = std::make_unique<ColumnIndex>();
-    if (DecodeColumnIndex(bytes_of(w.range), *index).ok() && e.offset &&
+    if (DecodeColumnIndex(bytes, *index).ok() && e.offset &&
         index->null_pages.size() == e.offset->page_locations.size()) {
       e.column = std::move(index);
     }

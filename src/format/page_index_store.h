@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "crypto/module.h"
 #include "format/page_index.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
@@ -62,6 +63,9 @@ class PageIndexStore {
   const ColumnIndex* column_index(size_t row_group, int32_t leaf) const;
 
  private:
+  // The decryptor of an encrypted chunk whose key is known; null otherwise.
+  std::shared_ptr<const crypto::ModuleDecryptor> ChunkDecryptor(size_t row_group,
+                                                                int32_t leaf) const;
   struct Entry {
     bool offset_tried = false;
     bool column_tried = false;

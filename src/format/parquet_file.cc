@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "crypto/module.h"
+#include "format/file_decryptor.h"
 #include "format/file_metadata_decoder.h"
 
 namespace pqsift {
@@ -62,15 +64,34 @@ class MetadataMaker {
   static Result<std::shared_ptr<const ParquetMetadata>> Make(std::string file_name,
                                                              uint64_t file_size, Buffer bytes,
                                                              uint64_t bytes_offset,
-                                                             size_t footer_start,
-                                                             size_t footer_len) {
+                                                             size_t footer_start, size_t footer_len,
+                                                             const DecryptionOptions* keys,
+                                                             bool encrypted_footer) {
     auto md = std::shared_ptr<ParquetMetadata>(new ParquetMetadata());
     md->file_name_ = std::move(file_name);
     md->file_size_ = file_size;
     md->bytes_ = std::move(bytes);
     md->bytes_offset_ = bytes_offset;
     md->footer_ = md->bytes_.span().subspan(footer_start, footer_len);
+    md->encrypted_footer_ = encrypted_footer;
+    format::FileDecryptorBuilder crypto(keys, md->file_name_);
+    if (encrypted_footer) {
+      // Errors name the file already.
+      PQSIFT_ASSIGN_OR_RETURN(Buffer plain, crypto.DecryptFooter(md->footer_));
+      md->decrypted_.push_back(std::move(plain));
+      md->footer_ = md->decrypted_.back().span();
+    }
     Status st = format::DecodeFileMetaData(md->footer_, md->file_);
+    if (st.ok() && !encrypted_footer && md->file_.encryption_algorithm) {
+      // A plaintext footer of an encrypted file ends with its signature: nonce | tag.
+      constexpr size_t kSignature = crypto::kNonceSize + crypto::kTagSize;
+      if (md->footer_.size() < kSignature) {
+        return Status::Corruption(md->file_name_ + ": plaintext footer without its signature");
+      }
+      size_t signed_size = md->footer_.size() - kSignature;
+      PQSIFT_RETURN_IF_ERROR(crypto.CheckPlaintextFooter(md->file_, md->footer_.first(signed_size),
+                                                         md->footer_.subspan(signed_size)));
+    }
     if (st.ok()) {
       auto schema = Schema::Build(md->file_.schema,
                                   md->file_.column_orders ? &*md->file_.column_orders : nullptr);
@@ -78,7 +99,13 @@ class MetadataMaker {
         st = schema.status();
       } else {
         md->schema_ = std::move(schema).value();
-        st = ValidateRowGroups(md->file_, md->schema_);
+        auto decryptor = crypto.DecryptColumns(md->file_, md->schema_, &md->decrypted_);
+        if (decryptor.ok()) {
+          md->decryptor_ = std::move(decryptor).value();
+          st = ValidateRowGroups(md->file_, md->schema_);
+        } else {
+          st = decryptor.status();
+        }
       }
     }
     if (!st.ok()) return st.WithContext(md->file_name_);
@@ -99,7 +126,8 @@ Result<std::shared_ptr<const ParquetMetadata>> DecodeParquetMetadata(std::string
                                                                      Buffer footer) {
   size_t len = footer.size();
   uint64_t offset = file_size >= len + kTrailerSize ? file_size - kTrailerSize - len : 0;
-  return MetadataMaker::Make(std::move(file_name), file_size, std::move(footer), offset, 0, len);
+  return MetadataMaker::Make(std::move(file_name), file_size, std::move(footer), offset, 0, len,
+                             nullptr, false);
 }
 
 Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomAccessFile& file,
@@ -113,12 +141,10 @@ Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomA
   uint64_t tail_len = std::min(size, std::max(options.tail_bytes, kTrailerSize));
   PQSIFT_ASSIGN_OR_RETURN(Buffer tail, file.Read({size - tail_len, tail_len}));
   const uint8_t* trailer = tail.data() + tail_len - kTrailerSize;
-  if (std::memcmp(trailer + 4, "PARE", 4) == 0) {
-    return Status::NotSupported(name +
-                                ": the footer is encrypted (PARE); encrypted files are not "
-                                "supported");
-  }
-  if (std::memcmp(trailer + 4, "PAR1", 4) != 0) {
+  // "PARE": Parquet modular encryption's encrypted footer (FileCryptoMetaData + a module).
+  const bool encrypted_footer = std::memcmp(trailer + 4, "PARE", 4) == 0;
+  const DecryptionOptions* keys = options.decryption.get();
+  if (!encrypted_footer && std::memcmp(trailer + 4, "PAR1", 4) != 0) {
     return Status::Corruption(name + ": not a Parquet file (no PAR1 magic at the end)");
   }
   uint64_t footer_len = LoadLE32(trailer);
@@ -134,7 +160,8 @@ Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomA
   if (footer_len + kTrailerSize <= tail_len) {
     // The usual case: the tail holds the footer. Keep all of it: a scan may reuse the rest.
     return MetadataMaker::Make(name, size, std::move(tail), size - tail_len,
-                               tail_len - kTrailerSize - footer_len, footer_len);
+                               tail_len - kTrailerSize - footer_len, footer_len, keys,
+                               encrypted_footer);
   }
   // The footer is larger than the speculative read: one more request for the part missing.
   uint64_t missing = footer_len + kTrailerSize - tail_len;
@@ -142,7 +169,9 @@ Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomA
   Buffer footer(footer_len);
   std::memcpy(footer.mutable_data(), head.data(), missing);
   std::memcpy(footer.mutable_data() + missing, tail.data(), tail_len - kTrailerSize);
-  return DecodeParquetMetadata(name, size, std::move(footer));
+  uint64_t offset = size - kTrailerSize - footer_len;
+  return MetadataMaker::Make(name, size, std::move(footer), offset, 0, footer_len, keys,
+                             encrypted_footer);
 }
 
 }  // namespace pqsift

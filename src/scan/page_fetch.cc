@@ -47,7 +47,7 @@ std::optional<PageFetch> PlanPages(ByteRange chunk, const format::OffsetIndex& i
     }
     out.pieces.push_back({static_cast<uint64_t>(pages[i].offset),
                           static_cast<uint64_t>(pages[i].compressed_page_size)});
-    out.pages.push_back({first, end - first});
+    out.pages.push_back({first, end - first, static_cast<int32_t>(i)});
   }
   out.reads = io::CoalesceRanges(out.pieces, kMaxGap);
   uint64_t read = 0;

@@ -190,7 +190,8 @@ const format::OffsetIndex* RowGroupData::OffsetIndex(int32_t leaf) const {
 // the bytes read with the footer.
 Status RowGroupData::Locate(int32_t leaf, Chunk& c) {
   const ColumnChunk& chunk = row_group().columns[leaf];
-  PQSIFT_RETURN_IF_ERROR(format::CheckChunkReadable(chunk, Where(leaf)));
+  PQSIFT_RETURN_IF_ERROR(
+      format::CheckChunkReadable(*file_->metadata, row_group_, leaf, Where(leaf)));
   PQSIFT_ASSIGN_OR_RETURN(
       c.range, column::ColumnChunkRange(*chunk.meta_data, file_->file->size(), Where(leaf)));
   if (auto cached = file_->metadata->CachedBytes(c.range)) {

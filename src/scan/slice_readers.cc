@@ -53,9 +53,12 @@ Status SliceReaders::Acquire(const prune::RowSelection& rows,
     if (!reader) {
       PQSIFT_ASSIGN_OR_RETURN(RowGroupData::Fetched chunk, data.Get(leaf, rows));
       PQSIFT_ASSIGN_OR_RETURN(
+          column::PageReaderOptions chunk_options,
+          column::ChunkPageOptions(options, md, data.row_group_index(), leaf, data.Where(leaf)));
+      PQSIFT_ASSIGN_OR_RETURN(
           reader, column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
                                            chunk.bytes, chunk.range.offset, rg.num_rows,
-                                           data.Where(leaf), options, std::move(chunk.pages)));
+                                           data.Where(leaf), chunk_options, std::move(chunk.pages)));
       reader->KeepAlive(std::move(chunk.owner), chunk.whole);
       reader->ShareWith(data.ShareOf(leaf));
     }

@@ -266,7 +266,7 @@ TEST(InspectCliTest, EncryptedColumnsAreNamedInTheTextViewAndMarkedInJson) {
   CliResult text = RunCli({"inspect", path});
   EXPECT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("  columns 'float_field', 'double_field' are encrypted (Parquet modular "
-                          "encryption), which pqsift does not read yet\n"),
+                          "encryption); reading needs its key\n"),
             std::string::npos)
       << text.out;
   CliResult json = RunCli({"inspect", "--json", path});

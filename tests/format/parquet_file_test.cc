@@ -229,10 +229,19 @@ TEST(ParquetFileTest, MissingTrailingMagic) {
                   "bad.parquet: not a Parquet file (no PAR1 magic at the end)");
 }
 
-TEST(ParquetFileTest, EncryptedFooterIsNotSupported) {
+TEST(ParquetFileTest, EncryptedFooterNeedsItsKey) {
+  // FileCryptoMetaData {1: EncryptionAlgorithm {1: AesGcmV1 {}}} and then a (bogus) module.
+  std::string crypto_meta("\x1c\x1c\x00\x00\x00", 5);
+  std::string module(40, '\x07');
+  ExpectOpenError(WrapFooter(crypto_meta + module, "", "PARE"), StatusCode::kInvalidArgument,
+                  "bad.parquet: the footer is encrypted (PARE) and no footer key was given "
+                  "(--footer-key or --keys)");
+  // A plaintext FileMetaData where FileCryptoMetaData belongs.
   std::string footer = EncodeFooter(testing::OneColumnFileMetaData());
-  ExpectOpenError(WrapFooter(footer, "", "PARE"), StatusCode::kNotSupported,
-                  "bad.parquet: the footer is encrypted (PARE); encrypted files are not supported");
+  auto file = testing::MemoryFile("bad.parquet", WrapFooter(footer, "", "PARE"));
+  auto md = ReadParquetMetadata(*file);
+  ASSERT_FALSE(md.ok());
+  EXPECT_EQ(md.status().code(), StatusCode::kCorruption) << md.status().ToString();
 }
 
 TEST(ParquetFileTest, FooterLengthBeyondTheFile) {

@@ -1,6 +1,7 @@
 // A file with a plaintext footer whose columns are partly encrypted (Parquet modular
-// encryption): the footer opens, the plaintext columns read, and an encrypted column is refused
-// as encrypted, naming the file and the column, never as a malformed page header.
+// encryption), opened without keys: the footer opens, the plaintext columns read, and an
+// encrypted column is refused as encrypted without its key, naming the file and the column,
+// never as a malformed page header. (With keys: encrypted_file_test.cc.)
 #include <gtest/gtest.h>
 
 #include <string>
@@ -42,10 +43,10 @@ TEST(EncryptedColumn, TheFooterRecordsWhichChunksAreEncrypted) {
     Status st =
         format::CheckChunkReadable(chunk, "f: row group 0, column '" + columns[c].path + "'");
     if (encrypted) {
-      EXPECT_EQ(st.code(), StatusCode::kNotSupported);
+      EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
       EXPECT_EQ(st.message(), "f: row group 0, column '" + columns[c].path +
-                                  "': the column is encrypted (Parquet modular encryption), "
-                                  "which pqsift does not read yet");
+                                  "': the column is encrypted (Parquet modular encryption); "
+                                  "reading needs its key");
     } else {
       EXPECT_TRUE(st.ok()) << st.ToString();
     }
@@ -78,10 +79,12 @@ TEST(EncryptedColumn, AnEncryptedColumnIsReportedAsEncrypted) {
   for (const char* column : {"double_field", "float_field"}) {
     Result<int64_t> rows = ScanRows(path, column);
     ASSERT_FALSE(rows.ok()) << column;
-    EXPECT_EQ(rows.status().code(), StatusCode::kNotSupported);
-    EXPECT_EQ(rows.status().message(), path + ": row group 0, column '" + column +
-                                           "': the column is encrypted (Parquet modular "
-                                           "encryption), which pqsift does not read yet");
+    EXPECT_EQ(rows.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(rows.status().message(),
+              path + ": row group 0, column '" + column +
+                  "': the column is encrypted (Parquet modular encryption) with a column key that "
+                  "was not given (--column-key " +
+                  column + ":KEY or --keys)");
   }
 }
 
@@ -90,7 +93,7 @@ TEST(EncryptedColumn, ChunkChecksOfHandBuiltChunks) {
   EXPECT_TRUE(format::CheckChunkReadable(plain, "w").ok());
   ColumnChunk hidden;  // encrypted_column_metadata only: no plaintext metadata
   hidden.is_encrypted = true;
-  EXPECT_EQ(format::CheckChunkReadable(hidden, "w").code(), StatusCode::kNotSupported);
+  EXPECT_EQ(format::CheckChunkReadable(hidden, "w").code(), StatusCode::kInvalidArgument);
   ColumnChunk elsewhere = plain;
   elsewhere.file_path = "other.parquet";
   EXPECT_EQ(format::CheckChunkReadable(elsewhere, "w").message(),
