@@ -55,10 +55,10 @@ Status SliceReaders::Acquire(const prune::RowSelection& rows,
       PQSIFT_ASSIGN_OR_RETURN(
           column::PageReaderOptions chunk_options,
           column::ChunkPageOptions(options, md, data.row_group_index(), leaf, data.Where(leaf)));
-      PQSIFT_ASSIGN_OR_RETURN(
-          reader, column::LeafReader::Make(md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
-                                           chunk.bytes, chunk.range.offset, rg.num_rows,
-                                           data.Where(leaf), chunk_options, std::move(chunk.pages)));
+      PQSIFT_ASSIGN_OR_RETURN(reader, column::LeafReader::Make(
+                                          md.schema().columns()[leaf], *rg.columns[leaf].meta_data,
+                                          chunk.bytes, chunk.range.offset, rg.num_rows,
+                                          data.Where(leaf), chunk_options, std::move(chunk.pages)));
       reader->KeepAlive(std::move(chunk.owner), chunk.whole);
       reader->ShareWith(data.ShareOf(leaf));
     }

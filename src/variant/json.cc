@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "arrow/utf8.h"
 #include "common/value_format.h"
 
 namespace pqsift::variant {
@@ -50,26 +51,43 @@ void Quoted(std::string& out, Body&& body) {
 void AppendJsonString(std::string& out, std::string_view s) {
   static const char kHex[] = "0123456789abcdef";
   out += '"';
-  for (char c : s) {
-    const auto b = static_cast<uint8_t>(c);
-    switch (b) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (b < 0x20) {
+  size_t start = 0;  // first byte not yet copied
+  size_t i = 0;
+  while (i < s.size()) {
+    auto b = static_cast<uint8_t>(s[i]);
+    if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
+      ++i;
+      continue;
+    }
+    out.append(s.data() + start, i - start);
+    if (b >= 0x80) {
+      size_t n = utf8::SequenceLength(s, i);
+      if (n == 0) {
+        out += "\xEF\xBF\xBD";  // U+FFFD for one invalid byte
+        n = 1;
+      } else {
+        out.append(s.data() + i, n);
+      }
+      i += n;
+    } else {
+      switch (b) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
           out += "\\u00";
           out += kHex[b >> 4];
           out += kHex[b & 15];
-        } else {
-          out += c;
-        }
+      }
+      ++i;
     }
+    start = i;
   }
+  out.append(s.data() + start, s.size() - start);
   out += '"';
 }
 

@@ -19,8 +19,9 @@ namespace pqsift::variant {
 void AppendJson(std::string& out, const Value& v);
 std::string ToJson(const Value& v);
 
-// `s` (valid UTF-8) as a JSON string literal: quotes, backslashes and control characters
-// escaped, everything else as is.
+// `s` as a JSON string literal (quotes included): '"', '\\' and control characters escaped,
+// invalid UTF-8 bytes replaced by U+FFFD, everything else (UTF-8 included) as is. The one JSON
+// string escaper: the CLI's JSON output uses it too.
 void AppendJsonString(std::string& out, std::string_view s);
 
 }  // namespace pqsift::variant

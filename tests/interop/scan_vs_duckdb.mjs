@@ -150,7 +150,7 @@ const splitLines = (buf) => {
   return lines;
 };
 
-// pqsift's JSON string escaping (AppendJsonString in src/cli/output/value_renderer.cc), for the
+// pqsift's JSON string escaping (variant::AppendJsonString in src/variant/json.cc), for the
 // keys of a projected line.
 function pqsiftJsonString(s) {
   return '"' + s.replace(/["\\\u0000-\u001f]/g, (c) => {

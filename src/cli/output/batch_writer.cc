@@ -7,6 +7,7 @@
 
 #include "arrow/layout.h"
 #include "cli/output/text_writer.h"
+#include "variant/json.h"
 
 namespace pqsift::cli {
 
@@ -150,7 +151,7 @@ class JsonLinesWriter final : public TextWriter {
       keys_.clear();
       for (const Field& f : fields()) {
         std::string key;
-        AppendJsonString(key, f.name);
+        variant::AppendJsonString(key, f.name);
         key += ':';
         keys_.push_back(std::move(key));
       }

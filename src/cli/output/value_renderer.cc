@@ -25,49 +25,6 @@ ValueRenderer::ValueRenderer(const Array& array, RenderStyle style)
       all_null_(array.type->id == TypeId::kNull),
       json_(style == RenderStyle::kJson) {}
 
-void AppendJsonString(std::string& out, std::string_view s) {
-  static const char kHex[] = "0123456789abcdef";
-  out += '"';
-  size_t start = 0;  // first byte not yet copied
-  size_t i = 0;
-  while (i < s.size()) {
-    auto b = static_cast<uint8_t>(s[i]);
-    if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
-      ++i;
-      continue;
-    }
-    out.append(s.data() + start, i - start);
-    if (b >= 0x80) {
-      size_t n = utf8::SequenceLength(s, i);
-      if (n == 0) {
-        out += "\xEF\xBF\xBD";  // U+FFFD for one invalid byte
-        n = 1;
-      } else {
-        out.append(s.data() + i, n);
-      }
-      i += n;
-    } else {
-      switch (b) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        default:
-          out += "\\u00";
-          out += kHex[b >> 4];
-          out += kHex[b & 15];
-      }
-      ++i;
-    }
-    start = i;
-  }
-  out.append(s.data() + start, s.size() - start);
-  out += '"';
-}
-
 namespace {
 
 using Decimal128Bytes = std::array<uint8_t, 16>;
@@ -234,7 +191,7 @@ class BytesRenderer final : public ValueRenderer {
             : std::string_view(data_ + slot * width_, static_cast<size_t>(width_));
     if (text_) {
       switch (style_) {
-        case RenderStyle::kJson: AppendJsonString(out, v); break;
+        case RenderStyle::kJson: variant::AppendJsonString(out, v); break;
         case RenderStyle::kCsv: out.append(v); break;
         case RenderStyle::kTable: out += FormatText(v); break;
       }
@@ -289,7 +246,7 @@ std::vector<std::string> JsonKeys(const std::vector<Field>& fields) {
   std::vector<std::string> keys;
   for (const Field& f : fields) {
     std::string key;
-    AppendJsonString(key, f.name);
+    variant::AppendJsonString(key, f.name);
     key += ':';
     keys.push_back(std::move(key));
   }
@@ -359,7 +316,7 @@ class VariantRenderer final : public ValueRenderer {
     return {b.buffers[2]->data() + begin, static_cast<size_t>(o[b.offset + j + 1] - begin)};
   }
   static void Invalid(const Status& s, std::string& out) {
-    AppendJsonString(out, "<invalid variant: " + s.message() + ">");
+    variant::AppendJsonString(out, "<invalid variant: " + s.message() + ">");
   }
   const Array& a_;
   const Array* metadata_ = nullptr;

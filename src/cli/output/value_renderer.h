@@ -44,8 +44,4 @@ class ValueRenderer {
 std::unique_ptr<ValueRenderer> MakeRenderer(const Array& array, RenderStyle style,
                                             const OutputOptions& options);
 
-// `bytes` as a JSON string literal (quotes included): '"', '\' and control characters
-// escaped, invalid UTF-8 bytes replaced by U+FFFD, everything else (UTF-8 included) as is.
-void AppendJsonString(std::string& out, std::string_view bytes);
-
 }  // namespace pqsift::cli
