@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "compression/codec.h"
 #include "format/file_decryptor.h"
@@ -68,12 +69,13 @@ Status PageReader::DecryptHeader(size_t* module_size) {
   PQSIFT_ASSIGN_OR_RETURN(size_t size, d.ModuleSizeAt(bytes, data));
   std::span<const uint8_t> module = bytes.first(size);
   bool is_dictionary = false;
-  Result<Buffer> plain = Status::OK();
+  std::optional<Result<Buffer>> attempt;
   if (first_page_) {
-    plain = d.Decrypt(dictionary, module);
-    is_dictionary = plain.ok();
+    attempt.emplace(d.Decrypt(dictionary, module));
+    is_dictionary = attempt->ok();
   }
-  if (!is_dictionary) plain = d.Decrypt(data, module);
+  if (!is_dictionary) attempt.emplace(d.Decrypt(data, module));
+  Result<Buffer>& plain = *attempt;
   if (!plain.ok()) return plain.status();
   first_page_ = false;
   header_plain_ = std::move(plain).value();
