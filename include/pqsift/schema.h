@@ -74,11 +74,12 @@ class Schema {
   // or several do. The one resolution for projections, filters, ORDER BY and runtime filters.
   int32_t FindNode(std::string_view path) const;
   // The dotted path of node `node` ("" for the root).
-  std::string NodePath(int32_t node) const;
+  const std::string& NodePath(int32_t node) const { return node_paths_[static_cast<size_t>(node)]; }
 
  private:
   std::vector<SchemaNode> nodes_;
   std::vector<ColumnDescriptor> columns_;
+  std::vector<std::string> node_paths_;  // per node, built once: FindNode compares against them
 };
 
 // The logical type an element declares (see SchemaNode::logical_type).

@@ -186,6 +186,14 @@ Result<Schema> Schema::Build(std::span<const SchemaElement> elements,
       col.path += col.path_parts[k];
     }
   }
+  // Every node's dotted path, parents before children (the elements are depth-first).
+  s.node_paths_.resize(s.nodes_.size());
+  for (size_t n = 1; n < s.nodes_.size(); ++n) {
+    const int32_t parent = s.nodes_[n].parent;
+    s.node_paths_[n] = parent <= 0 ? std::string(s.nodes_[n].name)
+                                   : s.node_paths_[static_cast<size_t>(parent)] + "." +
+                                         std::string(s.nodes_[n].name);
+  }
   if (column_orders && column_orders->size() == s.columns_.size()) {
     for (size_t c = 0; c < s.columns_.size(); ++c) s.columns_[c].column_order = (*column_orders)[c];
   }
@@ -199,19 +207,6 @@ const ColumnDescriptor* Schema::FindColumn(std::string_view path) const {
   return nullptr;
 }
 
-std::string Schema::NodePath(int32_t node) const {
-  std::vector<std::string_view> parts;
-  for (int32_t n = node; n > 0; n = nodes_[static_cast<size_t>(n)].parent) {
-    parts.push_back(nodes_[static_cast<size_t>(n)].name);
-  }
-  std::string path;
-  for (auto part = parts.rbegin(); part != parts.rend(); ++part) {
-    if (!path.empty()) path += '.';
-    path += *part;
-  }
-  return path;
-}
-
 int32_t Schema::FindNode(std::string_view path) const {
   auto equals_ignoring_case = [](std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -222,7 +217,7 @@ int32_t Schema::FindNode(std::string_view path) const {
   int32_t found = -1;
   bool ambiguous = false;
   for (size_t n = 1; n < nodes_.size(); ++n) {
-    const std::string node_path = NodePath(static_cast<int32_t>(n));
+    const std::string& node_path = node_paths_[n];
     if (node_path == path) return static_cast<int32_t>(n);
     if (equals_ignoring_case(node_path, path)) {
       ambiguous = found >= 0;

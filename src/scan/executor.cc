@@ -422,9 +422,7 @@ void Executor::State::CountFirstTasks(const ScanSlice& slice, SliceResult* resul
   result->independent_tasks = 0;
   if (slice.rows.empty()) return;
   if (slice.needs_filter) {
-    bool keep = std::any_of(slice.filter->output_from_filter.begin(),
-                            slice.filter->output_from_filter.end(), [](int f) { return f >= 0; });
-    int64_t first = SliceDecoder::FilterWalkStart(slice, keep);
+    int64_t first = SliceDecoder::FilterWalkStart(slice);
     result->first_tasks = 1;
     result->independent_tasks =
         first < 0 || SliceReaders::Awaited(slice, kFilterRole, slice.filter->columns, first).empty()
@@ -474,8 +472,6 @@ void Executor::State::Launch(const ScanSlice& launched) {
     return;
   }
   CountFirstTasks(slice, result.get());
-  bool keep = std::any_of(slice.filter->output_from_filter.begin(),
-                          slice.filter->output_from_filter.end(), [](int f) { return f >= 0; });
   auto filter_task = [this, slice, result, cancelled = cancelled] {
     RowGroupData& data = *slice.row_group;
     auto fail = [&](Status status) {
@@ -489,14 +485,13 @@ void Executor::State::Launch(const ScanSlice& launched) {
     }
     // The filter's decoded windows serve the output columns that are filter columns.
     std::shared_ptr<FilterWindows> keep;
-    for (int from : slice.filter->output_from_filter) {
-      if (from < 0) continue;
-      if (!keep) {
-        keep = std::make_shared<FilterWindows>();
-        keep->kept.resize(slice.filter->columns.size());
-        keep->arrays.resize(slice.filter->columns.size());
+    if (slice.filter->FeedsOutputs()) {
+      keep = std::make_shared<FilterWindows>();
+      keep->kept.resize(slice.filter->columns.size());
+      keep->arrays.resize(slice.filter->columns.size());
+      for (int from : slice.filter->output_from_filter) {
+        if (from >= 0) keep->kept[static_cast<size_t>(from)] = true;
       }
-      keep->kept[static_cast<size_t>(from)] = true;
     }
     auto matches = decoder->EvaluateFilter(slice, keep.get());
     if (!matches.ok()) return fail(matches.status());
@@ -506,8 +501,8 @@ void Executor::State::Launch(const ScanSlice& launched) {
       result->Finish(Status::OK());
     });
   };
-  SubmitWhenReady(slice, kFilterRole, slice.filter->columns,
-                  SliceDecoder::FilterWalkStart(slice, keep), std::move(filter_task));
+  SubmitWhenReady(slice, kFilterRole, slice.filter->columns, SliceDecoder::FilterWalkStart(slice),
+                  std::move(filter_task));
 }
 
 Executor::Executor(std::unique_ptr<State> state) : state_(std::move(state)) {}

@@ -1,5 +1,7 @@
 #include "scan/planned_file.h"
 
+#include <algorithm>
+
 #include "arrow/widen.h"
 #include "scan/constant_array.h"
 
@@ -28,6 +30,11 @@ void SliceFilter::MatchOutputColumns(const std::vector<DecodedColumn>& outputs) 
     }
     output_from_filter.push_back(from);
   }
+}
+
+bool SliceFilter::FeedsOutputs() const {
+  return std::any_of(output_from_filter.begin(), output_from_filter.end(),
+                     [](int from) { return from >= 0; });
 }
 
 }  // namespace pqsift::scan

@@ -56,6 +56,9 @@ struct SliceFilter {
   std::vector<int> output_from_filter;
 
   void MatchOutputColumns(const std::vector<DecodedColumn>& outputs);
+  // Whether some output column is gathered from the filter's windows (then the filter keeps them,
+  // and decodes every row of the slice).
+  bool FeedsOutputs() const;
 };
 
 struct PlannedFile {

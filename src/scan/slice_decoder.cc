@@ -290,8 +290,8 @@ Result<std::vector<std::shared_ptr<Array>>> SliceDecoder::GatherFilterColumn(
 
 // Phase one of a filtered slice: decodes the filter columns of the selected rows, window by
 // window, and keeps the rows where the filter is TRUE.
-int64_t SliceDecoder::FilterWalkStart(const ScanSlice& slice, bool keep) {
-  if (slice.matched.empty() || (keep && !slice.rows.empty())) {
+int64_t SliceDecoder::FilterWalkStart(const ScanSlice& slice) {
+  if (slice.matched.empty() || (slice.filter->FeedsOutputs() && !slice.rows.empty())) {
     return slice.rows.empty() ? -1 : slice.rows.ranges().front().begin;
   }
   prune::RowSelection unproven = slice.rows.Difference(slice.matched);

@@ -65,9 +65,10 @@ class SliceDecoder {
   // of the slice is decoded, the proven ones too. Errors: the file's (named), the evaluation's.
   Result<prune::RowSelection> EvaluateFilter(const ScanSlice& slice, FilterWindows* keep) const;
 
-  // The first row the filter of the slice decodes (EvaluateFilter with windows kept or not),
-  // or -1 when it decodes none (the plan proved every row and nothing is kept).
-  static int64_t FilterWalkStart(const ScanSlice& slice, bool keep);
+  // The first row the filter of the slice decodes (EvaluateFilter, with its windows kept when
+  // the filter feeds output columns), or -1 when it decodes none (the plan proved every row and
+  // nothing is kept).
+  static int64_t FilterWalkStart(const ScanSlice& slice);
 
   // Output column `output_column` of the slice for `rows` (within the slice's rows), one array
   // per window. Empty `rows`: no arrays.

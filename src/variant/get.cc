@@ -13,6 +13,15 @@
 namespace pqsift::variant {
 namespace {
 
+// The whole of `s` as a T (from_chars: no leading "+" or spaces), or nullopt.
+template <typename T>
+std::optional<T> ParseWhole(std::string_view s) {
+  T out = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return out;
+}
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -76,13 +85,7 @@ std::optional<int64_t> ToBigint(const Value& v) {
       if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) return std::nullopt;
       return static_cast<int64_t>(r);
     }
-    case Type::kString: {
-      const std::string_view s = v.string();
-      int64_t out = 0;
-      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-      if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-      return out;
-    }
+    case Type::kString: return ParseWhole<int64_t>(v.string());
     default: return std::nullopt;
   }
 }
@@ -99,13 +102,7 @@ std::optional<double> ToDouble(const Value& v) {
     case Type::kDecimal16: return DecimalToDouble(v.decimal());
     case Type::kFloat: return v.float32();
     case Type::kDouble: return v.float64();
-    case Type::kString: {
-      const std::string_view s = v.string();
-      double out = 0;
-      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-      if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-      return out;
-    }
+    case Type::kString: return ParseWhole<double>(v.string());
     default: return std::nullopt;
   }
 }
