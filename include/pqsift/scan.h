@@ -81,6 +81,11 @@ struct ScanOptions {
   // Rows per slice, the unit of work of a thread (0: chosen per row group, at most 128Ki rows
   // and about 16 MiB). Tests set it small to cut row groups into many slices.
   int64_t slice_rows = 0;
+  // Column chunks without an offset index of at least this many bytes get their page locations
+  // from their page headers (a few small reads) when the scan cuts their row group into slices or
+  // reads it in part: each reader then fetches only the pages it needs, while it needs them, and
+  // slices start at page starts. Smaller chunks are read whole. Tests set 0.
+  int64_t page_locations_min_chunk_bytes = int64_t{1} << 20;
   int threads = 0;     // decoding threads; 0: one per core
   int64_t limit = -1;  // stop after this many rows; -1: no limit
   // A filter in the `--where` language (docs/filter-language.md); empty: every row.

@@ -56,6 +56,7 @@ struct ScanArgs {
   int threads = 0;
   int64_t batch_size = 64 * 1024;
   int64_t slice_rows = 0;
+  int64_t page_locations_min_bytes = int64_t{1} << 20;
   bool verify_crc = false;
   int64_t max_page_bytes = ScanOptions{}.max_page_bytes;
   uint64_t footer_read_bytes = OpenOptions{}.tail_bytes;
@@ -117,6 +118,7 @@ int RunScan(const ScanArgs& args) {
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.slice_rows = args.slice_rows;
+  options.page_locations_min_chunk_bytes = args.page_locations_min_bytes;
   options.verify_crc = args.verify_crc;
   options.max_page_bytes = args.max_page_bytes;
   options.open.tail_bytes = args.footer_read_bytes;
@@ -184,6 +186,11 @@ Command AddScanCommand(CLI::App& root) {
                 "Do not read page headers to prune chunks without a column index");
   sub->add_option("--page-headers-min-bytes", args->page_headers_min_bytes,
                   "Chunks smaller than this are not walked for their page headers")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  sub->add_option("--page-locations-min-bytes", args->page_locations_min_bytes,
+                  "Chunks without an offset index smaller than this are read whole, not page by "
+                  "page from their headers' locations")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_option("--limit", args->limit, "Stop after N rows")->check(CLI::NonNegativeNumber);

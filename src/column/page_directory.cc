@@ -163,6 +163,7 @@ Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool fla
   uint64_t pos = range.offset;
   size_t want = window_bytes;
   bool grow = false;  // the last try found the header running past the window
+  uint64_t read_so_far = 0;
   while (pos < range.end()) {
     uint64_t left = range.end() - pos;
     uint64_t need = std::min<uint64_t>(want, left);
@@ -171,7 +172,13 @@ Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool fla
     const bool held = pos >= window_start && pos < window_end &&
                       window_end - pos >= std::min<uint64_t>(header_bytes, left);
     if (grow || !held) {
+      if (options.max_bytes_read > 0 && read_so_far + need > options.max_bytes_read) {
+        return Status::ResourceExhausted(where + ": page headers need more than " +
+                                         std::to_string(options.max_bytes_read) +
+                                         " bytes of reads");
+      }
       PQSIFT_ASSIGN_OR_RETURN(window, file.Read({pos, need}));
+      read_so_far += need;
       if (bytes_read) *bytes_read += need;
       window_start = pos;
       window_end = pos + need;
@@ -192,6 +199,20 @@ Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool fla
     want = page_size < window_bytes ? window_bytes : header_bytes;
   }
   return Status::OK();
+}
+
+std::optional<format::OffsetIndex> OffsetIndexOf(const PageDirectory& directory,
+                                                 int64_t row_group_rows) {
+  if (directory.num_rows() != row_group_rows) return std::nullopt;
+  format::OffsetIndex index;
+  for (const PageInfo& page : directory.pages()) {
+    if (!page.is_data_page() || page.num_rows == 0) continue;
+    if (page.total_size() > static_cast<uint64_t>(INT32_MAX)) return std::nullopt;
+    index.page_locations.push_back({static_cast<int64_t>(page.offset),
+                                    static_cast<int32_t>(page.total_size()), page.first_row});
+  }
+  if (index.page_locations.empty()) return std::nullopt;
+  return index;
 }
 
 std::vector<size_t> MatchOffsetIndex(const format::OffsetIndex& index, int64_t row_group_rows,

@@ -104,6 +104,10 @@ struct PageDirectoryOptions {
   // ... except after a page at least that large, when the next header is read with this many
   // bytes first (a window would hold mostly body).
   size_t header_read = size_t{4} << 10;
+  // ReadPageDirectory stops (ResourceExhausted) once it has read more than this many bytes:
+  // a walk meant to spare the page bodies gives up on chunks of pages so small that their
+  // headers cost about what the bodies do. 0: no limit.
+  uint64_t max_bytes_read = 0;
 };
 
 // Walks the chunk held in `chunk`, whose first byte is at `chunk_offset` in the file. `flat`:
@@ -124,6 +128,13 @@ Result<PageDirectory> BuildPageDirectory(std::span<const uint8_t> chunk, uint64_
 Status ReadPageDirectory(const RandomAccessFile& file, ByteRange range, bool flat,
                          const std::string& where, PageDirectory& out,
                          const PageDirectoryOptions& options = {}, uint64_t* bytes_read = nullptr);
+
+// The directory's data pages as an offset index (PageIndex.md's page locations: offset and size
+// of header + body, first row), for a chunk whose footer places none; nullopt when some data
+// page's rows are unknown, the pages do not add up to `row_group_rows`, or a page is larger
+// than an offset index can say. Pages that hold no rows are left out, as writers do.
+std::optional<format::OffsetIndex> OffsetIndexOf(const PageDirectory& directory,
+                                                 int64_t row_group_rows);
 
 // Marks each page the offset index lists (same file offset) with its entry, and returns the
 // entries that match no page of the directory (in index order). `row_group_rows` ends the

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "encoding/bit_util.h"
 #include "encoding/dictionary_decoder.h"
 #include "encoding/value_decoder.h"
 
@@ -220,7 +221,7 @@ class BinarySink {
     uint8_t* data = data_->data();
     for (int64_t i = 0; i < n; ++i) {
       const ByteView& v = scratch_[i];
-      if (v.size != 0) std::memcpy(data + pos, v.data, v.size);
+      encoding::CopyShort(data + pos, v.data, v.size);
       pos += v.size;
       offsets[i] = static_cast<int64_t>(pos);
     }

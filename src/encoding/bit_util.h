@@ -27,6 +27,39 @@ inline T LoadUnaligned(const uint8_t* p) {
 
 inline uint32_t LoadLE32(const uint8_t* p) { return LoadUnaligned<uint32_t>(p); }
 
+// memcpy for the short values most byte arrays are (strings of a few to a few dozen bytes):
+// up to 32 bytes are copied as two overlapping fixed-size loads and stores, which compile to a
+// few instructions, instead of a library call per value. Never reads or writes outside
+// [src, src + n) and [dst, dst + n).
+inline void CopyShort(uint8_t* dst, const uint8_t* src, size_t n) {
+  if (n >= 16) {
+    if (n > 32) {
+      std::memcpy(dst, src, n);
+      return;
+    }
+    uint8_t head[16];
+    uint8_t tail[16];
+    std::memcpy(head, src, 16);
+    std::memcpy(tail, src + n - 16, 16);
+    std::memcpy(dst, head, 16);
+    std::memcpy(dst + n - 16, tail, 16);
+  } else if (n >= 8) {
+    const auto head = LoadUnaligned<uint64_t>(src);
+    const auto tail = LoadUnaligned<uint64_t>(src + n - 8);
+    std::memcpy(dst, &head, 8);
+    std::memcpy(dst + n - 8, &tail, 8);
+  } else if (n >= 4) {
+    const auto head = LoadUnaligned<uint32_t>(src);
+    const auto tail = LoadUnaligned<uint32_t>(src + n - 4);
+    std::memcpy(dst, &head, 4);
+    std::memcpy(dst + n - 4, &tail, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+}
+
 // Zigzag: maps signed to unsigned so small magnitudes get short varints.
 inline uint64_t ZigZagEncode(int64_t v) {
   return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);

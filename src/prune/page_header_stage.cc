@@ -136,18 +136,14 @@ class PageHeaderStage final : public PruningStage {
     Status read = column::ReadPageDirectory(context.file, *range, flat, where, directory, options,
                                             bytes_read);
     if (read.code() == StatusCode::kIOError) return read;
-    if (!read.ok() || directory.num_rows() != rg.num_rows) {
-      return std::optional<HeaderEvidence::Chunk>();
-    }
+    std::optional<format::OffsetIndex> index;
+    if (read.ok()) index = column::OffsetIndexOf(directory, rg.num_rows);
+    if (!index) return std::optional<HeaderEvidence::Chunk>();
     HeaderEvidence::Chunk chunk;
+    chunk.index = std::move(*index);
+    // The pages OffsetIndexOf lists, in its order.
     for (const column::PageInfo& page : directory.pages()) {
       if (!page.is_data_page() || page.num_rows == 0) continue;
-      if (page.total_size() > static_cast<uint64_t>(INT32_MAX)) {
-        return std::optional<HeaderEvidence::Chunk>();
-      }
-      chunk.index.page_locations.push_back({static_cast<int64_t>(page.offset),
-                                            static_cast<int32_t>(page.total_size()),
-                                            page.first_row});
       ColumnBounds bounds =
           BoundsFromStatistics(*leaf.descriptor, *leaf.type, page.statistics, page.num_rows);
       // A v2 header counts its nulls even without statistics (flat columns: one value a row).
@@ -156,7 +152,6 @@ class PageHeaderStage final : public PruningStage {
       }
       chunk.bounds.push_back(std::move(bounds));
     }
-    if (chunk.bounds.empty()) return std::optional<HeaderEvidence::Chunk>();
     return std::optional<HeaderEvidence::Chunk>(std::move(chunk));
   }
 

@@ -15,6 +15,7 @@
 #include "scan/dictionary_store.h"
 #include "scan/limit.h"
 #include "scan/page_fetch.h"
+#include "scan/page_locations.h"
 #include "scan/planned_file.h"
 #include "scan/planner.h"
 #include "scan/row_group_data.h"
@@ -320,8 +321,9 @@ std::optional<ScanSlice> Executor::State::NextSlice() {
 }
 // The offset indexes of the leaves read in row groups the plan reads only in part or that are
 // cut into several slices, for the fetches to take only the pages they need (the page-index
-// stage loaded most already, in the same reads as the column indexes). Without them, a slice
-// fetches the whole chunk, held until the row group's last slice is done.
+// stage loaded most already, in the same reads as the column indexes), or, for chunks the footer
+// gives none, their page locations from their headers. Without them, a slice fetches the whole
+// chunk, held until the row group's last slice is done.
 Status Executor::State::LoadOffsetIndexes() {
   for (size_t f = 0; f < files.size(); ++f) {
     const PlannedFile& file = *files[f];
@@ -337,6 +339,11 @@ Status Executor::State::LoadOffsetIndexes() {
     }
     uint64_t bytes_read = 0;
     PQSIFT_RETURN_IF_ERROR(file.page_indexes->Load(requests, &bytes_read));
+    // Chunks without an offset index get one from their page headers (scan/page_locations.h).
+    PageLocationOptions locations;
+    locations.min_chunk_bytes = options.page_locations_min_chunk_bytes;
+    PQSIFT_RETURN_IF_ERROR(DerivePageLocations(*file.file, *file.metadata, requests,
+                                               *file.page_indexes, &bytes_read, locations));
   }
   return Status::OK();
 }

@@ -2,7 +2,8 @@
 // bytes are, which of them are fetched, and the state the slices share (the decoded
 // dictionaries, the readers handed from slice to slice, the order their tasks run in).
 //
-// Fetching. A chunk with an offset index is fetched page by page for each reader: only the pages
+// Fetching. A chunk with an offset index (the file's, or one made from its page headers:
+// scan/page_locations.h) is fetched page by page for each reader: only the pages
 // holding rows that reader needs (a slice's rows, or the rows its filter kept), and only while
 // the reader lives, so memory follows the slices in flight, not the row group. A chunk without
 // one is read whole, once, shared by the row group's slices and released when the last is done.

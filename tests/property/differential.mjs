@@ -276,8 +276,9 @@ async function runCase(c, slot) {
   // Small slices (--slice-rows): a row group cut into many, so column readers are handed from
   // slice to slice inside pages (a page is decompressed once however many slices it spans).
   const slices = c.sliceRows > 0 ? ['--slice-rows', String(c.sliceRows)] : [];
-  // The page-header stage walks chunks of any size (the files here are small).
-  if (c.sliceRows > 0) slices.push('--page-headers-min-bytes', '0');
+  // The page-header stage walks chunks of any size (the files here are small), and chunks
+  // without an offset index get their page locations from their headers whatever their size.
+  if (c.sliceRows > 0) slices.push('--page-headers-min-bytes', '0', '--page-locations-min-bytes', '0');
   c.prunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--threads', String(c.threads),
                   ...tail, ...slices, '--stats-json', statsPath];
   c.unprunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--no-prune', '--threads', '1'];

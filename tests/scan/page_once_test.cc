@@ -121,6 +121,8 @@ TEST_P(PageOnce, EveryPageDecompressedOnceWhateverTheSlices) {
       options.threads = threads;
       options.slice_rows = slice_rows;
       options.batch_size = 64;
+      // Two threads: chunks without an offset index get page locations from their headers.
+      if (threads == 2) options.page_locations_min_chunk_bytes = 0;
       testing::ScannedBatches full = ScanWritten(w, options);
       ASSERT_EQ(full.rows(), kRows);
       testing::ExpectSameRows(full, reference);
@@ -144,6 +146,51 @@ TEST_P(PageOnce, EveryPageDecompressedOnceWhateverTheSlices) {
       }
       options.filter.clear();
     }
+  }
+}
+
+// A chunk without an offset index gets its page locations from its headers: a scan that needs
+// only the last rows of a row group fetches only their pages (the page-header stage narrows the
+// filter column, whose headers carry statistics; the other columns follow the selection) and
+// returns the rows a scan of whole chunks does.
+TEST(PageLocations, ChunksWithoutOffsetIndexFetchOnlyThePagesOfTheRowsRead) {
+  WriterOptions write;
+  write.page_rows = 300;
+  write.row_group_rows = kRows;
+  write.page_index = false;
+  write.compression = CompressionCodec::kZstd;
+  for (bool v2 : {false, true}) {
+    SCOPED_TRACE(v2 ? "v2" : "v1");
+    write.data_page_v2 = v2;
+    testing::Written w = Write(Rows(), write);
+    ASSERT_NE(w.metadata, nullptr);
+    // Only the footer read at open: the chunks are fetched, not found in the tail read.
+    OpenOptions footer_only;
+    footer_only.tail_bytes = 8;
+    auto md = ReadParquetMetadata(*w.file, footer_only);
+    ASSERT_TRUE(md.ok()) << md.status().ToString();
+    w.metadata = *md;
+    ScanOptions options;
+    options.threads = 2;
+    options.filter = "id >= 2700";
+    options.pruning.min_page_header_chunk_bytes = 0;
+    options.slice_rows = 500;
+    testing::ScannedBatches whole = ScanWritten(w, options);
+    options.page_locations_min_chunk_bytes = 0;
+    testing::ScannedBatches paged = ScanWritten(w, options);
+    ASSERT_EQ(whole.rows(), 300);
+    testing::ExpectSameRows(paged, whole);
+    // The filter column's locations come from the page-header stage in both scans.
+    EXPECT_GT(paged.stats.pages_not_fetched, whole.stats.pages_not_fetched);
+    EXPECT_GT(paged.stats.bytes_not_fetched, whole.stats.bytes_not_fetched);
+    // Pages before the rows read were passed over undecompressed in both.
+    EXPECT_EQ(paged.stats.pages_decompressed, whole.stats.pages_decompressed);
+
+    // Every row, in slices that start inside pages: the same rows, each page decompressed once.
+    options.filter.clear();
+    testing::ScannedBatches all = ScanWritten(w, options);
+    ASSERT_EQ(all.rows(), kRows);
+    EXPECT_EQ(static_cast<int64_t>(all.stats.pages_decompressed), PagesOf(w));
   }
 }
 
