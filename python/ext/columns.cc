@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "output_buffer.h"
 #include "status_error.h"
 
 namespace pqsift::python {
@@ -22,95 +23,60 @@ namespace py = pybind11;
 namespace {
 
 constexpr int64_t kNaT = std::numeric_limits<int64_t>::min();
+// A numpy object array's item: one PyObject pointer.
+constexpr size_t kObjectSlot = sizeof(void*);
 // Batches at least this long are copied without the GIL (below, releasing it costs more than
 // it gives other threads).
 constexpr int64_t kReleaseGilRows = 16384;
 
-// Memory that grows by realloc (large blocks move by remapping, not copying) and is handed to
-// numpy at the end without a copy: the array's base is a capsule that frees it.
-class RawBuffer {
- public:
-  RawBuffer() = default;
-  ~RawBuffer() { std::free(data_); }
-  RawBuffer(const RawBuffer&) = delete;
-  RawBuffer& operator=(const RawBuffer&) = delete;
-
-  void Reserve(size_t bytes) {
-    if (bytes <= capacity_) return;
-    void* grown = std::realloc(data_, bytes);
-    if (grown == nullptr) throw std::bad_alloc();
-    data_ = static_cast<uint8_t*>(grown);
-    capacity_ = bytes;
-  }
-  // `bytes` more at the end (uninitialised).
-  uint8_t* Grow(size_t bytes) {
-    if (size_ + bytes > capacity_) Reserve(std::max(size_ + bytes, capacity_ * 2));
-    uint8_t* out = data_ + size_;
-    size_ += bytes;
-    return out;
-  }
-  size_t size() const { return size_; }
-  uint8_t* data() { return data_; }
-
-  // The memory (shrunk to size), now the caller's to free().
-  uint8_t* Release() {
-    void* exact = std::realloc(data_, size_ == 0 ? 1 : size_);  // shrinking keeps the bytes
-    uint8_t* out = exact != nullptr ? static_cast<uint8_t*>(exact) : data_;
-    data_ = nullptr;
-    size_ = capacity_ = 0;
-    return out;
-  }
-
-  // A 1-d numpy array of `dtype` over the bytes, which it now owns.
-  py::array ToNumpy(const py::dtype& dtype) {
-    size_t itemsize = static_cast<size_t>(dtype.itemsize());
-    auto n = static_cast<py::ssize_t>(size_ / itemsize);
-    uint8_t* data = Release();
-    py::capsule owner(data, [](void* p) { std::free(p); });
-    return py::array(dtype, {n}, {static_cast<py::ssize_t>(itemsize)}, data, owner);
-  }
-
- private:
-  uint8_t* data_ = nullptr;
-  size_t size_ = 0;
-  size_t capacity_ = 0;
-};
+// A 1-d numpy array of `dtype` over the buffer's bytes, which it now owns.
+py::array ToNumpy(OutputBuffer& buffer, const py::dtype& dtype) {
+  auto itemsize = static_cast<size_t>(dtype.itemsize());
+  auto n = static_cast<py::ssize_t>(buffer.size() / itemsize);
+  auto* memory = new OutputBuffer::Memory(buffer.Release());
+  py::capsule owner(memory, [](void* p) {
+    auto* m = static_cast<OutputBuffer::Memory*>(p);
+    OutputBuffer::Free(*m);
+    delete m;
+  });
+  return py::array(dtype, {n}, {static_cast<py::ssize_t>(itemsize)}, memory->data, owner);
+}
 
 // An object array's slots: owned references, released when the numpy array that takes them over
 // (or this buffer, on an error) goes away.
 class ObjectBuffer {
  public:
   ~ObjectBuffer() { DecrefAll(reinterpret_cast<PyObject**>(raw_.data()), count()); }
-  void Reserve(int64_t n) { raw_.Reserve(static_cast<size_t>(n) * sizeof(PyObject*)); }
+  void Reserve(int64_t n) { raw_.Reserve(static_cast<size_t>(n) * kObjectSlot); }
   void Push(py::object o) {
     PyObject* p = o.release().ptr();
-    std::memcpy(raw_.Grow(sizeof(PyObject*)), &p, sizeof(p));
+    std::memcpy(raw_.Grow(kObjectSlot), &p, kObjectSlot);
   }
-  int64_t count() const { return static_cast<int64_t>(raw_.size() / sizeof(PyObject*)); }
+  int64_t count() const { return static_cast<int64_t>(raw_.size() / kObjectSlot); }
 
   // An object array over the slots: its base owns the memory and the references.
   py::array ToNumpy() {
     struct Owned {
-      PyObject** items;
+      OutputBuffer::Memory memory;
       int64_t n;
     };
     int64_t n = count();
-    auto* owned = new Owned{reinterpret_cast<PyObject**>(raw_.Release()), n};
+    auto* owned = new Owned{raw_.Release(), n};
     py::capsule base(owned, [](void* p) {
       auto* o = static_cast<Owned*>(p);
-      DecrefAll(o->items, o->n);
-      std::free(o->items);
+      DecrefAll(reinterpret_cast<PyObject**>(o->memory.data), o->n);
+      OutputBuffer::Free(o->memory);
       delete o;
     });
     return py::array(py::dtype("O"), {static_cast<py::ssize_t>(n)},
-                     {static_cast<py::ssize_t>(sizeof(PyObject*))}, owned->items, base);
+                     {static_cast<py::ssize_t>(kObjectSlot)}, owned->memory.data, base);
   }
 
  private:
   static void DecrefAll(PyObject** items, int64_t n) {
     for (int64_t i = 0; i < n; ++i) Py_XDECREF(items[i]);
   }
-  RawBuffer raw_;
+  OutputBuffer raw_;
 };
 
 // The validity or null mask of a column, one byte per row.
@@ -153,14 +119,14 @@ class MaskBuilder {
 
   py::object Finish() {
     if (mode_ == Mode::kNone || (mode_ == Mode::kValidLazy && !started_)) return py::none();
-    return bytes_.ToNumpy(py::dtype("?"));
+    return ToNumpy(bytes_, py::dtype("?"));
   }
 
  private:
   Mode mode_;
   bool started_ = false;
   int64_t rows_ = 0;
-  RawBuffer bytes_;
+  OutputBuffer bytes_;
 };
 
 const uint8_t* ValidityOf(const Array& a) {
@@ -202,13 +168,13 @@ struct Scale {
 
 // Scaled into pandas' datetime64[ns]: every int64 but NaT's.
 template <typename In>
-Scale<In, int64_t> ToNanos(int64_t factor, std::string what) {
+Scale<In, int64_t> ToNanos(int64_t factor, const std::string& what) {
   Scale<In, int64_t> s;
   s.factor = factor;
   s.checked = true;
   s.lo = (std::numeric_limits<int64_t>::min() + 1) / factor;  // division rounds toward zero: up
   s.hi = std::numeric_limits<int64_t>::max() / factor;
-  s.range_error = std::move(what);
+  s.range_error = what;
   return s;
 }
 
@@ -266,7 +232,7 @@ class FixedColumn final : public ColumnBuilder {
   }
 
   py::tuple Finish() override {
-    py::array values = values_.ToNumpy(py::dtype(dtype_));
+    py::array values = ToNumpy(values_, py::dtype(dtype_));
     return py::make_tuple(kind_, values, mask_.Finish(),
                           timezone_.empty() ? py::object(py::none()) : py::str(timezone_));
   }
@@ -276,7 +242,7 @@ class FixedColumn final : public ColumnBuilder {
   const char* dtype_;
   const char* kind_;
   std::string timezone_;
-  RawBuffer values_;
+  OutputBuffer values_;
   MaskBuilder mask_;
   Out null_fill_;
   Convert convert_;
@@ -341,12 +307,12 @@ class BoolColumn final : public ColumnBuilder {
     mask_.Append(validity, a.offset, a.length);
   }
   py::tuple Finish() override {
-    return py::make_tuple(kind_, values_.ToNumpy(py::dtype("?")), mask_.Finish(), py::none());
+    return py::make_tuple(kind_, ToNumpy(values_, py::dtype("?")), mask_.Finish(), py::none());
   }
 
  private:
   const char* kind_;
-  RawBuffer values_;
+  OutputBuffer values_;
   MaskBuilder mask_;
 };
 

@@ -18,6 +18,7 @@
 #include "arrow_capsules.h"
 #include "background.h"
 #include "columns.h"
+#include "huge_page_arenas.h"
 #include "json_reports.h"
 #include "pqsift/dataset.h"
 #include "pqsift/io.h"
@@ -230,6 +231,7 @@ PYBIND11_MODULE(_pqsift, m) {
         [](const std::vector<std::tuple<std::string, uint64_t, uint64_t>>& parts,
            const std::string& column, const py::dict& convert) {
           std::vector<Split> splits;
+          splits.reserve(parts.size());
           for (const auto& [path, start, end] : parts) splits.push_back(Split{path, start, end});
           std::vector<ColumnRange> ranges = CallInBackground<std::vector<ColumnRange>>(
               [splits, column]() { return SplitColumnRanges(splits, column); });
@@ -247,7 +249,10 @@ PYBIND11_MODULE(_pqsift, m) {
         });
 
   m.def("_join_background", &JoinAbandonedWorkers);
-  m.def("tune_allocator", &TuneAllocatorForScans);
+  m.def("tune_allocator", [] {
+    TuneAllocatorForScans();
+    UseHugePageArenas();
+  });
 
   py::class_<WriterHandle>(m, "WriterHandle")
       .def(py::init([](const std::string& path, const py::dict& o) {

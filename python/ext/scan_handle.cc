@@ -121,13 +121,16 @@ ScanHandle::ScanHandle(ScanRequest request)
 }
 
 ScanHandle::~ScanHandle() {
-  std::shared_ptr<State> state = state_;
-  worker_->Post([state] { state->Release(); });
-  if (PyGILState_Check()) {
-    py::gil_scoped_release no_gil;
-    worker_.reset();
-  } else {
-    worker_.reset();
+  try {
+    std::shared_ptr<State> state = state_;
+    worker_->Post([state] { state->Release(); });
+    if (PyGILState_Check()) {
+      py::gil_scoped_release no_gil;
+      worker_.reset();
+    } else {
+      worker_.reset();
+    }
+  } catch (...) {  // out of memory queueing the release: the worker's destructor still joins
   }
 }
 

@@ -30,13 +30,15 @@ void RegisterStatusErrors(py::module_& m) {
         error_classes = classes.release().ptr();
       },
       "Internal: the exception class for each pqsift status code.");
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const StatusError& e) {
-      RaiseStatus(e.status());
-    }
-  });
+  // pybind11's translator type takes the exception_ptr by value.
+  py::register_exception_translator(
+      [](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
+        try {
+          if (p) std::rethrow_exception(p);
+        } catch (const StatusError& e) {
+          RaiseStatus(e.status());
+        }
+      });
 }
 
 }  // namespace pqsift::python

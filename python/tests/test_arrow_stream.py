@@ -152,3 +152,20 @@ def test_write_a_dataframe_round_trip(tmp_path):
     names = {c["path"]: c for c in footer["row_groups"][0]["columns"]}
     assert "bloom_filter_offset" in names["name"]
     assert footer["row_groups"][0]["sorting_columns"][0]["column_idx"] == 0
+
+
+def test_write_nested_columns_through_the_stream(tmp_path):
+    from conftest import peer_files_dir
+    import pytest
+
+    peers = peer_files_dir()
+    if peers is None:
+        pytest.skip("the DuckDB/Polars files are not there (ctest fixture make_peer_files)")
+    source = str(peers / "duckdb_nested_zstd.parquet")
+    copy = tmp_path / "nested.parquet"
+    pqsift.write(pqsift.scan(source), copy)
+    original = pqsift.scan(source).to_pandas()
+    again = pqsift.scan(copy).to_pandas()
+    assert list(again.columns) == list(original.columns)
+    for name in original.columns:
+        assert again[name].tolist() == original[name].tolist(), name

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -70,3 +71,23 @@ def test_divisions_from_statistics(hive_dataset):
     assert got.index.tolist() == list(range(4100, 4201))
     # A column the files are not sorted by: no divisions.
     assert not pqsift.dask.read_parquet(hive_dataset, index="qty", split_bytes=4096).known_divisions
+
+
+def test_files_with_different_columns(tmp_path):
+    # A column the first file lacks is NULL there; a column narrower in one file is widened.
+    first = pd.DataFrame({"id": np.arange(0, 100, dtype=np.int64), "a": np.arange(100, dtype=np.int32)})
+    second = pd.DataFrame({"id": np.arange(100, 200, dtype=np.int64), "a": np.arange(100, dtype=np.int64),
+                           "b": [f"s{i}" for i in range(100)]})
+    pqsift.write(first, tmp_path / "part-0.parquet")
+    pqsift.write(second, tmp_path / "part-1.parquet")
+    expected = pqsift.scan(tmp_path).to_pandas()
+    ddf = pqsift.dask.read_parquet(tmp_path, split_bytes=1)
+    assert ddf.npartitions == 2
+    assert dict(ddf.dtypes) == dict(expected.dtypes)
+    got = ddf.compute(scheduler="sync")
+    pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))
+    assert got["b"].isna().sum() == 100
+    only_b = pqsift.dask.read_parquet(tmp_path, columns=["id", "b"], filter="id >= 50", split_bytes=1)
+    pd.testing.assert_frame_equal(
+        _sorted(only_b.compute(scheduler="sync")),
+        _sorted(pqsift.scan(tmp_path, columns=["id", "b"], filter="id >= 50").to_pandas()))

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from cli_compare import compare
-from conftest import peer_files_dir
+from conftest import peer_files_dir as _peers_dir
 
-PEERS = peer_files_dir()
+PEERS = _peers_dir()
 FILES = sorted(PEERS.glob("*.parquet")) if PEERS is not None else []
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from cli_compare import compare
-from conftest import testing_data_dir
+from conftest import testing_data_dir as _data_dir
 
-DATA = testing_data_dir()
+DATA = _data_dir()
 FILES = sorted(DATA.glob("*.parquet")) if DATA is not None else []
 
 
