@@ -39,13 +39,14 @@ def test_compute_equals_scan(hive_dataset, where):
     assert ddf.npartitions == max(1, len(pqsift.splits(hive_dataset, 4096, filter=where)))
 
 
-def test_random_filters_with_columns(hive_dataset):
+@pytest.mark.parametrize("split_bytes", [8192, 200_000])  # a split per row group; files grouped
+def test_random_filters_with_columns(hive_dataset, split_bytes):
     rng = random.Random(7)
     for _ in range(6):
         lo = rng.randrange(0, 16000)
         where = f"id >= {lo} AND id < {lo + rng.randrange(1, 6000)} AND qty > {rng.randrange(0, 90)}"
         ddf = pqsift.dask.read_parquet(hive_dataset, columns=["id", "qty", "region"],
-                                       filter=where, split_bytes=8192)
+                                       filter=where, split_bytes=split_bytes)
         expected = pqsift.scan(hive_dataset, columns=["id", "qty", "region"], filter=where).to_pandas()
         pd.testing.assert_frame_equal(_sorted(ddf.compute(scheduler="sync")), _sorted(expected))
 
@@ -87,7 +88,11 @@ def test_files_with_different_columns(tmp_path):
     got = ddf.compute(scheduler="sync")
     pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))
     assert got["b"].isna().sum() == 100
-    only_b = pqsift.dask.read_parquet(tmp_path, columns=["id", "b"], filter="id >= 50", split_bytes=1)
-    pd.testing.assert_frame_equal(
-        _sorted(only_b.compute(scheduler="sync")),
-        _sorted(pqsift.scan(tmp_path, columns=["id", "b"], filter="id >= 50").to_pandas()))
+    for split_bytes in (1, 1 << 20):  # a partition per file; both files in one partition
+        only_b = pqsift.dask.read_parquet(tmp_path, columns=["id", "b"], filter="id >= 50",
+                                          split_bytes=split_bytes)
+        pd.testing.assert_frame_equal(
+            _sorted(only_b.compute(scheduler="sync")),
+            _sorted(pqsift.scan(tmp_path, columns=["id", "b"], filter="id >= 50").to_pandas()))
+        grouped = pqsift.dask.read_parquet(tmp_path, split_bytes=split_bytes)
+        pd.testing.assert_frame_equal(_sorted(grouped.compute(scheduler="sync")), _sorted(expected))

@@ -17,18 +17,22 @@ skips partitions for ``df.loc[a:b]``.
 
 from __future__ import annotations
 
+import collections
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _pqsift
+from ._errors import InvalidArgumentError
 from ._scan import Paths, Split, _options, _paths, partition_fields, scan, splits
 
 __all__ = ["read_parquet"]
 
 
 class _ReadSplit:
-    """The function Dask maps over the splits: one split as a pandas DataFrame shaped like
-    ``meta`` (columns a file lacks are NULL; narrower types in a file are widened). Pickled to
-    the workers: plain data only."""
+    """The function Dask maps over the partitions: a group of splits as a pandas DataFrame
+    shaped like ``meta`` (columns a file lacks are NULL; narrower types in a file are widened).
+    A group of whole files (each the only split of its file, so holding every row group the
+    plan reads there) is read as one scan of those files; other groups split by split. Pickled
+    to the workers: plain data only."""
 
     def __init__(self, columns: Optional[List[str]], filter: Optional[str],  # noqa: A002
                  scan_options: Dict[str, Any], meta: Any, index: Optional[str],
@@ -40,9 +44,17 @@ class _ReadSplit:
         self.index = index
         self.pandas_options = pandas_options
 
-    def __call__(self, group: Tuple[Split, ...]) -> Any:
+    def __call__(self, part: Tuple[Tuple[Split, ...], bool]) -> Any:
         import pandas as pd
 
+        group, whole_files = part
+        if whole_files and len(group) > 1:
+            try:
+                files = scan([s.path for s in group], columns=self.columns, filter=self.filter,
+                             **self.scan_options)
+                return self._reconcile(files.to_pandas(**self.pandas_options))
+            except InvalidArgumentError:
+                pass  # a requested column none of these files has: split by split below
         frames = [self._read(split) for split in group]
         if len(frames) == 1:
             return frames[0]
@@ -50,11 +62,13 @@ class _ReadSplit:
         return out if self.index is not None else out.reset_index(drop=True)
 
     def _read(self, split: Split) -> Any:
-        import pandas as pd
-
         s = scan(split=split, columns=self.columns, filter=self.filter, **self.scan_options)
         s._options["skip_missing_columns"] = True
-        df = s.to_pandas(**self.pandas_options)
+        return self._reconcile(s.to_pandas(**self.pandas_options))
+
+    def _reconcile(self, df: Any) -> Any:
+        import pandas as pd
+
         meta = self.meta
         wanted = ([meta.index.name] if self.index is not None else []) + list(meta.columns)
         out = {}
@@ -147,7 +161,9 @@ def read_parquet(
                         dict(dataset_options, threads=threads), meta, index, pandas_options)
     if not parts:
         return dd.from_pandas(meta, npartitions=1)
-    return dd.from_map(reader, groups, meta=meta, divisions=divisions,
+    splits_per_file = collections.Counter(p.path for p in parts)
+    tasks = [(group, all(splits_per_file[p.path] == 1 for p in group)) for group in groups]
+    return dd.from_map(reader, tasks, meta=meta, divisions=divisions,
                        label="pqsift-read-parquet", enforce_metadata=False)
 
 
