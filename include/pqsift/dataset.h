@@ -123,6 +123,25 @@ Result<Split> ParseSplit(std::string_view text);
 Result<std::vector<Split>> PlanSplits(const Dataset& dataset, const ScanOptions& options,
                                       uint64_t target_bytes);
 
+// What the footer statistics say about one leaf column in the row groups of a split (those whose
+// midpoint lies in it), under the trust rules pruning uses: every value there lies in
+// [min, max]. The bounds may be inexact (a truncated string) but always bound the values.
+struct ColumnRange {
+  // One-element arrays of the column's Arrow type; null when some row group has no trusted
+  // bound (no statistics, an order pqsift does not trust, a float column that may hold NaN) or
+  // the type has no bounds (nested, float16).
+  std::shared_ptr<Array> min;
+  std::shared_ptr<Array> max;
+  bool may_have_nulls = true;  // some row group may hold NULL in the column (or does not say)
+};
+
+// Per split, the range of `column` (a dotted leaf path) over its row groups: the divisions of a
+// dataframe indexed by a column the files are sorted by (pqsift.dask.read_parquet). Reads each
+// file's footer once. InvalidArgument when a file lacks the column.
+Result<std::vector<ColumnRange>> SplitColumnRanges(const std::vector<Split>& splits,
+                                                   const std::string& column,
+                                                   const OpenOptions& open = {});
+
 // Opens a scan of the dataset: partition pruning and the manifest first (files they prove
 // cannot match are never opened), then the footers of the other files (from the cache when
 // fresh), their schemas unified with the partition columns, then a Scanner over them as over

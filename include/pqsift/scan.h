@@ -205,6 +205,11 @@ class Scanner : public BatchReader {
   // The next batch in file order, or nullptr at the end.
   Result<std::shared_ptr<RecordBatch>> Next() override;
   ScanStats stats() const;
+  // Stops the scan; callable from any thread, also while another thread is inside Next, which
+  // then returns soon with an error: slices not started do nothing and those decoding stop at
+  // their next window. For interrupting a scan (Ctrl-C in Python); afterwards the Scanner is
+  // good for stats() and destruction only.
+  void Cancel();
   // The access plan built by Open (per file and row group, and what each stage pruned).
   const prune::AccessPlan& plan() const;
   ScanEstimate Estimate() const;

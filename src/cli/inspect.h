@@ -8,16 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "cli/inspect_json.h"
 #include "cli/key_args.h"
 #include "pqsift/metadata.h"
 #include "pqsift/schema.h"
 
 namespace pqsift::cli {
-
-// Statistics as inspect JSON (docs/inspect-json.md): min/max rendered in the column's logical
-// type (hex with "<key>_invalid" when the bytes do not fit it), their source, the counts and the
-// exactness flags, each only when set.
-nlohmann::ordered_json StatisticsJson(const Statistics& s, const ColumnDescriptor& col);
 
 // The text view's "exact" cell: "true/false", "?/true", ...; empty when neither flag is set.
 std::string ExactnessText(const nlohmann::ordered_json& stats);

@@ -74,6 +74,14 @@ const prune::AccessPlan& Scanner::plan() const { return state_->inner().plan(); 
 
 ScanEstimate Scanner::Estimate() const { return state_->inner().Estimate(); }
 
+void Scanner::Cancel() {
+  if (state_->top_k) {
+    state_->top_k->Cancel();
+  } else {
+    state_->executor->Cancel();
+  }
+}
+
 ScanStats Scanner::stats() const {
   return state_->top_k ? state_->top_k->stats() : state_->executor->stats();
 }

@@ -42,6 +42,7 @@ class TopK {
   Result<std::shared_ptr<RecordBatch>> Next();
   ScanStats stats() const;
   const Executor& inner() const { return *inner_; }
+  void Cancel() { inner_->Cancel(); }  // Executor::Cancel: callable from any thread
 
  private:
   TopK() = default;

@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""The Python package's acceptance figures (issue 21), as ratios:
+
+1. to_pandas() of the suite's 20M-row pqsift file against `pqsift scan --format none` for the
+   same columns (wall and CPU time, medians of --runs; target: at most 1.3x);
+2. the peak memory of to_pandas() against the DataFrame it returns (peak RSS growth of a fresh
+   process over its start, against DataFrame.memory_usage(deep=True); target: at most 1.5x);
+3. on the 2,000-file hive dataset of bench/dataset_vs_peers.mjs: the partitions a one-day filter
+   schedules (target: that day's only), and a full sum with 2 Dask workers against 1
+   (LocalCluster, worker processes of one thread; target: at least 1.7x faster), results equal.
+
+    /usr/bin/python3 bench/python_bench.py [--data DIR] [--pqsift PATH] [--runs K] [--threads N]
+                                           [--columns a,b] [--skip-dask] [--skip-suite]
+
+Files: DIR/suite-20000000-*/pqsift.parquet (`bench/run --data-only --files pqsift`) and
+DIR/dataset-v1 (`node bench/dataset_vs_peers.mjs`), DIR defaulting to bench/data. The package is
+imported from PYTHONPATH (build/python) or the installed one. Timings are wall clock: run it on
+a quiet machine (the 1-minute load average is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.2f}"
+
+
+def timed(fn, runs):
+    walls, cpus, result = [], [], None
+    for _ in range(runs):
+        before = os.times()
+        start = time.perf_counter()
+        result = fn()
+        walls.append(time.perf_counter() - start)
+        after = os.times()
+        cpus.append((after.user + after.system + after.children_user + after.children_system)
+                    - (before.user + before.system + before.children_user + before.children_system))
+    return statistics.median(walls), statistics.median(cpus), result
+
+
+def suite_file(data: Path) -> Path:
+    found = sorted(glob.glob(str(data / "suite-20000000-*" / "pqsift.parquet")))
+    if not found:
+        sys.exit(f"no {data}/suite-20000000-*/pqsift.parquet: run `bench/run --data-only --files pqsift`")
+    return Path(found[-1])
+
+
+_MEMORY_CHILD = r"""
+import json, re, sys
+import pqsift
+pqsift.tune_allocator()
+import pandas
+
+def status(key):
+    return int(re.search(key + r":\s+(\d+)", open("/proc/self/status").read()).group(1))
+
+base = status("VmRSS")
+df = pqsift.scan(sys.argv[1], columns=json.loads(sys.argv[2]), threads=int(sys.argv[3])).to_pandas()
+print(json.dumps({"rows": len(df), "base_kb": base, "peak_kb": status("VmHWM"),
+                  "frame_bytes": int(df.memory_usage(deep=True).sum())}))
+"""
+
+
+def bench_suite(args) -> None:
+    import pqsift
+
+    path = suite_file(Path(args.data))
+    everything = [f.name for f in pqsift.scan(str(path)).schema]
+    column_sets = [args.columns.split(",")] if args.columns else [
+        everything, [f.name for f in pqsift.scan(str(path)).schema if "string" not in f.type]]
+    pqsift.tune_allocator()
+    for columns in column_sets:
+        bench_columns(args, path, columns)
+
+
+def bench_columns(args, path: Path, columns) -> None:
+    import pqsift
+
+    print(f"## to_pandas() vs `pqsift scan --format none`: {path.name}, columns {','.join(columns)}, "
+          f"{args.threads} threads, median of {args.runs} (load {load()})")
+    cli = [args.pqsift, "scan", str(path), "--format", "none", "--threads", str(args.threads),
+           "--select", ",".join(columns)]
+    subprocess.run(cli, check=True)  # warm the page cache
+    cli_wall, cli_cpu, _ = timed(lambda: subprocess.run(cli, check=True), args.runs)
+
+    def to_pandas():
+        return len(pqsift.scan(str(path), columns=columns, threads=args.threads).to_pandas())
+
+    py_wall, py_cpu, rows = timed(to_pandas, args.runs)
+    print(f"| | wall s | CPU s |\n| --- | ---: | ---: |\n| CLI --format none | {cli_wall:.2f} | {cli_cpu:.2f} |"
+          f"\n| to_pandas() | {py_wall:.2f} | {py_cpu:.2f} |")
+    print(f"to_pandas / CLI: wall {py_wall / cli_wall:.2f}x, CPU {py_cpu / cli_cpu:.2f}x "
+          f"({rows} rows; target: at most 1.3x)\n")
+
+    child = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(path), json.dumps(columns),
+                            str(args.threads)], check=True, capture_output=True, text=True)
+    m = json.loads(child.stdout)
+    grown = (m["peak_kb"] - m["base_kb"]) * 1024
+    print(f"Peak memory (fresh process, load {load()}): DataFrame {m['frame_bytes'] / 2**20:.0f} MiB "
+          f"(memory_usage(deep=True), which counts a str shared by many rows once per row); peak "
+          f"RSS above the process's start {grown / 2**20:.0f} MiB: {grown / m['frame_bytes']:.2f}x "
+          "(target: at most 1.5x)\n")
+
+
+def bench_dask(args) -> None:
+    import pqsift
+    import pqsift.dask
+    from distributed import Client, LocalCluster
+
+    dataset = Path(args.data) / "dataset-v1"
+    if not (dataset / ".complete").exists():
+        sys.exit(f"no {dataset}: run `node bench/dataset_vs_peers.mjs` once to write it")
+    total = len(pqsift.splits(dataset, args.split_bytes))
+    day = sorted(p.name for p in dataset.iterdir() if p.name.startswith("day="))[17]
+    where = f"day = DATE '{day[4:]}'"
+    one_day = pqsift.dask.read_parquet(dataset, filter=where, split_bytes=args.split_bytes)
+    files_that_day = len(list((dataset / day).glob("*.parquet")))
+    print(f"## Dask over {dataset} (load {load()})")
+    print(f"one day ({where}): {one_day.npartitions} partitions scheduled of {total} splits; "
+          f"that day has {files_that_day} file(s)")
+
+    results = {}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None, host="127.0.0.1") as cluster, Client(cluster) as client:
+            ddf = pqsift.dask.read_parquet(dataset, columns=["amount"], split_bytes=args.split_bytes)
+            client.compute(ddf.amount.sum()).result()  # warm: imports, footers cached per worker
+
+            def run():
+                ddf = pqsift.dask.read_parquet(dataset, columns=["amount"], split_bytes=args.split_bytes)
+                return client.compute(ddf.amount.sum()).result()
+
+            wall, _, value = timed(run, args.runs)
+            results[workers] = (wall, value, ddf.npartitions)
+    (w1, v1, n1), (w2, v2, n2) = results[1], results[2]
+    expected = pqsift.scan(dataset, columns=["amount"]).to_numpy()["amount"].sum()
+    print(f"full sum(amount), {n1} partitions: 1 worker {w1:.2f} s, 2 workers {w2:.2f} s: "
+          f"{w1 / w2:.2f}x (target: at least 1.7x); sums {v1!r} / {v2!r} / pqsift.scan {expected!r}: "
+          f"{'equal' if abs(v1 - expected) <= 1e-6 * abs(expected) and abs(v2 - expected) <= 1e-6 * abs(expected) else 'DIFFERENT'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", default=str(ROOT / "bench" / "data"))
+    parser.add_argument("--pqsift", default=str(ROOT / "build" / "src" / "pqsift"))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--columns", default="")
+    # 8 MiB: about 33 partitions of the 266 MB dataset, enough to keep two workers busy
+    parser.add_argument("--split-bytes", type=int, default=8 << 20)
+    parser.add_argument("--skip-dask", action="store_true")
+    parser.add_argument("--skip-suite", action="store_true")
+    args = parser.parse_args()
+    print(f"# pqsift Python acceptance figures ({time.strftime('%Y-%m-%d %H:%M')}, "
+          f"{os.cpu_count()} cores, load {load()})\n")
+    if not args.skip_suite:
+        bench_suite(args)
+    if not args.skip_dask:
+        bench_dask(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+// Memory for a column's values that numpy then takes over without a copy (columns.h).
+//
+// A scan's columns are written once, in memory touched for the first time: with 4 KiB pages the
+// page faults of a 20-million-row column cost about as much as converting it (page faults are
+// dear on virtual machines, src/common/memory.h). So a large buffer is anonymous memory advised
+// to use transparent huge pages (512 times fewer faults), which grows by mremap without copying;
+// a small one is malloc'd.
+//
+// Thread safety: one thread at a time; the Memory handed over may be freed on any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pqsift::python {
+
+class OutputBuffer {
+ public:
+  // What Release hands over; Free gives it back to the system.
+  struct Memory {
+    uint8_t* data = nullptr;
+    size_t size = 0;      // bytes written
+    size_t capacity = 0;  // bytes reserved (mapped or allocated)
+    bool mapped = false;
+  };
+  static void Free(const Memory& memory);
+
+  OutputBuffer() = default;
+  ~OutputBuffer();
+  OutputBuffer(const OutputBuffer&) = delete;
+  OutputBuffer& operator=(const OutputBuffer&) = delete;
+
+  // Room for `bytes` in total (address space: pages are touched only when written). Throws
+  // std::bad_alloc.
+  void Reserve(size_t bytes);
+  // `bytes` more at the end, uninitialised; grows at least geometrically.
+  uint8_t* Grow(size_t bytes);
+  size_t size() const { return memory_.size; }
+  uint8_t* data() { return memory_.data; }
+  // The memory, now the caller's (never null, even when empty); the buffer is empty again.
+  Memory Release();
+
+ private:
+  Memory memory_;
+};
+
+}  // namespace pqsift::python
