@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/key_args.h"
+#include "cli/storage_args.h"
 #include "pqsift/metadata.h"
 #include "pqsift/schema.h"
 
@@ -31,7 +32,8 @@ struct InspectPagesArgs {
   bool as_json = false;
   std::optional<size_t> row_group;
   std::optional<std::string> column;
-  KeyArgs keys;  // encrypted files (--footer-key, ...)
+  KeyArgs keys;         // encrypted files (--footer-key, ...)
+  StorageArgs storage;  // remote files
 };
 int RunInspectPages(const InspectPagesArgs& args);
 
