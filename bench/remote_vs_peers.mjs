@@ -137,7 +137,11 @@ function runPeer(engine, url, lo, hi) {
   const r = spawnSync(process.execPath, [self, '--child', engine, url, String(lo), String(hi)],
     { encoding: 'utf8', env: { ...process.env, POLARS_MAX_THREADS: String(args.threads) }, timeout: 600_000 });
   const ms = performance.now() - t0;
-  if (r.status !== 0) return { error: (r.stderr || 'failed').trim().split('\n').slice(-1)[0].slice(0, 120), ms };
+  if (r.status !== 0) {
+    const lines = (r.stderr || 'failed').trim().split('\n');
+    const why = lines.find((l) => /Error|error/.test(l)) ?? lines.slice(-1)[0];
+    return { error: why.trim().slice(0, 160), ms };
+  }
   return { ...JSON.parse(r.stdout.trim().split('\n').pop()), ms };
 }
 

@@ -59,6 +59,10 @@ class Control:
         self.in_flight = 0
         self.round_trips = 0
         self.bytes_sent = 0
+        # Every `fault_every`-th request (0: none) takes the next fault of `fault_cycle`.
+        self.fault_every = 0
+        self.fault_cycle = ["503", "reset", "truncate", "429:0", "500"]
+        self.seen = 0
 
     def add_faults(self, faults, path=""):
         with self.lock:
@@ -66,6 +70,9 @@ class Control:
 
     def take_fault(self, path):
         with self.lock:
+            self.seen += 1
+            if self.fault_every and self.seen % self.fault_every == 0:
+                return self.fault_cycle[(self.seen // self.fault_every) % len(self.fault_cycle)]
             for i, (want, fault) in enumerate(self.faults):
                 if want in path:
                     del self.faults[i]
@@ -212,10 +219,23 @@ class Handler(BaseHTTPRequestHandler):
         headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_HEADERS}
         upstream.request(self.command, self.path, body=body or None, headers=headers)
         response = upstream.getresponse()
-        data = response.read()
-        upstream.close()
         out_headers = [(k, v) for k, v in response.getheaders()
                        if k.lower() not in HOP_HEADERS and k.lower() != "content-length"]
+        if fault is None and self.command == "GET" and response.getheader("Content-Length"):
+            self._stream(response, out_headers)
+            upstream.close()
+            return
+        data = response.read()
+        upstream.close()
+        if self.command == "HEAD":
+            # No body, but the length of the one a GET would get.
+            c.record(self.command, self.path, rng, response.status)
+            self.send_response(response.status)
+            for k, v in out_headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", response.getheader("Content-Length", "0"))
+            self.end_headers()
+            return
         if fault is not None and kind == "truncate":
             c.record(self.command, self.path, rng, "truncate")
             self.send_response(response.status)
@@ -240,6 +260,22 @@ class Handler(BaseHTTPRequestHandler):
             return
         c.record(self.command, self.path, rng, response.status)
         self._reply(response.status, data, out_headers)
+
+    def _stream(self, response, out_headers):
+        """Forwards a plain response as it arrives, in 1 MiB pieces (no faults to apply)."""
+        c = self.control
+        self.send_response(response.status)
+        for k, v in out_headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", response.getheader("Content-Length", "0"))
+        self.end_headers()
+        while True:
+            piece = response.read(1 << 20)
+            if not piece:
+                break
+            self.wfile.write(piece)
+            self.sent = getattr(self, "sent", 0) + len(piece)
+        c.record(self.command, self.path, self.headers.get("Range", ""), response.status)
 
     def do_GET(self):
         c = self.control
@@ -282,8 +318,12 @@ def main():
     parser.add_argument("--upstream", required=True, help="HOST:PORT of the server")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--delay-ms", type=float, default=0)
+    parser.add_argument("--fault-every", type=int, default=0,
+                        help="every Nth request gets a 503, reset, truncation, 429 or 500")
     args = parser.parse_args()
-    server = start(Control(args.upstream, args.delay_ms), args.port)
+    control = Control(args.upstream, args.delay_ms)
+    control.fault_every = args.fault_every
+    server = start(control, args.port)
     print("port", server.server_address[1], flush=True)
     try:
         threading.Event().wait()
