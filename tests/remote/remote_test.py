@@ -119,7 +119,9 @@ http {{
         os.makedirs(data)
         self.processes.append(subprocess.Popen(
             [s3rver, "-d", data, "-a", "127.0.0.1", "-p", str(self.s3_port), "-s",
-             "--configure-bucket", "bkt"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+             "--configure-bucket", "bkt"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            # s3rver makes continuation tokens with DES, in OpenSSL 3's legacy provider.
+            env={**os.environ, "NODE_OPTIONS": "--openssl-legacy-provider"}))
         if not wait_for_port(self.s3_port, 20):
             raise RuntimeError("s3rver did not start")
         self.s3 = fault_proxy.Control(f"127.0.0.1:{self.s3_port}", s3_secret=S3_SECRET)
