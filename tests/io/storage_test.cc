@@ -59,7 +59,7 @@ TEST(StorageTest, CallersRegisterTheirOwnStore) {
   storage->Register("mem", std::make_shared<Mem>());
   auto file = storage->Open("mem://a");
   ASSERT_TRUE(file.ok()) << file.status().ToString();
-  EXPECT_EQ((*file)->size(), 12u);
+  EXPECT_EQ((*file)->size(), 13u);  // "hello mem://a"
 }
 
 TEST(ContentRangeTest, ParsesAndRefuses) {
