@@ -37,6 +37,7 @@
 
 #include "pqsift/scan.h"
 #include "pqsift/status.h"
+#include "pqsift/storage.h"
 
 namespace pqsift {
 
@@ -44,11 +45,18 @@ struct DatasetFile {
   std::string path;
   uint64_t size = 0;
   int64_t mtime_ns = 0;  // modification time, nanoseconds since the epoch
+  std::string version;   // a remote object's ETag (empty: none known)
+  // False for a remote file named explicitly: size, mtime and version are learnt when it is
+  // opened (asking before would cost a request each).
+  bool known = true;
 };
 
-// The files `inputs` name, each input expanded in place (folders and globs in sorted order).
-// NotFound-style IOError for a path that does not exist or a glob that matches nothing.
-Result<std::vector<DatasetFile>> ExpandPaths(const std::vector<std::string>& inputs);
+// The files `inputs` name, each input expanded in place (folders and globs in sorted order),
+// listed through `storage` (null: Storage::Default()): local paths, s3:// prefixes and
+// globs, http(s):// URLs named one by one. NotFound-style IOError for a path that does not
+// exist or a glob that matches nothing.
+Result<std::vector<DatasetFile>> ExpandPaths(const std::vector<std::string>& inputs,
+                                             const std::shared_ptr<Storage>& storage = nullptr);
 
 // Whether `path` matches `pattern` segment by segment ('/' separated): '**' matches any number
 // of segments (none too), '*' any run of characters within a segment, '?' one, '[...]' a class.
@@ -73,6 +81,9 @@ struct DatasetOptions {
   bool hive_partitioning = true;                 // key=value folders become columns
   std::vector<PartitionField> partition_schema;  // types of these keys (others inferred)
   bool use_manifest = true;                      // use a fresh manifest when there is one
+  // Where the paths are listed and opened (pqsift/storage.h); null: Storage::Default(). A
+  // dataset's scan opens its files through it (ScanOptions::open.storage is not consulted).
+  std::shared_ptr<Storage> storage;
 };
 
 class Dataset {
@@ -93,6 +104,9 @@ class Dataset {
   // The folder a manifest for this dataset lives in: the one folder input, or the folder part
   // of a glob before its first wildcard; empty when the inputs name no single root.
   const std::string& root() const { return root_; }
+  // A remote root (s3://...) is listed: whether the listing showed a manifest there (false:
+  // none, so the scan does not ask for it). Local roots and unlisted ones: true (look).
+  bool may_have_manifest() const { return may_have_manifest_; }
 
  private:
   std::vector<DatasetFile> files_;
@@ -100,6 +114,7 @@ class Dataset {
   std::vector<std::vector<std::optional<std::string>>> values_;
   DatasetOptions options_;
   std::string root_;
+  bool may_have_manifest_ = true;
 };
 
 // A byte range of one file: a scan of it reads the row groups whose midpoint (the middle of

@@ -1,19 +1,30 @@
 // Random-access input: the one interface every byte pqsift reads goes through.
 //
 // RandomAccessFile reads byte ranges and counts what it read (bytes and requests), so every
-// feature can report exactly what a query cost. Implementations provide DoRead; the public
-// Read/ReadRanges wrap it, validate the range against the file size and count. A remote
-// (HTTP range) file or a coalescing layer slots in as another implementation: callers hold a
-// RandomAccessFile and never know which.
+// feature can report exactly what a query cost. Implementations provide DoRead (and, for
+// stores where a request costs a round trip, DoStartReads: reads started side by side); the
+// public Read/ReadRanges/StartReads wrap them, validate the ranges against the file size and
+// count. Local files, HTTP(S) and S3 objects (pqsift/storage.h opens them by path or URL) and
+// callers' own implementations all slot in: callers hold a RandomAccessFile and never know
+// which store it reads.
+//
+// Round trips: the files of one scan share an IoCounters. Every blocking read (Read, ReadInto,
+// ReadRanges) and every wave of reads started together (io/wave.h) is a wait; a wait that
+// begins while no other wait of the same counters is in progress starts a new round trip, so
+// requests made side by side count once, and round_trips is the number of sequential
+// latencies a scan paid.
 //
 // Thread safety: all methods are const-safe and may be called from several threads at once;
 // implementations must allow concurrent DoRead calls (pread-style, no shared file position).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -72,10 +83,56 @@ class Buffer {
   size_t capacity_ = 0;  // of the allocated block
 };
 
-// What a file has been asked for so far. Exact: every successful or failed read counts.
+// What a file (or the files sharing an IoCounters) has been asked for so far. Exact: every
+// successful or failed read counts. A request is one range read (a retry of it is not a new
+// one: retries counts those); round_trips and wait_seconds are only kept by IoCounters.
 struct IoStats {
   uint64_t bytes_read = 0;
   uint64_t read_requests = 0;
+  uint64_t retries = 0;      // requests sent again after a transient failure
+  uint64_t round_trips = 0;  // sequential waits (see the header comment)
+  double wait_seconds = 0;   // wall time during which at least one wait was in progress
+};
+
+// Counters shared by a group of files (a scan's): bytes, requests, retries, and the round
+// trips and wall time spent waiting. Thread-safe.
+class IoCounters {
+ public:
+  IoStats Snapshot() const;
+  void AddRequest(uint64_t bytes) {
+    bytes_read_.fetch_add(bytes, std::memory_order_relaxed);
+    requests_.fetch_add(1, std::memory_order_relaxed);
+  }
+  void AddRetry() { retries_.fetch_add(1, std::memory_order_relaxed); }
+  // A wait begins / ends (io/wave.h and the blocking reads bracket their requests with these).
+  void BeginWait();
+  void EndWait();
+
+  // Brackets a wait: BeginWait now, EndWait when destroyed. `counters` may be null.
+  class Wait {
+   public:
+    explicit Wait(IoCounters* counters) : counters_(counters) {
+      if (counters_ != nullptr) counters_->BeginWait();
+    }
+    ~Wait() {
+      if (counters_ != nullptr) counters_->EndWait();
+    }
+    Wait(const Wait&) = delete;
+    Wait& operator=(const Wait&) = delete;
+
+   private:
+    IoCounters* counters_;
+  };
+
+ private:
+  std::atomic<uint64_t> bytes_read_{0};
+  std::atomic<uint64_t> requests_{0};
+  std::atomic<uint64_t> retries_{0};
+  mutable std::mutex mu_;
+  int waiting_ = 0;
+  uint64_t round_trips_ = 0;
+  std::chrono::steady_clock::time_point busy_since_;
+  std::chrono::steady_clock::duration busy_{};
 };
 
 class RandomAccessFile {
@@ -96,14 +153,45 @@ class RandomAccessFile {
   // ranges in one buffer without copying them.
   Status ReadInto(ByteRange range, std::span<uint8_t> out) const;
 
-  // Reads several ranges; result i holds ranges[i]. Implementations may merge neighbouring
-  // ranges into fewer requests; the stats count the requests actually made.
+  // Reads several ranges side by side (one wave: a remote store sends them together); result
+  // i holds ranges[i]. One request per range: callers coalesce (io/coalesce.h) first.
   Result<std::vector<Buffer>> ReadRanges(std::span<const ByteRange> ranges) const;
 
+  // Starts reading `ranges` into `*out` (one Buffer per range, in order) and calls `done` once
+  // every read has ended, with OK or the first error: at once on this thread for a local
+  // file, later on a store's I/O thread for a remote one. No wait is counted: io::FetchWave
+  // starts the reads of many files and waits for all of them as one round trip.
+  // REQUIRES: `*out` is not touched until `done` runs. OutOfRange (through `done`) for a range
+  // outside the file.
+  void StartReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,
+                  std::function<void(Status)> done) const;
+
+  // Two ranges closer than this cost less read as one request than as two: for a remote
+  // store, about what its measured latency times its bandwidth would transfer (capped).
+  virtual uint64_t coalesce_gap() const { return uint64_t{64} << 10; }
+  // Whether a request costs a network round trip (the scan then prefers fewer, larger reads).
+  virtual bool remote() const { return false; }
+  // An opaque version of the file's content (an HTTP ETag or Last-Modified), empty when the
+  // store has none: a cache keyed on it never serves another version.
+  virtual std::string version() const { return {}; }
+
+  // Bytes a wave fetched ahead of the reads that need them (a planning stage's evidence for
+  // every file at once): reads inside one of them are served from memory, without a request,
+  // until ReleasePrefetched. The wave counted their requests.
+  void AddPrefetched(ByteRange range, Buffer bytes) const;
+  void ReleasePrefetched() const;
+
+  // This file's own counts (bytes and requests; retries for a remote store).
   IoStats stats() const {
-    return {bytes_read_.load(std::memory_order_relaxed),
-            read_requests_.load(std::memory_order_relaxed)};
+    IoStats s;
+    s.bytes_read = bytes_read_.load(std::memory_order_relaxed);
+    s.read_requests = read_requests_.load(std::memory_order_relaxed);
+    s.retries = retries_.load(std::memory_order_relaxed);
+    return s;
   }
+  // Counts this file's reads into `counters` too (a scan's). REQUIRES: before the first read.
+  void ShareCounters(std::shared_ptr<IoCounters> counters) { counters_ = std::move(counters); }
+  IoCounters* counters() const { return counters_.get(); }
 
  protected:
   RandomAccessFile(std::string name, uint64_t size) : name_(std::move(name)), size_(size) {}
@@ -112,19 +200,53 @@ class RandomAccessFile {
   // by the caller). Must not return short reads as success.
   virtual Status DoRead(uint64_t offset, std::span<uint8_t> out) const = 0;
 
-  // Default: one DoRead per range. Override to coalesce or to issue ranges concurrently.
-  virtual Status DoReadRanges(std::span<const ByteRange> ranges, std::vector<Buffer>& out) const;
+  // Starts the reads of `ranges` into `out` (out[i].size() == ranges[i].length; the memory
+  // stays valid until `done` runs) and calls `done` once, when all have ended, with OK or the
+  // first error. Default: one DoRead each, now, then `done`. REQUIRES: the ranges are inside
+  // the file (checked by the caller).
+  virtual void DoStartReads(std::vector<ByteRange> ranges, std::vector<std::span<uint8_t>> out,
+                            std::function<void(Status)> done) const;
 
+  // Bytes [offset, offset + bytes.size()) the store fetched while opening the file (a remote
+  // store's first request returns the file's tail): reads inside them are served from memory,
+  // without a request. REQUIRES: called at most once, before the file is read or shared.
+  void Hold(uint64_t offset, Buffer bytes) {
+    held_offset_ = offset;
+    held_ = std::move(bytes);
+  }
+
+  // For implementations: a request of `bytes` was made (counted by the public reads already:
+  // only a store that makes requests of its own, like opening by a suffix read, calls it).
   void CountRequest(uint64_t bytes) const {
     bytes_read_.fetch_add(bytes, std::memory_order_relaxed);
     read_requests_.fetch_add(1, std::memory_order_relaxed);
+    if (counters_) counters_->AddRequest(bytes);
+  }
+  // For implementations: a request was sent again after a transient failure.
+  void CountRetry() const {
+    retries_.fetch_add(1, std::memory_order_relaxed);
+    if (counters_) counters_->AddRetry();
   }
 
  private:
   std::string name_;
   uint64_t size_;
+  // Served from memory when `range` lies inside the held bytes (then true).
+  bool CopyHeld(ByteRange range, std::span<uint8_t> out) const;
+  // Checks `ranges`, sizes `out`, copies what is held and counts the rest as requests: the
+  // reads left to make, and where they go.
+  Status PrepareReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,
+                      std::vector<ByteRange>* to_read, std::vector<std::span<uint8_t>>* into) const;
+
+  std::shared_ptr<IoCounters> counters_;
+  Buffer held_;
+  uint64_t held_offset_ = 0;
+  mutable std::mutex prefetched_mu_;
+  mutable std::atomic<bool> has_prefetched_{false};
+  mutable std::vector<std::pair<ByteRange, Buffer>> prefetched_;
   mutable std::atomic<uint64_t> bytes_read_{0};
   mutable std::atomic<uint64_t> read_requests_{0};
+  mutable std::atomic<uint64_t> retries_{0};
 };
 
 // Opens a local file for positional reads (pread). NotFound-like failures are IOError with the

@@ -35,6 +35,7 @@ namespace pqsift {
 namespace format {
 class FileDecryptor;  // src/format/file_decryptor.h
 }  // namespace format
+class Storage;  // pqsift/storage.h
 
 struct OpenOptions {
   // Bytes read from the end of the file in the first request.
@@ -44,6 +45,9 @@ struct OpenOptions {
   // Keys for files written with Parquet modular encryption; none: such a file's encrypted
   // footer is refused and its encrypted columns cannot be read (the others can).
   std::shared_ptr<const DecryptionOptions> decryption;
+  // Where paths and URLs are opened (local files, http(s)://, s3://, or stores of the
+  // caller's: pqsift/storage.h); null: Storage::Default().
+  std::shared_ptr<Storage> storage;
 };
 
 // The decoded footer with the schema tree, owning the footer bytes its views point into.

@@ -125,6 +125,8 @@ struct StageStats {
   int64_t rows_pruned = 0;
   uint64_t bytes_read = 0;  // evidence fetched (also counted in ScanStats::bytes_read)
   double seconds = 0;
+  uint64_t requests = 0;     // the stage's reads (one wave for all files: see round_trips)
+  uint64_t round_trips = 0;  // sequential waits they cost
 };
 
 // What a scan cost and produced so far. Exact: every byte read goes through the counted I/O.
@@ -142,6 +144,17 @@ struct ScanStats {
   uint64_t file_bytes = 0;  // total size of the files
   uint64_t bytes_read = 0;  // footers, pruning evidence and column chunks
   uint64_t read_requests = 0;
+  // Remote stores: requests sent again after transient failures (5xx, 429, resets, truncated
+  // bodies, stalls); not counted in read_requests.
+  uint64_t retries = 0;
+  // Sequential round trips: waits on the stores, where a wave of requests sent side by side
+  // counts once (pqsift/io.h); and the wall time with at least one read waiting.
+  uint64_t round_trips = 0;
+  double io_wait_seconds = 0;
+  // Opening the files and reading their footers (part of the totals above).
+  uint64_t footer_requests = 0;
+  uint64_t footer_round_trips = 0;
+  uint64_t footer_bytes = 0;
   uint64_t row_groups = 0;                // in the files
   uint64_t row_groups_skipped = 0;        // by the plan (pruned, or beyond a limit)
   uint64_t row_groups_fully_matched = 0;  // by the plan: read without a per-row filter

@@ -5,7 +5,8 @@ namespace pqsift::cli {
 void AddDatasetOptions(CLI::App* sub, DatasetArgs& args, bool paths_optional) {
   auto* paths = sub->add_option("PATH", args.paths,
                                 "Parquet files, folders (every file below, recursively, in sorted "
-                                "order) or glob patterns (data/**/*.parquet)");
+                                "order) or glob patterns (data/**/*.parquet); local paths, "
+                                "http(s):// URLs, s3://BUCKET/KEY (a folder: s3://BUCKET/PREFIX/)");
   if (!paths_optional) paths->required();
   sub->add_option("--partition-schema", args.partition_schema,
                   "Types of hive partition keys: NAME:TYPE,... (bigint, double, date, "
@@ -13,12 +14,14 @@ void AddDatasetOptions(CLI::App* sub, DatasetArgs& args, bool paths_optional) {
   sub->add_flag("--no-hive", args.no_hive, "Do not read key=value folder names as columns");
   sub->add_flag("--no-manifest", args.no_manifest,
                 "Ignore the dataset's manifest (pqsift index) even when it is fresh");
+  AddStorageOptions(sub, args.storage);
 }
 
 Result<Dataset> DiscoverDataset(const DatasetArgs& args) {
   DatasetOptions options;
   options.hive_partitioning = !args.no_hive;
   options.use_manifest = !args.no_manifest;
+  options.storage = MakeStorage(args.storage);
   if (!args.partition_schema.empty()) {
     PQSIFT_ASSIGN_OR_RETURN(options.partition_schema, ParsePartitionSchema(args.partition_schema));
   }

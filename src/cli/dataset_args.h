@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/key_args.h"
+#include "cli/storage_args.h"
 #include "pqsift/dataset.h"
 #include "pqsift/scan.h"
 
@@ -18,10 +19,12 @@ struct DatasetArgs {
   std::string partition_schema;
   bool no_hive = false;
   bool no_manifest = false;
-  KeyArgs keys;  // for the commands that add them (AddKeyOptions); OpenScan applies them
+  KeyArgs keys;         // for the commands that add them (AddKeyOptions); OpenScan applies them
+  StorageArgs storage;  // remote files (added by AddDatasetOptions)
 };
 
-// Adds PATH... (required unless `paths_optional`) and the dataset flags to `sub`.
+// Adds PATH... (required unless `paths_optional`), the dataset flags and the remote storage
+// flags to `sub`.
 void AddDatasetOptions(CLI::App* sub, DatasetArgs& args, bool paths_optional = false);
 
 Result<Dataset> DiscoverDataset(const DatasetArgs& args);

@@ -10,11 +10,12 @@
 #include "cli/command.h"
 #include "cli/dataset_args.h"
 #include "pqsift/dataset.h"
+#include "pqsift/storage.h"
 
 namespace pqsift::cli {
 namespace {
 
-int RunIndex(const DatasetArgs& args) {
+int RunIndex(const DatasetArgs& args, const std::string& output) {
   auto dataset = DiscoverDataset(args);
   if (!dataset.ok()) return ReportError(dataset.status());
   if (dataset->root().empty()) {
@@ -22,7 +23,16 @@ int RunIndex(const DatasetArgs& args) {
         Status::InvalidArgument("index needs one folder (or one glob) to write the "
                                 "manifest into"));
   }
-  std::string path = (std::filesystem::path(dataset->root()) / kManifestName).string();
+  std::string path = output;
+  if (path.empty()) {
+    if (!PathScheme(dataset->root()).empty()) {
+      return ReportError(Status::InvalidArgument(
+          "a remote dataset's manifest is written here and copied beside its files: give -o "
+          "FILE, then copy FILE to " +
+          dataset->root() + "/" + std::string(kManifestName)));
+    }
+    path = (std::filesystem::path(dataset->root()) / kManifestName).string();
+  }
   Status st = WriteManifest(*dataset, path);
   if (!st.ok()) return ReportError(st);
   std::cout << path << ": " << dataset->files().size() << " files\n";
@@ -37,8 +47,12 @@ Command AddIndexCommand(CLI::App& root) {
       "Write a dataset manifest (per-file row counts and column statistics) that "
       "scans use to skip files without reading their footers.");
   auto args = std::make_shared<DatasetArgs>();
+  auto output = std::make_shared<std::string>();
   AddDatasetOptions(sub, *args);
-  return {sub, [args] { return RunIndex(*args); }};
+  sub->add_option("-o,--output", *output,
+                  "Write the manifest to FILE instead of PATH/_pqsift_manifest.parquet (a remote "
+                  "dataset: then copy it there; its paths are relative to PATH)");
+  return {sub, [args, output] { return RunIndex(*args, *output); }};
 }
 
 }  // namespace pqsift::cli

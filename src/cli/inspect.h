@@ -10,6 +10,7 @@
 
 #include "cli/inspect_json.h"
 #include "cli/key_args.h"
+#include "cli/storage_args.h"
 #include "pqsift/metadata.h"
 #include "pqsift/schema.h"
 
@@ -27,7 +28,8 @@ struct InspectPagesArgs {
   bool as_json = false;
   std::optional<size_t> row_group;
   std::optional<std::string> column;
-  KeyArgs keys;  // encrypted files (--footer-key, ...)
+  KeyArgs keys;         // encrypted files (--footer-key, ...)
+  StorageArgs storage;  // remote files
 };
 int RunInspectPages(const InspectPagesArgs& args);
 

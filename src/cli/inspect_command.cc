@@ -160,15 +160,19 @@ void PrintHuman(std::ostream& out, const json& j) {
   }
 }
 
-int RunInspect(const std::vector<std::string>& files, bool as_json, const KeyArgs& key_args) {
+int RunInspect(const std::vector<std::string>& files, bool as_json, const KeyArgs& key_args,
+               const StorageArgs& storage_args) {
   int exit_code = 0;
   json all = json::array();
   OpenOptions open;
   auto keys = MakeDecryptionOptions(key_args);
   if (!keys.ok()) return ReportError(keys.status());
   open.decryption = *keys;
+  std::shared_ptr<Storage> storage = MakeStorage(storage_args);
   for (const std::string& path : files) {
-    Result<std::unique_ptr<RandomAccessFile>> file = OpenLocalFile(path);
+    FileOpenOptions tail;
+    tail.tail_bytes = open.tail_bytes;
+    Result<std::unique_ptr<RandomAccessFile>> file = storage->Open(path, tail);
     Result<std::shared_ptr<const ParquetMetadata>> md =
         file.ok() ? ReadParquetMetadata(**file, open)
                   : Result<std::shared_ptr<const ParquetMetadata>>(file.status());
@@ -214,9 +218,10 @@ Command AddInspectCommand(CLI::App& root) {
   sub->add_option("--column", args->column, "With --pages: only this leaf column (dotted path)")
       ->needs(pages_flag);
   AddKeyOptions(sub, args->keys);
+  AddStorageOptions(sub, args->storage);
   return {sub, [args, pages] {
             return *pages ? RunInspectPages(*args)
-                          : RunInspect(args->files, args->as_json, args->keys);
+                          : RunInspect(args->files, args->as_json, args->keys, args->storage);
           }};
 }
 

@@ -222,8 +222,11 @@ int RunInspectPages(const InspectPagesArgs& args) {
   auto keys = MakeDecryptionOptions(args.keys);
   if (!keys.ok()) return Report(keys.status());
   open.decryption = *keys;
+  std::shared_ptr<Storage> storage = MakeStorage(args.storage);
   for (const std::string& path : args.files) {
-    Result<std::unique_ptr<RandomAccessFile>> file = OpenLocalFile(path);
+    FileOpenOptions tail;
+    tail.tail_bytes = open.tail_bytes;
+    Result<std::unique_ptr<RandomAccessFile>> file = storage->Open(path, tail);
     Result<std::shared_ptr<const ParquetMetadata>> opened =
         file.ok() ? ReadParquetMetadata(**file, open)
                   : Result<std::shared_ptr<const ParquetMetadata>>(file.status());

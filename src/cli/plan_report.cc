@@ -201,6 +201,8 @@ json StatsJson(const ScanStats& s) {
                       {"row_groups_fully_matched", st.row_groups_fully_matched},
                       {"rows_pruned", st.rows_pruned},
                       {"bytes_read", st.bytes_read},
+                      {"requests", st.requests},
+                      {"round_trips", st.round_trips},
                       {"seconds", st.seconds}});
   }
   return {{"files_total", s.files_total},
@@ -213,6 +215,12 @@ json StatsJson(const ScanStats& s) {
           {"file_bytes", s.file_bytes},
           {"bytes_read", s.bytes_read},
           {"requests", s.read_requests},
+          {"round_trips", s.round_trips},
+          {"retries", s.retries},
+          {"io_wait_seconds", s.io_wait_seconds},
+          {"footer_requests", s.footer_requests},
+          {"footer_round_trips", s.footer_round_trips},
+          {"footer_bytes", s.footer_bytes},
           {"row_groups_total", s.row_groups},
           {"row_groups_skipped", s.row_groups_skipped},
           {"row_groups_fully_matched", s.row_groups_fully_matched},
@@ -247,6 +255,13 @@ std::string StatsText(const ScanStats& s) {
       static_cast<unsigned long long>(s.files), static_cast<unsigned long long>(s.bytes_read),
       static_cast<unsigned long long>(s.file_bytes), Percent(s.bytes_read, s.file_bytes).c_str(),
       static_cast<unsigned long long>(s.read_requests));
+  out += Format(
+      "I/O: %llu round trips (waves of requests side by side count once), %llu retries, "
+      "%.3f ms waiting; footers: %llu requests, %llu round trips, %llu bytes\n",
+      static_cast<unsigned long long>(s.round_trips), static_cast<unsigned long long>(s.retries),
+      s.io_wait_seconds * 1e3, static_cast<unsigned long long>(s.footer_requests),
+      static_cast<unsigned long long>(s.footer_round_trips),
+      static_cast<unsigned long long>(s.footer_bytes));
   out += Format("row groups: %llu total, %llu skipped, %llu fully matched, %llu read\n",
                 static_cast<unsigned long long>(s.row_groups),
                 static_cast<unsigned long long>(s.row_groups_skipped),
@@ -276,11 +291,13 @@ std::string StatsText(const ScanStats& s) {
   for (const StageStats& st : s.stages) {
     out += Format(
         "stage %s: %llu row groups considered, %llu skipped, %llu fully matched, %llu bytes "
-        "read\n",
+        "read in %llu requests, %llu round trips\n",
         st.stage.c_str(), static_cast<unsigned long long>(st.row_groups_considered),
         static_cast<unsigned long long>(st.row_groups_skipped),
         static_cast<unsigned long long>(st.row_groups_fully_matched),
-        static_cast<unsigned long long>(st.bytes_read));
+        static_cast<unsigned long long>(st.bytes_read),
+        static_cast<unsigned long long>(st.requests),
+        static_cast<unsigned long long>(st.round_trips));
   }
   if (s.evidence_bytes_reused > 0) {
     out += Format("evidence reused by the scan: %llu bytes of dictionary pages\n",

@@ -1,7 +1,8 @@
 // Dataset::Discover: the files of a dataset and their partition values, without opening any.
-#include <filesystem>
+#include <algorithm>
 
 #include "dataset/partition.h"
+#include "dataset/paths.h"
 #include "pqsift/dataset.h"
 
 namespace pqsift {
@@ -15,11 +16,16 @@ std::string KeysText(const std::vector<std::pair<std::string, std::optional<std:
 
 // The folder a manifest belongs in: the one input when it is a folder, or the literal folder
 // part of a single glob.
-std::string RootOf(const std::vector<std::string>& inputs) {
+std::string RootOf(const std::vector<std::string>& inputs, Storage& storage) {
   if (inputs.size() != 1) return "";
   const std::string& in = inputs.front();
-  std::error_code ec;
-  if (std::filesystem::is_directory(in, ec)) return in;
+  auto fs = storage.For(in);
+  if (fs.ok() && (*fs)->IsFolder(in)) {
+    // A remote folder ends with '/'; the root is named without it, as a local one.
+    return in.size() > 1 && in.ends_with('/') && !PathScheme(in).empty()
+               ? in.substr(0, in.size() - 1)
+               : in;
+  }
   size_t wild = in.find_first_of("*?[");
   if (wild == std::string::npos) return "";
   size_t slash = in.rfind('/', wild);
@@ -33,8 +39,20 @@ Result<Dataset> Dataset::Discover(const std::vector<std::string>& inputs,
   if (inputs.empty()) return Status::InvalidArgument("no files to scan");
   Dataset d;
   d.options_ = options;
-  d.root_ = RootOf(inputs);
-  PQSIFT_ASSIGN_OR_RETURN(d.files_, ExpandPaths(inputs));
+  if (!d.options_.storage) d.options_.storage = Storage::Default();
+  d.root_ = RootOf(inputs, *d.options_.storage);
+  std::vector<FileInfo> hidden;
+  PQSIFT_ASSIGN_OR_RETURN(d.files_,
+                          dataset::ExpandPathsListing(inputs, d.options_.storage, &hidden));
+  if (!d.root_.empty() && !PathScheme(d.root_).empty()) {
+    // A remote folder was listed: the manifest is there only if the listing showed it.
+    const std::string manifest = d.root_ + "/" + std::string(kManifestName);
+    auto fs = d.options_.storage->For(d.root_);
+    bool listed = fs.ok() && (*fs)->IsFolder(d.root_ + "/");
+    d.may_have_manifest_ =
+        !listed || std::any_of(hidden.begin(), hidden.end(),
+                               [&](const FileInfo& f) { return f.path == manifest; });
+  }
   if (!options.hive_partitioning || d.files_.empty()) {
     d.values_.resize(d.files_.size());
     return d;

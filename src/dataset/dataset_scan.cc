@@ -20,6 +20,7 @@
 #include "expr/binder.h"
 #include "expr/parser.h"
 #include "expr/substitute.h"
+#include "io/open_files.h"
 #include "pqsift/dataset.h"
 #include "prune/proof.h"
 #include "scan/scan_input.h"
@@ -186,46 +187,79 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   // their footer reads fetch less (the speculative tail is kept with each footer).
   const bool many = files.size() > kManyFiles;
   OpenOptions open = options.open;
+  open.storage = dataset.options().storage;
   if (many) open.tail_bytes = std::min(open.tail_bytes, kManyFilesTailBytes);
-  auto load_counted = [&](size_t f, uint64_t* footers_read) -> Result<scan::ScanFile> {
-    PQSIFT_ASSIGN_OR_RETURN(
-        std::unique_ptr<RandomAccessFile> file,
-        many ? OpenLocalFileOnDemand(files[f].path) : OpenLocalFile(files[f].path));
-    scan::ScanFile out;
-    PQSIFT_ASSIGN_OR_RETURN(out.metadata,
-                            dataset::CachedFooter(files[f], *file, open, footers_read));
-    out.file = std::move(file);
-    out.partition_values = values[f];
-    out.fully_matched_by = proven[f];
-    if (split != nullptr) {
-      if (files[f].path != split->path) {
-        return Status::InvalidArgument("split file " + split->path + " is not " + files[f].path);
+  input.io = std::make_shared<IoCounters>();
+  // Opens `which` in one wave per store (a remote file's first request fetches its footer),
+  // then decodes their footers (from the cache when fresh) side by side on the scan's threads.
+  auto load_all = [&](const std::vector<size_t>& which,
+                      uint64_t* footers_read) -> Result<std::vector<scan::ScanFile>> {
+    std::vector<FileInfo> infos;
+    for (size_t f : which) {
+      infos.push_back(
+          {files[f].path, files[f].size, files[f].mtime_ns, files[f].version, files[f].known});
+    }
+    auto opened = io::TryOpenFiles(infos, open, input.io, many);
+    std::vector<std::optional<Result<scan::ScanFile>>> loaded(which.size());
+    std::vector<uint64_t> counted(which.size(), 0);
+    {
+      scan::ThreadPool pool(which.size() > 1 ? options.threads : 1);
+      for (size_t k = 0; k < which.size(); ++k) {
+        pool.Submit([&, k]() {
+          if (!opened[k].ok()) {
+            loaded[k].emplace(opened[k].status());
+            return;
+          }
+          std::shared_ptr<RandomAccessFile> file = std::move(opened[k]).value();
+          const size_t f = which[k];
+          scan::ScanFile out;
+          auto md = dataset::CachedFooter(files[f], *file, open, &counted[k]);
+          if (!md.ok()) {
+            loaded[k].emplace(md.status());
+            return;
+          }
+          out.metadata = std::move(md).value();
+          out.file = std::move(file);
+          out.partition_values = values[f];
+          out.fully_matched_by = proven[f];
+          if (split != nullptr) {
+            if (files[f].path != split->path) {
+              loaded[k].emplace(Status::InvalidArgument("split file " + split->path + " is not " +
+                                                        files[f].path));
+              return;
+            }
+            auto excluded = dataset::ExcludedBySplit(*out.metadata, *split);
+            if (!excluded.ok()) {
+              loaded[k].emplace(excluded.status());
+              return;
+            }
+            out.excluded_row_groups = std::move(excluded).value();
+          }
+          loaded[k].emplace(std::move(out));
+        });
       }
-      PQSIFT_ASSIGN_OR_RETURN(out.excluded_row_groups,
-                              dataset::ExcludedBySplit(*out.metadata, *split));
+    }  // joins the workers
+    std::vector<scan::ScanFile> out;
+    for (size_t k = 0; k < which.size(); ++k) {
+      *footers_read += counted[k];
+      if (!loaded[k]->ok()) return loaded[k]->status();
+      out.push_back(std::move(*loaded[k]).value());
     }
     return out;
   };
-  auto load = [&](size_t f) { return load_counted(f, &input.counts.footers_read); };
-  // The footers of the files that remain, read side by side on the scan's threads (each is one
-  // small request, so many files are latency-bound), kept in file order.
+  auto load = [&](size_t f) -> Result<scan::ScanFile> {
+    PQSIFT_ASSIGN_OR_RETURN(auto one, load_all({f}, &input.counts.footers_read));
+    return std::move(one.front());
+  };
+  // The footers of the files that remain, kept in file order.
   std::vector<size_t> kept;
   for (size_t f = 0; f < files.size(); ++f) {
     if (keep[f]) kept.push_back(f);
   }
-  std::vector<std::optional<Result<scan::ScanFile>>> loaded(kept.size());
-  std::vector<uint64_t> footers_read(kept.size(), 0);
-  {
-    scan::ThreadPool pool(kept.size() > 1 ? options.threads : 1);
-    for (size_t k = 0; k < kept.size(); ++k) {
-      pool.Submit([&, k] { loaded[k].emplace(load_counted(kept[k], &footers_read[k])); });
-    }
-  }  // joins the workers
+  PQSIFT_ASSIGN_OR_RETURN(std::vector<scan::ScanFile> opened_files,
+                          load_all(kept, &input.counts.footers_read));
   std::vector<std::shared_ptr<const ParquetMetadata>> footers;
-  for (size_t k = 0; k < kept.size(); ++k) {
-    input.counts.footers_read += footers_read[k];
-    if (!loaded[k]->ok()) return loaded[k]->status();
-    scan::ScanFile file = std::move(*loaded[k]).value();
+  for (scan::ScanFile& file : opened_files) {
     footers.push_back(file.metadata);
     input.files.push_back(std::move(file));
   }
@@ -234,6 +268,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     // A fresh manifest records the union of every file's schema: no footer needs reading.
     PQSIFT_ASSIGN_OR_RETURN(input.schema,
                             dataset::UnifySchemas({&manifest_schema, 1}, dataset.partitions()));
+    input.footer_io = input.io->Snapshot();
     return Scanner::Open(std::move(input), options);
   }
   PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(footers, dataset.partitions()));
@@ -247,18 +282,20 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
                             dataset::UnifySchemas({&first.metadata, 1}, dataset.partitions()));
   }
   if (footers.size() < files.size() && !HasAll(*input.schema, names)) {
-    std::vector<std::shared_ptr<const ParquetMetadata>> every;
-    size_t next_kept = 0;
+    std::vector<size_t> left_out;
     for (size_t f = 0; f < files.size(); ++f) {
-      if (keep[f]) {
-        every.push_back(footers[next_kept++]);
-        continue;
-      }
-      PQSIFT_ASSIGN_OR_RETURN(scan::ScanFile file, load(f));
-      every.push_back(file.metadata);
+      if (!keep[f]) left_out.push_back(f);
+    }
+    PQSIFT_ASSIGN_OR_RETURN(std::vector<scan::ScanFile> others,
+                            load_all(left_out, &input.counts.footers_read));
+    std::vector<std::shared_ptr<const ParquetMetadata>> every;
+    size_t next_kept = 0, next_other = 0;
+    for (size_t f = 0; f < files.size(); ++f) {
+      every.push_back(keep[f] ? footers[next_kept++] : others[next_other++].metadata);
     }
     PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(every, dataset.partitions()));
   }
+  input.footer_io = input.io->Snapshot();
   return Scanner::Open(std::move(input), options);
 }
 

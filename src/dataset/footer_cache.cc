@@ -18,10 +18,11 @@ struct Key {
   std::string path;
   uint64_t size;
   int64_t mtime_ns;
+  std::string version;  // a remote object's ETag (or Last-Modified), as the store saw it
   uint64_t tail_bytes;  // what the footer read fetched with it differs by this option
   friend bool operator<(const Key& a, const Key& b) {
-    return std::tie(a.path, a.size, a.mtime_ns, a.tail_bytes) <
-           std::tie(b.path, b.size, b.mtime_ns, b.tail_bytes);
+    return std::tie(a.path, a.size, a.mtime_ns, a.version, a.tail_bytes) <
+           std::tie(b.path, b.size, b.mtime_ns, b.version, b.tail_bytes);
   }
 };
 
@@ -45,7 +46,8 @@ Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& f
                                                             const RandomAccessFile& opened,
                                                             const OpenOptions& options,
                                                             uint64_t* footers_read) {
-  Key key{file.path, file.size, file.mtime_ns, options.tail_bytes};
+  // The opened file's size and version: a remote file named explicitly was not known before.
+  Key key{file.path, opened.size(), file.mtime_ns, opened.version(), options.tail_bytes};
   Cache& cache = TheCache();
   {
     std::lock_guard<std::mutex> lock(cache.mu);

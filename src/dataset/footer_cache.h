@@ -1,4 +1,5 @@
-// The process-wide footer cache: decoded footers keyed by path, size and modification time, so
+// The process-wide footer cache: decoded footers keyed by path, size, modification time and
+// version (a remote object's ETag, as the opened file reports it), so
 // repeated scans of a dataset do not read its footers again. A file rewritten in place gets a
 // new size or mtime and so a new entry. Bounded in entries and in bytes held: past either
 // bound, the oldest entries go.

@@ -12,6 +12,7 @@
 #include "expr/binder.h"
 #include "expr/substitute.h"
 #include "format/metadata_encoder.h"
+#include "io/open_files.h"
 #include "pqsift/writer.h"
 #include "prune/proof.h"
 #include "prune/statistics.h"
@@ -98,6 +99,7 @@ std::string RelativeTo(const std::string& root, const std::string& path) {
 }
 
 std::string ManifestPath(const Dataset& dataset) {
+  if (!PathScheme(dataset.root()).empty()) return dataset.root() + "/" + std::string(kManifestName);
   return (std::filesystem::path(dataset.root()) / kManifestName).string();
 }
 
@@ -159,9 +161,10 @@ std::string_view BinaryAt(const Array& a, int64_t i) {
 }
 int64_t Int64At(const Array& a, int64_t i) { return a.buffers[1]->as<int64_t>()[a.offset + i]; }
 
-Result<Manifest> ReadManifest(const std::string& path) {
+Result<Manifest> ReadManifest(const std::string& path, const std::shared_ptr<Storage>& storage) {
   ScanOptions options;
   options.threads = 1;
+  options.open.storage = storage;
   options.columns = {"path", "size", "mtime_ns",   "num_rows", "column",
                      "min",  "max",  "null_count", "nan"};
   PQSIFT_ASSIGN_OR_RETURN(auto scanner, Scanner::Open(std::vector<std::string>{path}, options));
@@ -178,7 +181,7 @@ Result<Manifest> ReadManifest(const std::string& path) {
   }
   Manifest out;
   // The schema record, from the manifest's own footer.
-  PQSIFT_ASSIGN_OR_RETURN(auto file, OpenLocalFile(path));
+  PQSIFT_ASSIGN_OR_RETURN(auto file, storage->Open(path));
   PQSIFT_ASSIGN_OR_RETURN(auto md, ReadParquetMetadata(*file));
   for (const KeyValue& kv : md->file().key_value_metadata) {
     if (kv.key != kSchemaKey || !kv.value) continue;
@@ -226,8 +229,11 @@ Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
   if (dataset.root().empty()) return Status::OK();
   std::string path = ManifestPath(dataset);
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return Status::OK();
-  Result<Manifest> manifest = ReadManifest(path);
+  const bool remote = !PathScheme(path).empty();
+  if (!remote && !std::filesystem::exists(path, ec)) return Status::OK();
+  if (remote && !dataset.may_have_manifest()) return Status::OK();
+  // A remote manifest is looked for by reading it: absent, the read fails (no evidence).
+  Result<Manifest> manifest = ReadManifest(path, dataset.options().storage);
   if (!manifest.ok()) return Status::OK();  // evidence we cannot read is no evidence
   const auto& files = dataset.files();
   bool all_fresh = manifest->files.size() == files.size();
@@ -285,22 +291,37 @@ Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
 Status WriteManifest(const Dataset& dataset, const std::string& path) {
   std::string folder = std::filesystem::path(path).parent_path().string();
   if (folder.empty()) folder = ".";
+  // A remote dataset's manifest is written here and copied beside its files: paths relative to
+  // its root.
+  if (!PathScheme(dataset.root()).empty()) folder = dataset.root();
+  std::shared_ptr<Storage> storage = dataset.options().storage;
+  if (!storage) storage = Storage::Default();
+  auto counters = std::make_shared<IoCounters>();
   std::vector<std::shared_ptr<const ParquetMetadata>> footers;
   uint64_t footers_read = 0;
   BinaryArrayBuilder paths(LargeUtf8()), columns(LargeUtf8()), mins(LargeBinary()),
       maxes(LargeBinary());
   FixedWidthArrayBuilder<int64_t> sizes(Int64()), mtimes(Int64()), rows(Int64()), nulls(Int64());
   FixedWidthArrayBuilder<bool> nans(Boolean());
+  std::vector<FileInfo> infos;
   for (const DatasetFile& f : dataset.files()) {
-    PQSIFT_ASSIGN_OR_RETURN(auto file, OpenLocalFile(f.path));
-    PQSIFT_ASSIGN_OR_RETURN(auto md, dataset::CachedFooter(f, *file, OpenOptions{}, &footers_read));
+    infos.push_back({f.path, f.size, f.mtime_ns, f.version, f.known});
+  }
+  OpenOptions open;
+  open.storage = storage;
+  PQSIFT_ASSIGN_OR_RETURN(auto opened,
+                          io::OpenFiles(infos, open, counters, dataset.files().size() > 64));
+  for (size_t i = 0; i < dataset.files().size(); ++i) {
+    const DatasetFile& f = dataset.files()[i];
+    auto& file = opened[i];
+    PQSIFT_ASSIGN_OR_RETURN(auto md, dataset::CachedFooter(f, *file, open, &footers_read));
     footers.push_back(md);
     std::string relative = dataset::RelativeTo(folder, f.path);
     const auto& leaves = md->schema().columns();
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
       prune::ColumnBounds b = dataset::FileBounds(*md, static_cast<int32_t>(leaf));
       paths.Append(relative);
-      sizes.Append(static_cast<int64_t>(f.size));
+      sizes.Append(static_cast<int64_t>(file->size()));
       mtimes.Append(f.mtime_ns);
       rows.Append(md->num_rows());
       columns.Append(leaves[leaf].path);

@@ -1,18 +1,16 @@
-// Path expansion: files, folders (recursively) and glob patterns to a list of files.
+// Path expansion: files, folders (recursively) and glob patterns to a list of files, listed
+// through the dataset's Storage (local folders, S3 prefixes).
 #include <fnmatch.h>
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <span>
-#include <system_error>
 
+#include "dataset/paths.h"
 #include "pqsift/dataset.h"
+#include "pqsift/storage.h"
 
 namespace pqsift {
 namespace {
-
-namespace fs = std::filesystem;
 
 bool HasWildcard(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
@@ -47,38 +45,52 @@ bool MatchParts(std::span<const std::string_view> pattern, std::span<const std::
   return MatchParts(pattern.subspan(1), path.subspan(1));
 }
 
-Result<DatasetFile> Stat(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return Status::IOError(path + ": no such file or folder");
+DatasetFile FromInfo(FileInfo info) {
   DatasetFile f;
-  f.path = path;
-  f.size = static_cast<uint64_t>(st.st_size);
-  f.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  f.path = std::move(info.path);
+  f.size = info.size;
+  f.mtime_ns = info.mtime_ns;
+  f.version = std::move(info.version);
+  f.known = info.known;
   return f;
 }
 
-// Every non-hidden regular file below `folder`, sorted by path.
-Result<std::vector<std::string>> WalkFolder(const std::string& folder) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(folder, fs::directory_options::follow_directory_symlink, ec);
-  if (ec) return Status::IOError(folder + ": " + ec.message());
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) return Status::IOError(folder + ": " + ec.message());
-    std::string name = it->path().filename().string();
-    if (IsHidden(name)) {
-      if (it->is_directory(ec)) it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file(ec)) out.push_back(it->path().string());
+// Whether a path below `folder` has a hidden segment (a hidden folder hides what it holds).
+bool HiddenBelow(std::string_view folder, std::string_view path) {
+  std::string_view rest = path.substr(std::min(folder.size(), path.size()));
+  for (std::string_view part : SplitPath(rest)) {
+    if (IsHidden(part)) return true;
   }
-  if (ec) return Status::IOError(folder + ": " + ec.message());
-  std::sort(out.begin(), out.end());
-  return out;
+  return false;
 }
 
-// The folder part of `pattern` before its first segment with a wildcard ("." when none).
+// Every non-hidden file below `folder`, sorted by path; the hidden ones go to `*hidden`.
+Result<std::vector<FileInfo>> WalkFolder(FileSystem& fs, const std::string& folder,
+                                         std::vector<FileInfo>* hidden) {
+  PQSIFT_ASSIGN_OR_RETURN(std::vector<FileInfo> all, fs.List(folder));
+  std::vector<FileInfo> shown;
+  for (FileInfo& f : all) {
+    if (!HiddenBelow(folder, f.path)) {
+      shown.push_back(std::move(f));
+    } else if (hidden != nullptr) {
+      hidden->push_back(std::move(f));
+    }
+  }
+  return shown;
+}
+
+// The folder part of `pattern` before its first segment with a wildcard ("." when none). A URL
+// keeps its scheme and ends with '/' ("s3://bucket/data/"), as remote stores name folders.
 std::string LiteralPrefix(std::string_view pattern) {
+  std::string_view scheme = PathScheme(pattern);
+  if (!scheme.empty()) {
+    std::string prefix(pattern.substr(0, scheme.size() + 3));
+    for (std::string_view part : SplitPath(pattern.substr(scheme.size() + 3))) {
+      if (HasWildcard(part)) break;
+      prefix += std::string(part) + "/";
+    }
+    return prefix;
+  }
   std::string prefix = pattern.starts_with('/') ? "/" : "";
   for (std::string_view part : SplitPath(pattern)) {
     if (HasWildcard(part)) break;
@@ -97,35 +109,46 @@ bool GlobMatch(std::string_view pattern, std::string_view path) {
   return MatchParts(p, s);
 }
 
-Result<std::vector<DatasetFile>> ExpandPaths(const std::vector<std::string>& inputs) {
+Result<std::vector<DatasetFile>> ExpandPaths(const std::vector<std::string>& inputs,
+                                             const std::shared_ptr<Storage>& given) {
+  return dataset::ExpandPathsListing(inputs, given, nullptr);
+}
+
+namespace dataset {
+
+Result<std::vector<DatasetFile>> ExpandPathsListing(const std::vector<std::string>& inputs,
+                                                    const std::shared_ptr<Storage>& given,
+                                                    std::vector<FileInfo>* hidden) {
+  std::shared_ptr<Storage> storage = given ? given : Storage::Default();
   std::vector<DatasetFile> out;
   for (const std::string& input : inputs) {
-    std::vector<std::string> paths;
-    if (HasWildcard(input)) {
+    PQSIFT_ASSIGN_OR_RETURN(FileSystem * fs, storage->For(input));
+    const bool remote = !PathScheme(input).empty();
+    std::vector<FileInfo> found;
+    if (HasWildcard(remote ? input.substr(PathScheme(input).size() + 3) : input)) {
       std::string root = LiteralPrefix(input);
       // A relative pattern matches relative paths: walk "." and drop its "./".
-      PQSIFT_ASSIGN_OR_RETURN(std::vector<std::string> all, WalkFolder(root));
-      for (std::string& p : all) {
-        std::string_view shown = p;
+      PQSIFT_ASSIGN_OR_RETURN(std::vector<FileInfo> all, WalkFolder(*fs, root, hidden));
+      for (FileInfo& f : all) {
+        std::string_view shown = f.path;
         if (root == "." && shown.starts_with("./")) shown.remove_prefix(2);
-        if (GlobMatch(input, shown)) paths.emplace_back(shown);
+        if (GlobMatch(input, shown)) {
+          f.path = std::string(shown);
+          found.push_back(std::move(f));
+        }
       }
-      if (paths.empty()) return Status::IOError(input + ": no file matches the pattern");
+      if (found.empty()) return Status::IOError(RedactUrl(input) + ": no file matches the pattern");
+    } else if (fs->IsFolder(input)) {
+      PQSIFT_ASSIGN_OR_RETURN(found, WalkFolder(*fs, input, hidden));
+      if (found.empty()) return Status::IOError(RedactUrl(input) + ": the folder holds no file");
     } else {
-      std::error_code ec;
-      if (fs::is_directory(input, ec)) {
-        PQSIFT_ASSIGN_OR_RETURN(paths, WalkFolder(input));
-        if (paths.empty()) return Status::IOError(input + ": the folder holds no file");
-      } else {
-        paths.push_back(input);
-      }
+      PQSIFT_ASSIGN_OR_RETURN(FileInfo f, fs->Stat(input));
+      found.push_back(std::move(f));
     }
-    for (const std::string& p : paths) {
-      PQSIFT_ASSIGN_OR_RETURN(DatasetFile f, Stat(p));
-      out.push_back(std::move(f));
-    }
+    for (FileInfo& f : found) out.push_back(FromInfo(std::move(f)));
   }
   return out;
 }
 
+}  // namespace dataset
 }  // namespace pqsift

@@ -74,7 +74,13 @@ Result<std::vector<Split>> PlanSplits(const Dataset& dataset, const ScanOptions&
       if (f.path == file.path) found = &f;
     }
     if (found == nullptr) return Status::Internal("split planning lost " + file.path);
-    PQSIFT_ASSIGN_OR_RETURN(auto opened, OpenLocalFile(found->path));
+    std::shared_ptr<Storage> storage = dataset.options().storage;
+    if (!storage) storage = Storage::Default();
+    FileInfo info{found->path, found->size, found->mtime_ns, found->version, found->known};
+    FileOpenOptions open_options;
+    open_options.tail_bytes = options.open.tail_bytes;
+    open_options.expected = found->known ? &info : nullptr;
+    PQSIFT_ASSIGN_OR_RETURN(auto opened, storage->Open(found->path, open_options));
     uint64_t footers = 0;
     PQSIFT_ASSIGN_OR_RETURN(auto md,
                             dataset::CachedFooter(*found, *opened, options.open, &footers));

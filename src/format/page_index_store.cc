@@ -1,6 +1,7 @@
 #include "format/page_index_store.h"
 
 #include <algorithm>
+#include <set>
 
 #include "format/file_decryptor.h"
 #include "io/coalesce.h"
@@ -38,14 +39,11 @@ std::shared_ptr<const crypto::ModuleDecryptor> PageIndexStore::ChunkDecryptor(si
   return decryptor.ok() ? *decryptor : nullptr;
 }
 
-Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_read) {
+std::vector<PageIndexStore::Wanted> PageIndexStore::WantedBy(
+    std::span<const Request> requests) const {
   const FileMetaData& meta = metadata_.file();
-  struct Wanted {
-    Key key;
-    bool column_index;
-    ByteRange range;
-  };
   std::vector<Wanted> wanted;
+  std::set<std::pair<Key, bool>> seen;  // (chunk, column index?) already wanted
   for (const Request& r : requests) {
     if (r.row_group >= meta.row_groups.size()) continue;
     const RowGroup& rg = meta.row_groups[r.row_group];
@@ -55,33 +53,64 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
     // without it.
     if (chunk.is_encrypted && ChunkDecryptor(r.row_group, r.leaf) == nullptr) continue;
     Key key{r.row_group, r.leaf};
-    Entry& e = entries_[key];
-    if (!e.offset_tried) {
-      e.offset_tried = true;
+    auto found = entries_.find(key);
+    const bool offset_tried = found != entries_.end() && found->second.offset_tried;
+    const bool column_tried = found != entries_.end() && found->second.column_tried;
+    if (!offset_tried && seen.insert({key, false}).second) {
       auto range = IndexRange(chunk.offset_index_offset, chunk.offset_index_length, file_.size());
-      if (range) wanted.push_back({key, false, *range});
+      wanted.push_back({key, false, range});
     }
-    if (r.column_index && !e.column_tried) {
-      e.column_tried = true;
+    if (r.column_index && !column_tried && seen.insert({key, true}).second) {
       auto range = IndexRange(chunk.column_index_offset, chunk.column_index_length, file_.size());
-      if (range) wanted.push_back({key, true, *range});
+      wanted.push_back({key, true, range});
     }
   }
-  if (wanted.empty()) return Status::OK();
+  return wanted;
+}
 
+std::vector<ByteRange> PageIndexStore::Blocks(const std::vector<Wanted>& wanted) const {
   std::vector<ByteRange> ranges;
   ranges.reserve(wanted.size());
-  for (const Wanted& w : wanted) ranges.push_back(w.range);
-  std::vector<ByteRange> blocks = io::CoalesceRanges(std::move(ranges), kMaxGap);
+  for (const Wanted& w : wanted) {
+    if (w.range) ranges.push_back(*w.range);
+  }
+  return io::CoalesceRanges(std::move(ranges), std::max(kMaxGap, file_.coalesce_gap()));
+}
+
+std::vector<ByteRange> PageIndexStore::ReadsFor(std::span<const Request> requests) const {
+  std::vector<ByteRange> out;
+  for (const ByteRange& block : Blocks(WantedBy(requests))) {
+    if (!metadata_.CachedBytes(block)) out.push_back(block);
+  }
+  return out;
+}
+
+Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_read) {
+  const FileMetaData& meta = metadata_.file();
+  std::vector<Wanted> wanted = WantedBy(requests);
+  for (const Wanted& w : wanted) {
+    Entry& e = entries_[w.key];
+    (w.column_index ? e.column_tried : e.offset_tried) = true;
+  }
+  std::erase_if(wanted, [](const Wanted& w) { return !w.range.has_value(); });
+  if (wanted.empty()) return Status::OK();
+
+  std::vector<ByteRange> blocks = Blocks(wanted);
   size_t first_block = bytes_.size();
+  // The blocks not read with the footer, in one wave.
+  std::vector<ByteRange> to_read;
+  for (const ByteRange& block : blocks) {
+    if (!metadata_.CachedBytes(block)) to_read.push_back(block);
+  }
+  PQSIFT_ASSIGN_OR_RETURN(std::vector<Buffer> read, file_.ReadRanges(to_read));
+  size_t next_read = 0;
   for (const ByteRange& block : blocks) {
     if (auto cached = metadata_.CachedBytes(block)) {
       bytes_.push_back(Buffer::CopyOf(*cached));  // read with the footer already
       continue;
     }
-    PQSIFT_ASSIGN_OR_RETURN(Buffer read, file_.Read(block));
     *bytes_read += block.length;
-    bytes_.push_back(std::move(read));
+    bytes_.push_back(std::move(read[next_read++]));
   }
   auto bytes_of = [&](const ByteRange& range) {
     auto it = std::upper_bound(
@@ -97,7 +126,7 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
   });
   for (const Wanted& w : wanted) {
     Entry& e = entries_[w.key];
-    std::span<const uint8_t> bytes = bytes_of(w.range);
+    std::span<const uint8_t> bytes = bytes_of(*w.range);
     if (auto decryptor = ChunkDecryptor(w.key.first, w.key.second)) {
       // One module (Encryption.md: ColumnIndex / OffsetIndex); failing, the index is absent.
       crypto::ModuleId id{

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -47,9 +48,12 @@ class PageIndexStore {
     int32_t leaf = 0;
     bool column_index = false;  // the column index too (the offset index always)
   };
-  // Loads what `requests` ask for and is not loaded yet; adds the bytes it read to
-  // `*bytes_read`. IOError only when the file fails.
+  // Loads what `requests` ask for and is not loaded yet, in one wave of coalesced reads; adds
+  // the bytes it read to `*bytes_read`. IOError only when the file fails.
   Status Load(std::span<const Request> requests, uint64_t* bytes_read);
+  // The reads Load(requests) would make now (none for what the footer's tail read holds), so
+  // a planner can fetch them for many files in one wave before Load runs.
+  std::vector<ByteRange> ReadsFor(std::span<const Request> requests) const;
 
   // An offset index made from the chunk's page headers (column/page_directory.h) for a chunk
   // whose footer places none, kept as if the file had it: the scan then fetches only the pages
@@ -73,6 +77,15 @@ class PageIndexStore {
     std::unique_ptr<ColumnIndex> column;
   };
   using Key = std::pair<size_t, int32_t>;
+  struct Wanted {
+    Key key;
+    bool column_index;
+    std::optional<ByteRange> range;  // absent: the footer places no usable index
+  };
+  // The indexes `requests` ask for that were not tried yet, each once.
+  std::vector<Wanted> WantedBy(std::span<const Request> requests) const;
+  // Their ranges coalesced.
+  std::vector<ByteRange> Blocks(const std::vector<Wanted>& wanted) const;
 
   const RandomAccessFile& file_;
   const ParquetMetadata& metadata_;

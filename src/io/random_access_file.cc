@@ -1,4 +1,6 @@
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include "pqsift/io.h"
@@ -43,29 +45,131 @@ Status RandomAccessFile::ReadInto(ByteRange range, std::span<uint8_t> out) const
     return Status::InvalidArgument(name_ + ": a read of " + std::to_string(range.length) +
                                    " bytes into " + std::to_string(out.size()));
   }
+  if (CopyHeld(range, out)) return Status::OK();
   CountRequest(range.length);
+  IoCounters::Wait wait(counters_.get());
   return DoRead(range.offset, out);
 }
 
-Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(std::span<const ByteRange> ranges) const {
-  for (const ByteRange& r : ranges) {
-    PQSIFT_RETURN_IF_ERROR(CheckRange(r.offset, r.length, size_, "read").WithContext(name_));
+bool RandomAccessFile::CopyHeld(ByteRange range, std::span<uint8_t> out) const {
+  auto inside = [&](uint64_t offset, const Buffer& bytes) {
+    if (bytes.size() == 0 || range.offset < offset || range.end() > offset + bytes.size()) {
+      return false;
+    }
+    if (range.length > 0) {
+      std::memcpy(out.data(), bytes.data() + (range.offset - offset), range.length);
+    }
+    return true;
+  };
+  if (inside(held_offset_, held_)) return true;
+  if (!has_prefetched_.load(std::memory_order_acquire)) return false;
+  std::lock_guard<std::mutex> lock(prefetched_mu_);
+  for (const auto& [at, bytes] : prefetched_) {
+    if (inside(at.offset, bytes)) return true;
   }
+  return false;
+}
+
+void RandomAccessFile::AddPrefetched(ByteRange range, Buffer bytes) const {
+  if (bytes.size() != range.length) return;
+  std::lock_guard<std::mutex> lock(prefetched_mu_);
+  prefetched_.emplace_back(range, std::move(bytes));
+  has_prefetched_.store(true, std::memory_order_release);
+}
+
+void RandomAccessFile::ReleasePrefetched() const {
+  std::lock_guard<std::mutex> lock(prefetched_mu_);
+  prefetched_.clear();
+  has_prefetched_.store(false, std::memory_order_release);
+}
+
+Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(std::span<const ByteRange> ranges) const {
   std::vector<Buffer> out;
-  out.reserve(ranges.size());
-  PQSIFT_RETURN_IF_ERROR(DoReadRanges(ranges, out));
+  std::vector<ByteRange> to_read;
+  std::vector<std::span<uint8_t>> into;
+  PQSIFT_RETURN_IF_ERROR(PrepareReads(ranges, &out, &to_read, &into));
+  if (to_read.empty()) return out;  // all in memory: no request, no wait
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  Status result;
+  {
+    IoCounters::Wait wait(counters_.get());
+    DoStartReads(std::move(to_read), std::move(into), [&](Status status) {
+      std::lock_guard<std::mutex> lock(mu);
+      result = std::move(status);
+      finished = true;
+      cv.notify_all();
+    });
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return finished; });
+  }
+  PQSIFT_RETURN_IF_ERROR(result);
   return out;
 }
 
-Status RandomAccessFile::DoReadRanges(std::span<const ByteRange> ranges,
-                                      std::vector<Buffer>& out) const {
+Status RandomAccessFile::PrepareReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,
+                                      std::vector<ByteRange>* to_read,
+                                      std::vector<std::span<uint8_t>>* into) const {
   for (const ByteRange& r : ranges) {
-    Buffer b(r.length);
+    PQSIFT_RETURN_IF_ERROR(CheckRange(r.offset, r.length, size_, "read").WithContext(name_));
+  }
+  out->clear();
+  out->reserve(ranges.size());
+  for (const ByteRange& r : ranges) {
+    Buffer& b = out->emplace_back(r.length);
+    std::span<uint8_t> span{b.mutable_data(), b.size()};
+    if (CopyHeld(r, span)) continue;
     CountRequest(r.length);
-    PQSIFT_RETURN_IF_ERROR(DoRead(r.offset, {b.mutable_data(), b.size()}));
-    out.push_back(std::move(b));
+    to_read->push_back(r);
+    into->push_back(span);
   }
   return Status::OK();
+}
+
+void RandomAccessFile::StartReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,
+                                  std::function<void(Status)> done) const {
+  std::vector<ByteRange> to_read;
+  std::vector<std::span<uint8_t>> into;
+  Status prepared = PrepareReads(ranges, out, &to_read, &into);
+  if (!prepared.ok() || to_read.empty()) return done(std::move(prepared));
+  DoStartReads(std::move(to_read), std::move(into), std::move(done));
+}
+
+void RandomAccessFile::DoStartReads(std::vector<ByteRange> ranges,
+                                    std::vector<std::span<uint8_t>> out,
+                                    std::function<void(Status)> done) const {
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    Status status = DoRead(ranges[i].offset, out[i]);
+    if (!status.ok()) return done(std::move(status));
+  }
+  done(Status::OK());
+}
+
+IoStats IoCounters::Snapshot() const {
+  IoStats s;
+  s.bytes_read = bytes_read_.load(std::memory_order_relaxed);
+  s.read_requests = requests_.load(std::memory_order_relaxed);
+  s.retries = retries_.load(std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mu_);
+  s.round_trips = round_trips_;
+  auto busy = busy_;
+  if (waiting_ > 0) busy += std::chrono::steady_clock::now() - busy_since_;
+  s.wait_seconds = std::chrono::duration<double>(busy).count();
+  return s;
+}
+
+void IoCounters::BeginWait() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (waiting_++ == 0) {
+    ++round_trips_;
+    busy_since_ = std::chrono::steady_clock::now();
+  }
+}
+
+void IoCounters::EndWait() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (--waiting_ == 0) busy_ += std::chrono::steady_clock::now() - busy_since_;
 }
 
 }  // namespace pqsift

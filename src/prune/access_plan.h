@@ -60,6 +60,9 @@ struct StageReport {
   // proved one by one.
   int64_t pages_ruled_out_by_search = 0;
   uint64_t bytes_read = 0;  // evidence the stage fetched (page index, dictionaries, bloom)
+  // Requests and sequential round trips the stage's reads cost (when the scan counts them).
+  uint64_t requests = 0;
+  uint64_t round_trips = 0;
   // Evidence stages (dictionary, ...): items fetched (one per column chunk), items left unread
   // because they exceed the stage's size cap, and items fetched that turned out unusable.
   int64_t evidence_loaded = 0;

@@ -178,7 +178,7 @@ class PageIndexStage final : public PruningStage {
     format::PageIndexStore* store = context.page_indexes;
     if (store == nullptr) store = &own_store.emplace(context.file, context.metadata);
     if (context.load_evidence) {
-      PQSIFT_RETURN_IF_ERROR(Load(context, groups, leaves, *store, &report.bytes_read));
+      PQSIFT_RETURN_IF_ERROR(store->Load(Requests(context, groups, leaves), &report.bytes_read));
     }
 
     ColumnIndexEvidence evidence(*store);
@@ -216,9 +216,11 @@ class PageIndexStage final : public PruningStage {
     return out;
   }
 
-  static Status Load(const FileContext& context, const std::vector<size_t>& groups,
-                     const std::vector<FilterLeaf>& leaves, format::PageIndexStore& store,
-                     uint64_t* bytes_read) {
+  // The indexes the stage loads: column and offset index of the filter columns, offset index
+  // of every leaf the scan reads, in the row groups it can narrow.
+  static std::vector<format::PageIndexStore::Request> Requests(
+      const FileContext& context, const std::vector<size_t>& groups,
+      const std::vector<FilterLeaf>& leaves) {
     std::vector<format::PageIndexStore::Request> requests;
     for (size_t g : groups) {
       for (const FilterLeaf& leaf : leaves) {
@@ -226,9 +228,25 @@ class PageIndexStage final : public PruningStage {
       }
       for (int32_t leaf : context.read_leaves) requests.push_back({g, leaf, false});
     }
-    return store.Load(requests, bytes_read);
+    return requests;
   }
 
+ public:
+  std::vector<ByteRange> Needs(const FileContext& context, const FilePlan& plan) override {
+    if (!context.filter.root || !context.load_evidence || context.page_indexes == nullptr ||
+        !CheckPlanMatchesFile(context, plan).ok()) {
+      return {};
+    }
+    std::vector<FilterLeaf> leaves;
+    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
+      leaves.push_back(ResolveFilterLeaf(context, k));
+    }
+    std::vector<size_t> groups = GroupsWithColumnIndex(context, plan, leaves);
+    if (groups.empty()) return {};
+    return context.page_indexes->ReadsFor(Requests(context, groups, leaves));
+  }
+
+ private:
   // The rows of row group g left to prove after binary search on the filter columns whose
   // column index is sorted (all rows when none is).
   static RowRange SearchSortedIndexes(const FileContext& context, size_t g, int64_t num_rows,

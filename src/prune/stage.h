@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "expr/expr.h"
 #include "format/page_index_store.h"
@@ -67,6 +68,14 @@ class PruningStage {
   virtual std::string_view name() const = 0;
   // Narrows `plan` (one entry per row group of the file); adds its counts to `report`.
   virtual Status Apply(const FileContext& context, FilePlan& plan, StageReport& report) = 0;
+  // The byte ranges Apply would read for this file now, stated before anything is read: the
+  // planner fetches them for every file in one wave (io/wave.h), and Apply finds them in
+  // memory. Empty: nothing to read, or not known in advance (Apply then reads for itself).
+  virtual std::vector<ByteRange> Needs(const FileContext& context, const FilePlan& plan) {
+    (void)context;
+    (void)plan;
+    return {};
+  }
 };
 
 // Row-group min/max/null-count statistics from the footer (no I/O).

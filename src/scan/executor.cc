@@ -48,6 +48,8 @@ struct Executor::State {
   bool missing_columns_are_null = false;
   std::vector<std::string> partition_columns;
   DatasetCounts dataset_counts;
+  std::shared_ptr<IoCounters> io;           // the files' shared counters (null: each file's own)
+  IoStats footer_io;                        // what opening the files and their footers cost
   std::vector<DecodedColumn> columns;       // the output columns: path and the scan's type
   std::optional<expr::BoundFilter> filter;  // bound against `tree`
   std::shared_ptr<const BatchSchema> schema;
@@ -286,6 +288,7 @@ Status Executor::State::Plan() {
   plan_options.page_headers = options.pruning.page_headers;
   plan_options.min_page_header_chunk_bytes = options.pruning.min_page_header_chunk_bytes;
   plan_options.dictionary_options.max_dictionary_bytes = options.pruning.max_dictionary_bytes;
+  plan_options.io = io.get();
   PQSIFT_ASSIGN_OR_RETURN(plan, BuildAccessPlan(inputs, plan_options));
   for (size_t f = 0; f < files.size(); ++f) files[f]->dictionaries->ReleaseAfterPlan(plan.files[f]);
   PQSIFT_RETURN_IF_ERROR(LoadOffsetIndexes());
@@ -470,6 +473,8 @@ void Executor::State::Launch(const ScanSlice& launched) {
   }
   slice.links = std::move(links);
   RowGroupData& data = *slice.row_group;
+  // A remote file: the bytes every task of the slice will read, in one wave now.
+  if (entry.file->remote()) data.Prefetch(slice.rows);
   if (!slice.needs_filter) {
     CountFirstTasks(slice, result.get());
     data.RunInOrder(slice.seq, [this, slice, result] {
@@ -548,6 +553,8 @@ Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOpti
   }
   state->partition_columns = std::move(input.partition_columns);
   state->dataset_counts = input.counts;
+  state->io = input.io;
+  state->footer_io = input.footer_io;
   state->limit.emplace(options.limit, !options.filter.empty(), options.read_order.has_value());
   state->decoder.emplace(options.batch_size, state->page_options(), state->cancelled.get(),
                          &state->counters);
@@ -695,6 +702,7 @@ ScanStats Executor::stats() const {
     out.file_bytes += f->file->size();
     out.bytes_read += io.bytes_read;
     out.read_requests += io.read_requests;
+    out.retries += io.retries;
     out.row_groups += f->metadata->num_row_groups();
     out.rows_total += f->metadata->num_rows();
   }
@@ -729,8 +737,16 @@ ScanStats Executor::stats() const {
     out.stages.push_back({r.stage, static_cast<uint64_t>(r.row_groups_considered),
                           static_cast<uint64_t>(r.row_groups_skipped),
                           static_cast<uint64_t>(r.row_groups_fully_matched), r.rows_pruned,
-                          r.bytes_read, r.seconds});
+                          r.bytes_read, r.seconds, r.requests, r.round_trips});
   }
+  if (s.io) {
+    IoStats io = s.io->Snapshot();
+    out.round_trips = io.round_trips;
+    out.io_wait_seconds = io.wait_seconds;
+  }
+  out.footer_requests = s.footer_io.read_requests;
+  out.footer_round_trips = s.footer_io.round_trips;
+  out.footer_bytes = s.footer_io.bytes_read;
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "io/wave.h"
 #include "prune/stage.h"
 #include "scan/limit.h"
 
@@ -45,14 +46,32 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
       prune::StageReport report;
       report.stage = std::string(stage->name());
       auto start = std::chrono::steady_clock::now();
+      IoStats before = options.io ? options.io->Snapshot() : IoStats{};
+      auto context_of = [&](size_t f) {
+        return prune::FileContext{*files[f].metadata,    *files[f].file,       *files[f].filter,
+                                  files[f].page_indexes, files[f].read_leaves, true,
+                                  files[f].dictionaries};
+      };
+      // What the stage will read, for every file, fetched in one wave before it runs.
+      std::vector<io::WaveRead> wave;
       for (size_t f = 0; f < files.size(); ++f) {
-        prune::FileContext context{*files[f].metadata,    *files[f].file,       *files[f].filter,
-                                   files[f].page_indexes, files[f].read_leaves, true,
-                                   files[f].dictionaries};
-        PQSIFT_RETURN_IF_ERROR(stage->Apply(context, plan.files[f], report));
+        std::vector<ByteRange> needs = stage->Needs(context_of(f), plan.files[f]);
+        if (!needs.empty()) wave.push_back({files[f].file, std::move(needs), {}, {}});
       }
+      io::PrefetchWave(wave);
+      Status applied;
+      for (size_t f = 0; f < files.size() && applied.ok(); ++f) {
+        applied = stage->Apply(context_of(f), plan.files[f], report);
+      }
+      for (const io::WaveRead& r : wave) r.file->ReleasePrefetched();
+      PQSIFT_RETURN_IF_ERROR(applied);
       report.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (options.io) {
+        IoStats after = options.io->Snapshot();
+        report.requests = after.read_requests - before.read_requests;
+        report.round_trips = after.round_trips - before.round_trips;
+      }
       plan.stages.push_back(std::move(report));
     }
   }

@@ -1,6 +1,8 @@
 // The planner: builds a scan's access plan by running the pruning stages over each file,
 // cheapest evidence first, each stage only over what the previous ones left undecided:
-// row-group statistics, page index, dictionary (then, without a filter, the limit).
+// row-group statistics, page index, dictionary (then, without a filter, the limit). Before a
+// stage runs, the ranges it states it needs (PruningStage::Needs) are fetched for every file
+// in one wave, so a stage costs one round trip however many files it reads.
 #pragma once
 
 #include <memory>
@@ -42,6 +44,9 @@ struct PlanOptions {
   bool page_headers = true;  // false: the page-header stage does not run
   int64_t min_page_header_chunk_bytes = int64_t{256} << 10;
   prune::DictionaryStageOptions dictionary_options;
+  // The scan's I/O counters: each stage's report gets its requests and round trips (null:
+  // not counted).
+  IoCounters* io = nullptr;
 };
 
 // Every row group starts as Scan; the stages narrow. A stage error (e.g. unreadable evidence)

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "format/chunk_readable.h"
+#include "io/wave.h"
 
 namespace pqsift::scan {
 
@@ -29,6 +30,10 @@ bool RowGroupData::DropSlice() {
 }
 
 void RowGroupData::FreeChunks() {
+  {
+    std::lock_guard<std::mutex> lock(prefetched_mu_);
+    prefetched_.clear();
+  }
   for (auto& [leaf, chunk] : chunks_) {
     std::lock_guard<std::mutex> lock(chunk->mu);
     if (chunk->read_whole) chunk->owner.reset();
@@ -148,6 +153,78 @@ Result<RowGroupData::Fetched> RowGroupData::GetFrom(int32_t leaf, const prune::R
   return FetchPages(leaf, std::move(*pages), first);
 }
 
+std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSelection& rows) {
+  Chunk& c = *chunks_.at(leaf);
+  ByteRange range;
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (!c.located) {
+      c.status = Locate(leaf, c);
+      c.located = true;
+    }
+    if (!c.status.ok() || c.owner) return {};
+    range = c.range;
+  }
+  // Reads that touch bytes held already (the footer's tail read, a dictionary page the
+  // planning fetched) are left to the task, which reads around them.
+  const ByteRange cached = file_->metadata->cached_range();
+  auto plain = [&](ByteRange r) {
+    return r.length > 0 && r.end() <= cached.offset &&
+           !(file_->dictionaries && file_->dictionaries->Holds(r.offset));
+  };
+  std::vector<ByteRange> out;
+  std::optional<PageFetch> pages = PlanFetch(leaf, range, rows);
+  if (!pages) {
+    if (plain(range)) out.push_back(range);
+    return out;
+  }
+  for (const ByteRange& r : pages->reads) {
+    if (plain(r)) out.push_back(r);
+  }
+  return out;
+}
+
+void RowGroupData::Prefetch(const prune::RowSelection& rows) {
+  io::WaveRead wave;
+  wave.file = file_->file.get();
+  for (const auto& [leaf, chunk] : chunks_) {
+    for (const ByteRange& r : ReadsFor(leaf, rows)) wave.ranges.push_back(r);
+  }
+  {
+    std::lock_guard<std::mutex> lock(prefetched_mu_);
+    std::erase_if(wave.ranges, [&](const ByteRange& r) {
+      return prefetched_.count({r.offset, r.length}) > 0;
+    });
+  }
+  if (wave.ranges.empty()) return;
+  io::FetchWave({&wave, 1});
+  if (!wave.status.ok()) return;
+  std::lock_guard<std::mutex> lock(prefetched_mu_);
+  for (size_t i = 0; i < wave.ranges.size(); ++i) {
+    prefetched_.emplace(std::make_pair(wave.ranges[i].offset, wave.ranges[i].length),
+                        std::move(wave.out[i]));
+  }
+}
+
+std::optional<Buffer> RowGroupData::TakePrefetched(ByteRange range) {
+  std::lock_guard<std::mutex> lock(prefetched_mu_);
+  // The prefetched read that starts last at or before `range` is the only one that can hold it
+  // (the reads of one chunk do not overlap).
+  auto it = prefetched_.upper_bound({range.offset, UINT64_MAX});
+  if (it == prefetched_.begin()) return std::nullopt;
+  --it;
+  const uint64_t offset = it->first.first, length = it->first.second;
+  if (range.offset < offset || range.end() > offset + length) return std::nullopt;
+  if (range.offset == offset && range.length == length) {
+    Buffer out = std::move(it->second);  // exactly this read (a whole chunk): handed over
+    prefetched_.erase(it);
+    return out;
+  }
+  // A reader of fewer rows than the slice (an output column after the filter) reads some of
+  // the pages prefetched for the slice.
+  return Buffer::CopyOf(it->second.span().subspan(range.offset - offset, range.length));
+}
+
 // Reads the pieces of `pages` into one buffer (at `at` in the file, for messages) and marks
 // them fetched.
 Result<RowGroupData::Fetched> RowGroupData::FetchPages(int32_t leaf, PageFetch pages,
@@ -234,8 +311,12 @@ Result<Buffer> RowGroupData::ReadPages(const PageFetch& fetch) {
     }
     const bool held = file_->dictionaries && file_->dictionaries->Holds(read.offset);
     if (tiled == read.length && read.end() <= cached.offset && !held) {
-      PQSIFT_RETURN_IF_ERROR(
-          file_->file->ReadInto(read, {out.mutable_data() + written, read.length}));
+      if (std::optional<Buffer> ahead = TakePrefetched(read)) {
+        std::memcpy(out.mutable_data() + written, ahead->data(), read.length);
+      } else {
+        PQSIFT_RETURN_IF_ERROR(
+            file_->file->ReadInto(read, {out.mutable_data() + written, read.length}));
+      }
       written += read.length;
       while (piece < fetch.pieces.size() && fetch.pieces[piece].end() <= read.end()) ++piece;
       continue;
@@ -270,6 +351,7 @@ Result<Buffer> RowGroupData::ReadReusingDictionary(ByteRange range) {
 // The last chunks of a file often end inside the bytes read with the footer: only the part
 // before them is read again, so no byte is fetched twice.
 Result<Buffer> RowGroupData::ReadAroundCache(ByteRange range) {
+  if (std::optional<Buffer> ahead = TakePrefetched(range)) return std::move(*ahead);
   const ParquetMetadata& md = *file_->metadata;
   ByteRange cached = md.cached_range();
   if (range.offset < cached.offset && range.end() > cached.offset) {

@@ -108,6 +108,14 @@ class RowGroupData {
   // `from_row` on that hold a row of `rows`.
   Result<Fetched> GetFrom(int32_t leaf, const prune::RowSelection& rows, int64_t from_row);
 
+  // Prefetch (remote files): the reads a reader of `rows` would make now in every chunk of the
+  // row group (filter and output columns alike), fetched in one wave and held until a read asks
+  // for exactly that range (then handed over) or the row group is freed; a read inside one
+  // (an output column's pages for the rows the filter kept) gets a copy. So a slice's tasks
+  // cost one round trip together instead of one per column and phase. A failed wave holds nothing
+  // (the tasks' own reads then fail and say why). Called on the consumer thread at launch.
+  void Prefetch(const prune::RowSelection& rows);
+
  private:
   struct Chunk {
     std::mutex mu;
@@ -133,6 +141,11 @@ class RowGroupData {
   Result<Buffer> ReadPages(const PageFetch& fetch);
   Result<Buffer> ReadReusingDictionary(ByteRange range);
   Result<Buffer> ReadAroundCache(ByteRange range);
+  // What Get(leaf, rows) would read from the file now (nothing when its bytes are in memory).
+  std::vector<ByteRange> ReadsFor(int32_t leaf, const prune::RowSelection& rows);
+  // The prefetched bytes of `range` (handed over when a prefetched read is exactly `range`);
+  // empty when no prefetched read holds it.
+  std::optional<Buffer> TakePrefetched(ByteRange range);
 
   std::shared_ptr<const PlannedFile> file_;
   size_t row_group_;
@@ -146,6 +159,8 @@ class RowGroupData {
   std::mutex steps_mu_;
   std::map<int64_t, std::function<void()>> steps_;  // waiting for the steps before them
   int64_t next_step_ = 0;
+  std::mutex prefetched_mu_;
+  std::map<std::pair<uint64_t, uint64_t>, Buffer> prefetched_;  // by (offset, length)
 };
 
 }  // namespace pqsift::scan

@@ -55,6 +55,10 @@ struct ScanInput {
   // Top-level leaves of `schema` that are partition columns, in the order of partition_values.
   std::vector<std::string> partition_columns;
   DatasetCounts counts;
+  // The counters the files share (their round trips and network wait add up only there), and
+  // what opening the files and reading their footers cost; null: each file's own counts.
+  std::shared_ptr<IoCounters> io;
+  IoStats footer_io;
 };
 
 }  // namespace pqsift::scan

@@ -4,6 +4,7 @@
 // (scan/top_k.h). Nothing else happens here.
 #include <memory>
 
+#include "io/open_files.h"
 #include "pqsift/scan.h"
 #include "scan/executor.h"
 #include "scan/scan_input.h"
@@ -24,16 +25,28 @@ Scanner::~Scanner() = default;
 Result<std::unique_ptr<Scanner>> Scanner::Open(const std::vector<std::string>& paths,
                                                const ScanOptions& options) {
   if (paths.empty()) return Status::InvalidArgument("no files to scan");
-  std::vector<std::shared_ptr<RandomAccessFile>> files;
-  std::vector<std::shared_ptr<const ParquetMetadata>> metadata;
+  scan::ScanInput input;
+  input.io = std::make_shared<IoCounters>();
+  std::vector<FileInfo> infos;
   for (const std::string& path : paths) {
-    PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenLocalFile(path));
+    FileInfo f;
+    f.path = path;
+    f.known = false;
+    infos.push_back(std::move(f));
+  }
+  // Every file opened in one wave (remote stores: one request each, side by side, which
+  // fetches the footer too).
+  PQSIFT_ASSIGN_OR_RETURN(std::vector<std::unique_ptr<RandomAccessFile>> files,
+                          io::OpenFiles(infos, options.open, input.io, false));
+  for (auto& file : files) {
     PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md,
                             ReadParquetMetadata(*file, options.open));
-    files.push_back(std::move(file));
-    metadata.push_back(std::move(md));
+    input.files.push_back({std::move(file), std::move(md), {}, {}, {}});
   }
-  return Open(std::move(files), std::move(metadata), options);
+  input.counts.files_total = input.files.size();
+  input.counts.footers_read = input.files.size();
+  input.footer_io = input.io->Snapshot();
+  return Open(std::move(input), options);
 }
 
 Result<std::unique_ptr<Scanner>> Scanner::Open(

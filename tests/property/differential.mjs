@@ -30,6 +30,8 @@
 // cases than N had a row group skipped by that stage (from --stats-json "stages").
 // --in-process: PATH is a .mjs module exporting run(argv) (the stand-in of selftest.mjs), called
 // in this process instead of spawned (thousands of node start-ups are too slow for a self-test).
+// --url-base URL: the pruned runs read each file as URL/<its path under the workdir> (a server
+// serving the workdir there, tests/remote/differential_http.py: over HTTP, with faults).
 // The last line is `property_differential: PASS|FAIL ...`; exit 1 on FAIL.
 
 import fs from 'node:fs';
@@ -54,6 +56,7 @@ function parseArgs(argv) {
     else if (x === '--files') a.files = Number(val());
     else if (x === '--seed') a.seed = val();
     else if (x === '--workdir') a.workdir = val();
+    else if (x === '--url-base') a.urlBase = val();
     else if (x === '--keep') a.keep = true;
     else if (x === '--strict') a.strict = true;
     else if (x === '--only') a.only = val().split(',').map((s) => s.split('.').map(Number));
@@ -279,7 +282,10 @@ async function runCase(c, slot) {
   // The page-header stage walks chunks of any size (the files here are small), and chunks
   // without an offset index get their page locations from their headers whatever their size.
   if (c.sliceRows > 0) slices.push('--page-headers-min-bytes', '0', '--page-locations-min-bytes', '0');
-  c.prunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--threads', String(c.threads),
+  // --url-base: the pruned run reads the file over HTTP (the workdir served there), the unpruned
+  // run and DuckDB read it locally.
+  const prunedFile = args.urlBase ? `${args.urlBase}/${path.relative(args.workdir, c.file)}` : c.file;
+  c.prunedArgv = ['scan', prunedFile, '--where', c.where, '--format', 'jsonl', ...sel, '--threads', String(c.threads),
                   ...tail, ...slices, '--stats-json', statsPath];
   c.unprunedArgv = ['scan', c.file, '--where', c.where, '--format', 'jsonl', ...sel, '--no-prune', '--threads', '1'];
   const selSql = c.select ? c.select.map((p) => (p.includes('.') ? `${p} AS "${p}"` : p)).join(', ') : '*';
