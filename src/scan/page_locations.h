@@ -8,6 +8,9 @@
 // whole, held until its row group's last slice is done, and its pages are handed from slice to
 // slice in one chain per column.
 //
+// Local files only for now: on a remote store each header read would be a round trip, so its
+// chunks are read whole (a slice's in one wave) until the walk itself goes in waves.
+//
 // A chunk the footer's tail read holds (ParquetMetadata::CachedBytes) is walked there, unread.
 //
 // Which chunks: those of the requested (row group, leaf) pairs that have no usable offset index
