@@ -1,4 +1,4 @@
-// Runs the `pqsift` binary (PQSIFT_CLI_PATH) as a separate process, with stdout and stderr
+// Runs the `pqsift` binary (BuildCliPath()) as a separate process, with stdout and stderr
 // captured apart, for the CLI tests.
 #pragma once
 
@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "testing/build_paths.h"
 
 extern char** environ;
 
@@ -48,18 +50,18 @@ inline CliResult RunCli(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
   posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-  std::vector<std::string> storage = {PQSIFT_CLI_PATH};
+  std::vector<std::string> storage = {BuildCliPath()};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& s : storage) argv.push_back(s.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, PQSIFT_CLI_PATH, &actions, nullptr, argv.data(), environ);
+  int rc = posix_spawn(&pid, BuildCliPath(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(out_fd);
   ::close(err_fd);
   if (rc != 0) {
-    ADD_FAILURE() << "cannot run " << PQSIFT_CLI_PATH << ": " << std::strerror(rc);
+    ADD_FAILURE() << "cannot run " << BuildCliPath() << ": " << std::strerror(rc);
   } else {
     int status = 0;
     ::waitpid(pid, &status, 0);

@@ -19,24 +19,22 @@
 #include <vector>
 
 #include "pqsift/io.h"
+#include "testing/build_paths.h"
 
 namespace pqsift::testing {
 
-// The repository root: from this header's own path, else from PQSIFT_TESTING_DATA_DIR
+// The repository root: from this header's own path, else from the build's shared data folder
 // (<root>/../shared/data/parquet-testing).
 inline std::filesystem::path RepoRoot() {
   std::filesystem::path from_file = std::filesystem::path(__FILE__).parent_path().parent_path();
   from_file = from_file.parent_path();
   if (std::filesystem::exists(from_file / "tests" / "data" / "tiny.parquet")) return from_file;
-#ifdef PQSIFT_TESTING_DATA_DIR
-  // The build defines it as "<root>/../shared/data/parquet-testing".
-  std::string_view data = PQSIFT_TESTING_DATA_DIR;
+  std::string_view data = BuildSharedDataDir();
   constexpr std::string_view kSuffix = "/../shared/data/parquet-testing";
   if (data.ends_with(kSuffix)) {
     std::filesystem::path candidate(data.substr(0, data.size() - kSuffix.size()));
     if (std::filesystem::exists(candidate / "tests" / "data" / "tiny.parquet")) return candidate;
   }
-#endif
   return from_file;
 }
 
@@ -52,7 +50,7 @@ inline std::string ExamplePath(std::string_view name) {
 // bad_data/), or empty when absent. Looked up when the tests run, in this order:
 //   1. $PARQUET_TEST_DATA, the convention of Arrow C++ and arrow-rs: the checkout's data folder
 //      (its root is accepted too);
-//   2. ../shared/data/parquet-testing beside the repository (PQSIFT_TESTING_DATA_DIR), unless
+//   2. ../shared/data/parquet-testing beside the repository (BuildSharedDataDir), unless
 //      PQSIFT_NO_SHARED_DATA=1 (to see what a clone without the files runs).
 // Tests that need the files skip with kParquetTestingMissing, which scripts/test counts.
 inline std::string ParquetTestingDir() {
@@ -74,9 +72,7 @@ inline std::string ParquetTestingDir() {
   }
   const char* no_shared = std::getenv("PQSIFT_NO_SHARED_DATA");
   if (no_shared != nullptr && std::string_view(no_shared) == "1") return {};
-#ifdef PQSIFT_TESTING_DATA_DIR
-  if (std::string found = checkout(PQSIFT_TESTING_DATA_DIR); !found.empty()) return found;
-#endif
+  if (std::string found = checkout(BuildSharedDataDir()); !found.empty()) return found;
   return {};
 }
 
