@@ -245,6 +245,14 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
     }
     st = values_->StartPage(page.encoding, page.body.subspan(values_offset), non_null);
     if (!st.ok()) return Error(st.message());
+    // The last page of bytes fetched for this reader alone, decompressed into the reader's own
+    // buffer: those bytes are no longer needed (a Continue brings the next pages), so a page of
+    // 100 MB is not held twice, compressed and decompressed, while its rows are decoded. The
+    // header's views into those bytes are not used after this point.
+    if (!whole_ && pages_.at_end() && !pages_.Stores(page.body)) {
+      owner_.reset();
+      page_owner_.reset();
+    }
     if (v2 || sparse) in_record_ = false;
     if (page_levels_ > 0) return Status::OK();
   }

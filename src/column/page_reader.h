@@ -115,6 +115,17 @@ class PageReader {
     next_ordinal_index_ = 0;
   }
 
+  // True when the chunk bytes hold no page after the current one: Next() will return false
+  // without touching them.
+  bool at_end() const { return pos_ >= chunk_.size(); }
+  // Whether `bytes` lie in the chunk bytes (a page stored uncompressed and unencrypted is read
+  // in place; any other page's body lives in the reader's own buffer).
+  bool Stores(std::span<const uint8_t> bytes) const {
+    const auto begin = reinterpret_cast<uintptr_t>(chunk_.data());
+    const auto at = reinterpret_cast<uintptr_t>(bytes.data());
+    return at >= begin && at < begin + chunk_.size();
+  }
+
   // Where the current page starts in the file (its header), for messages.
   uint64_t page_file_offset() const { return chunk_offset_ + page_start_; }
   const std::string& where() const { return where_; }

@@ -5,6 +5,7 @@
 // reads every row decompresses exactly the file's pages (data and dictionary), once each.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -191,6 +192,52 @@ TEST(PageLocations, ChunksWithoutOffsetIndexFetchOnlyThePagesOfTheRowsRead) {
     testing::ScannedBatches all = ScanWritten(w, options);
     ASSERT_EQ(all.rows(), kRows);
     EXPECT_EQ(static_cast<int64_t>(all.stats.pages_decompressed), PagesOf(w));
+  }
+}
+
+// A reader given bytes of its own (some pages, not the whole chunk) lets go of them once its last
+// page is decompressed into its own buffer, so a huge page is not held compressed and
+// decompressed at once while its rows are decoded; a page stored uncompressed is read in place,
+// and its bytes stay held.
+TEST(PageLocations, ReaderLetsGoOfItsBytesOnceItsLastPageIsDecompressed) {
+  for (CompressionCodec codec : {CompressionCodec::kZstd, CompressionCodec::kUncompressed}) {
+    SCOPED_TRACE(codec == CompressionCodec::kZstd ? "zstd" : "uncompressed");
+    WriterOptions write;
+    write.page_rows = 1000;
+    write.row_group_rows = kRows;
+    write.compression = codec;
+    testing::Written w = Write(Rows(), write);
+    ASSERT_NE(w.metadata, nullptr);
+    const ColumnMetaData& meta = *w.metadata->file().row_groups[0].columns[0].meta_data;  // id
+    auto range = column::ColumnChunkRange(meta, w.bytes.size(), "chunk");
+    ASSERT_TRUE(range.ok());
+    auto bytes = std::make_shared<std::vector<uint8_t>>(
+        w.bytes.begin() + static_cast<std::ptrdiff_t>(range->offset),
+        w.bytes.begin() + static_cast<std::ptrdiff_t>(range->offset + range->length));
+    auto directory = column::BuildPageDirectory(*bytes, range->offset, true, "chunk");
+    ASSERT_TRUE(directory.ok()) << directory.status().ToString();
+    std::vector<column::PageSpan> present;
+    for (const column::PageInfo& page : directory->pages()) {
+      if (page.is_data_page()) present.push_back({page.first_row, page.num_rows, -1});
+    }
+    ASSERT_EQ(present.size(), 3u);
+    auto reader = column::LeafReader::Make(w.metadata->schema().columns()[0], meta, *bytes,
+                                           range->offset, kRows, "chunk", {}, present);
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    (*reader)->KeepAlive(bytes, /*whole=*/false);
+    ASSERT_TRUE((*reader)->ReadRecords(10).ok());
+    // Held for the chunk's next pages and for the page being decoded.
+    EXPECT_EQ(bytes.use_count(), 3);
+    ASSERT_TRUE((*reader)->SkipRecords(2500 - 10).ok());
+    ASSERT_TRUE((*reader)->ReadRecords(10).ok());  // in the last page
+    EXPECT_EQ(bytes.use_count(), codec == CompressionCodec::kZstd ? 1 : 3);
+    ASSERT_TRUE((*reader)->ReadRecords(kRows - 2510).ok());
+    column::LeafBatch batch = (*reader)->Flush();
+    ASSERT_EQ(batch.values->length, kRows - 2500 + 10);
+    const auto* ids = batch.values->buffers[1]->as<int64_t>() + batch.values->offset;
+    EXPECT_EQ(ids[0], 0);
+    EXPECT_EQ(ids[10], 2500);
+    EXPECT_EQ(ids[batch.values->length - 1], kRows - 1);
   }
 }
 
