@@ -2,6 +2,7 @@
 // column side's comparison domain without ever rounding (docs/filter-language.md).
 #include "expr/binder.h"
 
+#include "arrow/cast.h"
 #include "arrow/layout.h"
 
 #include <algorithm>
@@ -22,19 +23,14 @@ namespace {
 using ExprPtr = std::shared_ptr<const Expr>;
 using TypePtr = std::shared_ptr<const DataType>;
 
-// Beyond every value of every kInt domain (int64 ticks, unsigned 64-bit, 38-digit decimals):
-// a literal further out is clamped here, which changes no comparison.
-const int128 kClampLimit = [] {
-  int128 v = 1;
-  for (int k = 0; k < 38; ++k) v *= 10;
-  return v;
-}();
+// Beyond every value of every kInt domain: a literal further out is clamped here, which changes
+// no comparison (arrow/cast.h).
+const int128 kClampLimit = cast::ClampLimit();
 
-int128 Pow10(int n) {
-  int128 v = 1;
-  for (int k = 0; k < n; ++k) v *= 10;
-  return v;
-}
+using cast::Pow10;
+using cast::ScaleExact;
+using cast::TickDigits;
+using cast::Ticks;
 
 std::string Int128Text(int128 v) { return DebugString(Value::Int(v)); }
 
@@ -83,15 +79,6 @@ int IntegerDigits(TypeId id) {
     case TypeId::kUInt64: return 20;
     default: return 19;
   }
-}
-
-int TickDigits(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kMillis: return 3;
-    case TimeUnit::kMicros: return 6;
-    case TimeUnit::kNanos: return 9;
-  }
-  return 0;
 }
 
 std::string LiteralText(const Literal& lit) {
@@ -209,24 +196,6 @@ ExprPtr CompareBetween(Op op, const ExprPtr& x, int128 f) {
 }
 
 // ---- exact conversion of literals ----
-
-// The literal num * mul / div in a domain of integer ticks: its floor, and whether it is a tick.
-struct Ticks {
-  int128 floor = 0;
-  bool exact = true;
-};
-
-Ticks ScaleExact(int128 num, int128 mul, int128 div) {
-  int128 magnitude = num < 0 ? -num : num;
-  if (mul > 1 && magnitude > kClampLimit / mul) return {num < 0 ? -kClampLimit : kClampLimit, true};
-  int128 product = num * mul;
-  int128 q = product / div;
-  int128 r = product % div;
-  if (r != 0 && product < 0) --q;
-  if (q > kClampLimit) return {kClampLimit, true};
-  if (q < -kClampLimit) return {-kClampLimit, true};
-  return {q, r == 0};
-}
 
 // A number written in a string ('42', '-1.5', '1e3', 'nan', '-inf'), as the lexer reads numbers.
 std::optional<Literal> ParseNumberText(std::string_view text, bool allow_special) {

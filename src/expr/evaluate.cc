@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "arrow/bit_util.h"
+#include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "arrow/utf8.h"
 #include "common/value_format.h"
@@ -833,19 +834,9 @@ class Evaluator {
       return out;
     }
     // Scaling up into int128: decimals to a larger scale, dates to timestamps, time units.
-    int128 factor = 1;
-    if (to.id == TypeId::kDecimal128) {
-      int32_t from_scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
-      for (int32_t k = from_scale; k < to.scale; ++k) factor *= 10;
-    } else if (to.id == TypeId::kTimestamp || to.id == TypeId::kTime64) {
-      auto ticks = [](TimeUnit u) -> int128 {
-        return u == TimeUnit::kMillis ? 1000 : u == TimeUnit::kMicros ? 1000000 : 1000000000;
-      };
-      factor = from.id == TypeId::kDate32 ? int128{86400} * ticks(to.unit)
-                                          : ticks(to.unit) / ticks(from.unit);
-    } else {
-      return Status::Internal("unsupported cast to " + to.ToString());
-    }
+    std::optional<int128> scale_up = cast::ScaleUpFactor(from, to);
+    if (!scale_up) return Status::Internal("unsupported cast to " + to.ToString());
+    const int128 factor = *scale_up;
     out.phys = Phys::kI128;
     int128* values = Allocate<int128>(&out.keep_values, n_);
     out.values = values;

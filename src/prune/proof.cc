@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "arrow/builder.h"
+#include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "expr/evaluate.h"
 
@@ -198,51 +199,8 @@ std::optional<std::string> NextPrefix(std::string prefix) {
 bool IsBytes(TypeId id) {
   return id == TypeId::kLargeString || id == TypeId::kLargeBinary || id == TypeId::kFixedSizeBinary;
 }
-int64_t TicksPerSecond(TimeUnit u) {
-  switch (u) {
-    case TimeUnit::kMillis: return 1000;
-    case TimeUnit::kMicros: return 1000000;
-    case TimeUnit::kNanos: return 1000000000;
-  }
-  return 0;
-}
-std::optional<int128> PowerOfTen(int k) {
-  if (k < 0 || k > 38) return std::nullopt;
-  int128 p = 1;
-  for (int i = 0; i < k; ++i) p *= 10;
-  return p;
-}
-
-// The factor an integer-domain cast multiplies by (exact, >= 1), or nullopt when the cast is
-// not a pure widening we know.
-std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {
-  bool from_number = layout::IsInteger(from.id) || from.id == TypeId::kDecimal128;
-  if (from_number && to.id == TypeId::kDecimal128) {
-    int from_scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
-    return PowerOfTen(to.scale - from_scale);
-  }
-  // Between plain integers the value is unchanged (a narrowing that overflows is an error at
-  // evaluation, so every value that survives is its own bound).
-  if (layout::IsInteger(from.id) && layout::IsInteger(to.id)) return 1;
-  bool from_time = from.id == TypeId::kTime32 || from.id == TypeId::kTime64;
-  bool to_time = to.id == TypeId::kTime32 || to.id == TypeId::kTime64;
-  // A change of time zone would shift values, not scale them: only the unit may change.
-  bool same_zone_timestamps =
-      from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp && from.timezone == to.timezone;
-  if ((from_time && to_time) || same_zone_timestamps) {
-    int64_t f = TicksPerSecond(from.unit);
-    int64_t t = TicksPerSecond(to.unit);
-    if (f == 0 || t < f || t % f != 0) return std::nullopt;
-    return t / f;
-  }
-  if (from.id == TypeId::kDate32 && to.id == TypeId::kDate32) return 1;
-  // Midnight of the day, as a local date-time or at UTC (no other zone is implied).
-  if (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp &&
-      (to.timezone.empty() || to.timezone == "UTC")) {
-    return static_cast<int128>(86400) * TicksPerSecond(to.unit);
-  }
-  return std::nullopt;
-}
+using cast::IntCastFactor;
+using cast::PowerOfTen;
 
 class Prover {
  public:
