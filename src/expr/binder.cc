@@ -16,6 +16,7 @@
 #include "expr/lexer.h"
 #include "expr/parser.h"
 #include "expr/temporal_text.h"
+#include "geo/geoarrow.h"
 
 namespace pqsift::expr {
 namespace {
@@ -782,9 +783,54 @@ class Binder {
     return ErrorAt(x.pos, "expected a boolean condition, not " + x.description);
   }
 
+  // st_intersects_extent(geom, xmin, ymin, xmax, ymax): a GEOMETRY/GEOGRAPHY column and four
+  // number literals (expr.h).
+  Result<ExprPtr> BindIntersectsExtent(const AstNode& n) {
+    if (n.children.size() != 5) {
+      return ErrorAt(n.pos,
+                     "st_intersects_extent takes five arguments (geom, xmin, ymin, xmax, ymax)");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    if (x.is_literal() || x.expr->op != Op::kColumn ||
+        x.expr->type->extension_name != geo::kGeoArrowWkb) {
+      return ErrorAt(
+          x.pos, "st_intersects_extent needs a GEOMETRY or GEOGRAPHY column, not " + x.description);
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kIntersectsExtent;
+    e->type = Boolean();
+    e->geography = geo::HasCurvedEdges(x.expr->type->extension_metadata);
+    e->children = {x.expr};
+    for (size_t k = 1; k < 5; ++k) {
+      PQSIFT_ASSIGN_OR_RETURN(Operand c, BindOperand(*n.children[k]));
+      const Literal& lit = c.literal;
+      if (c.is_literal() && lit.kind == Literal::Kind::kNull) {
+        return MakeLiteral(Value::Null(), Boolean());
+      }
+      double v = 0;
+      if (c.is_literal() && lit.kind == Literal::Kind::kFloat) {
+        v = lit.f;
+      } else if (c.is_literal() &&
+                 (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal)) {
+        v = RationalToFloat(lit.i, lit.scale, false);
+      } else {
+        return ErrorAt(
+            c.pos, "st_intersects_extent needs number literals for the box, not " + c.description);
+      }
+      if (std::isnan(v)) return ErrorAt(c.pos, "st_intersects_extent: a box coordinate is NaN");
+      e->list.push_back(Value::Float(v));
+    }
+    if (e->list[1].f > e->list[3].f) {
+      return ErrorAt(n.pos, "st_intersects_extent: ymin is greater than ymax");
+    }
+    return ExprPtr(e);
+  }
+
   Result<ExprPtr> BindCall(const AstNode& n) {
+    if (n.name == "st_intersects_extent") return BindIntersectsExtent(n);
     if (n.name != "starts_with") {
-      return ErrorAt(n.pos, "unknown function '" + n.name + "' (known: starts_with)");
+      return ErrorAt(
+          n.pos, "unknown function '" + n.name + "' (known: starts_with, st_intersects_extent)");
     }
     if (n.children.size() != 2) return ErrorAt(n.pos, "starts_with takes two arguments");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));

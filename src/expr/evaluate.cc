@@ -19,6 +19,7 @@
 #include "arrow/utf8.h"
 #include "common/value_format.h"
 #include "expr/like.h"
+#include "geo/extent.h"
 
 namespace pqsift::expr {
 namespace {
@@ -282,6 +283,7 @@ class Evaluator {
       case Op::kLike:
       case Op::kILike:
       case Op::kStartsWith: return EvalLike(e);
+      case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
       case Op::kAdd:
       case Op::kSub:
       case Op::kMul:
@@ -779,6 +781,38 @@ class Evaluator {
     uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
     for (int64_t i = 0; i < n_; ++i) valid[i] = (a.valid ? a.valid[i] : 1) & result[i];
     out.valid = valid;
+    return out;
+  }
+
+  // ---- st_intersects_extent ----
+
+  // Per row from the WKB (geo/extent.h); bytes that are not WKB are NULL.
+  Result<Vec> EvalIntersectsExtent(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    if (!IsBytesPhys(a.phys) || e.list.size() != 4) {
+      return Status::Internal("st_intersects_extent over a non-binary vector");
+    }
+    const geo::QueryBox box{e.list[0].f, e.list[1].f, e.list[2].f, e.list[3].f};
+    Vec out;
+    out.phys = Phys::kBool;
+    uint8_t* result = Allocate<uint8_t>(&out.keep_values, n_);
+    uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
+    out.values = result;
+    out.valid = valid;
+    for (int64_t i = 0; i < n_; ++i) {
+      result[i] = 0;
+      valid[i] = a.valid ? a.valid[i] : 1;
+      if (!valid[i]) continue;
+      std::string_view bytes = BytesAt(a, i);
+      Result<geo::WkbSummary> s = geo::Summarize(
+          {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, e.geography);
+      if (!s.ok()) {
+        valid[i] = 0;
+        continue;
+      }
+      result[i] = geo::Intersects(s->extent, box) ? 1 : 0;
+    }
     return out;
   }
 

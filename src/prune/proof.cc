@@ -11,6 +11,7 @@
 #include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "expr/evaluate.h"
+#include "geo/extent.h"
 
 namespace pqsift::prune {
 namespace {
@@ -286,6 +287,7 @@ class Prover {
         if (e.op == Op::kLike) p = PrefixOfLike(e.pattern);
         return Prefix(*e.children[0], p);
       }
+      case Op::kIntersectsExtent: return IntersectsExtent(e);
       case Op::kILike: {
         if (e.children.size() != 1) return Any();
         Ranges r = Values(*e.children[0]);  // NULL in, NULL out; otherwise TRUE or FALSE
@@ -453,6 +455,28 @@ class Prover {
   }
 
   // A filter column's ranges, built once from its ColumnBounds.
+  // FALSE or NULL (NULL rows, bytes that are not WKB) where the container's bbox misses the
+  // query box; anything elsewhere.
+  std::vector<Outcomes> IntersectsExtent(const Expr& e) {
+    if (e.children.size() != 1 || e.children[0]->op != Op::kColumn || e.list.size() != 4) {
+      return Any();
+    }
+    const int32_t column = e.children[0]->column;
+    if (column < 0 || static_cast<size_t>(column) >= stats_.bounds.size() ||
+        stats_.bounds[column].size() < n_) {
+      return Any();
+    }
+    const geo::QueryBox box{e.list[0].f, e.list[1].f, e.list[2].f, e.list[3].f};
+    return Each([&](size_t c) {
+      const ColumnBounds& b = stats_.bounds[column][c];
+      if (b.num_rows <= 0) return Outcomes{0};
+      const bool only_nulls = b.null_count && *b.null_count >= b.num_rows;
+      if (only_nulls) return Bits(false, false, true);
+      const bool miss = b.geo_bbox && !geo::BoxMayIntersect(*b.geo_bbox, box);
+      return Bits(!miss, true, true);
+    });
+  }
+
   Ranges ColumnRanges(int32_t column) {
     if (column < 0 || static_cast<size_t>(column) >= stats_.bounds.size() ||
         stats_.bounds[column].size() < n_) {
