@@ -692,7 +692,11 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
   m.data_page_offset = dictionary_size;
   if (dictionary_size > 0) m.dictionary_page_offset = 0;
   m.statistics = StatisticsOf(chunk_bounds_, nulls_, strings);
-  m.size_statistics = sizes_.Chunk();
+  SizeStatistics size = sizes_.Chunk();
+  if (size.unencoded_byte_array_data_bytes || !size.definition_level_histogram.empty() ||
+      !size.repetition_level_histogram.empty()) {
+    m.size_statistics = std::move(size);  // none for a required flat non-byte-array leaf
+  }
   if (geometry_) m.geospatial_statistics = geo_.Finish();
   out.page_unencoded_bytes = sizes_.page_unencoded_bytes();
 
