@@ -106,7 +106,7 @@ class WkbWalker {
   }
   // Reads `n` points of `dims`; false when the visitor stopped.
   bool Points(uint32_t n, Dims dims) {
-    double c[4];
+    double c[4] = {0, 0, 0, 0};
     const int k = dims.count();
     for (uint32_t i = 0; i < n; ++i) {
       for (int j = 0; j < k; ++j) c[j] = ReadDouble();

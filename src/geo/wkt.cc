@@ -95,7 +95,7 @@ class WktParser {
   // One coordinate tuple; the first of the top-level geometry fixes the dimensions when no tag
   // did.
   Status Coordinates() {
-    double c[4];
+    double c[4] = {0, 0, 0, 0};
     int n = 0;
     for (; n < 4; ++n) {
       Skip();

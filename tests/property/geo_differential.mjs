@@ -228,8 +228,8 @@ for (let f = 0; f < args.files; f++) {
   files.push({ path: out, column: 'g', geography: false, model });
 }
 const data = args.data ?? path.resolve(here, '../../../shared/data/parquet-testing/data/geospatial');
-for (const [name, column, geography] of [['geography-points.parquet', 'geography', true],
-  ['geography-lines.parquet', 'geography', true], ['geography-polygons.parquet', 'geography', true],
+for (const [name, column, geography] of [['geography-points.parquet', 'geometry', true],
+  ['geography-lines.parquet', 'geometry', true], ['geography-polygons.parquet', 'geometry', true],
   ['geospatial.parquet', 'geometry', false]]) {
   const p = path.join(data, name);
   if (fs.existsSync(p)) files.push({ path: p, column, geography, model: null });
@@ -272,21 +272,21 @@ for (const file of files) {
       box = [x0, y0, x0 + pick([0.1, 5, 50, 400]), y0 + pick([0.1, 5, 50, 200])];
     }
     const where = `st_intersects_extent(${file.column}, ${box.map((v) => String(v)).join(', ')})`;
-    const argv = ['scan', file.path, '--where', where, '--select', file.column === 'g' ? 'id' : file.column, '--format', 'csv'];
+    const argv = ['scan', file.path, '--where', where, '--select', file.column === 'g' ? 'id' : file.column, '--format', 'jsonl'];
     const stats = path.join(workdir, 'stats.json');
     const [a, b] = await Promise.all([
       pool.run([args.pqsift, ...argv, '--stats-json', stats]),
       pool.run([args.pqsift, ...argv, '--no-prune'])]);
     if (a.status !== 0 || b.status !== 0) fail(`${where} on ${file.path}: ${a.stderr}${b.stderr}`);
     const expected = extents.map((x, i) => (intersects(x, box) ? i : -1)).filter((i) => i >= 0).length;
-    const rowsA = a.stdout.split('\n').filter((l) => l !== '').length - 1;
+    const rowsA = a.stdout.split('\n').filter((l) => l !== '').length;
     compared++;
     const s = JSON.parse(fs.readFileSync(stats, 'utf8'));
     if ((s.row_groups_skipped ?? 0) > 0) pruned++;
     if (a.stdout !== b.stdout || rowsA !== expected) {
       mismatches++;
       process.stdout.write(`${NAME}: mismatch on ${file.path}: ${where}: pruned ${rowsA} rows, ` +
-        `unpruned ${b.stdout.split('\n').filter((l) => l !== '').length - 1}, brute force ${expected}\n`);
+        `unpruned ${b.stdout.split('\n').filter((l) => l !== '').length}, brute force ${expected}\n`);
       if (mismatches >= 10) break;
     }
   }
