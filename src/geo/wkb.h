@@ -124,7 +124,7 @@ class WkbWalker {
     if (order > 1) return Fail("byte order " + std::to_string(order) + " (expected 0 or 1)");
     big_endian_ = order == 0;
     ++pos_;
-    uint32_t code;
+    uint32_t code = 0;
     ReadU32(code);
     Dims dims;
     dims.z = (code & 0x80000000u) != 0;
@@ -169,7 +169,7 @@ class WkbWalker {
         return Status::OK();
       }
       case GeometryKind::kLineString: {
-        uint32_t n;
+        uint32_t n = 0;
         PQSIFT_RETURN_IF_ERROR(Count(n, point_bytes, "point"));
         v_.Begin(kind, dims, n);
         if (!Points(n, dims)) return Stop();
@@ -177,13 +177,13 @@ class WkbWalker {
         return Status::OK();
       }
       case GeometryKind::kPolygon: {
-        uint32_t rings;
+        uint32_t rings = 0;
         PQSIFT_RETURN_IF_ERROR(Count(rings, 4, "ring"));
         v_.Begin(kind, dims, rings);
         const bool order_be = big_endian_;
         for (uint32_t r = 0; r < rings; ++r) {
           big_endian_ = order_be;
-          uint32_t n;
+          uint32_t n = 0;
           PQSIFT_RETURN_IF_ERROR(Count(n, point_bytes, "point"));
           v_.Ring(n);
           if (!Points(n, dims)) return Stop();
@@ -193,7 +193,7 @@ class WkbWalker {
         return Status::OK();
       }
       default: {
-        uint32_t parts;
+        uint32_t parts = 0;
         PQSIFT_RETURN_IF_ERROR(Count(parts, 5, "part"));
         v_.Begin(kind, dims, parts);
         int part_kind = kind == GeometryKind::kGeometryCollection ? 0 : static_cast<int>(base) - 3;
