@@ -40,6 +40,8 @@ void FuzzFilter(std::span<const uint8_t> input);  // the --where language: parse
 void FuzzScan(std::span<const uint8_t> input);    // a whole file, random projection + predicate
 // The Variant binary encoding: metadata and value.
 void FuzzVariant(std::span<const uint8_t> input);
+// Well-Known Binary: WKT text, extent, WKT round trip.
+void FuzzWkb(std::span<const uint8_t> input);
 
 inline constexpr FuzzTarget kFuzzTargets[] = {
     {"footer", FuzzFooter},
@@ -55,6 +57,7 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"filter", FuzzFilter},
     {"scan", FuzzScan},
     {"variant", FuzzVariant},
+    {"wkb", FuzzWkb},
 };
 
 }  // namespace pqsift::fuzz

@@ -11,6 +11,7 @@
 #include "encoding/dictionary_encoder.h"
 #include "encoding/rle_bit_packed.h"
 #include "encoding/value_encoder.h"
+#include "geo/wkt.h"
 #include "pqsift/parquet_file.h"
 #include "variant/builder.h"
 
@@ -335,6 +336,37 @@ void VariantSeeds(SeedSink& sink) {
   }
 }
 
+// Target "wkb": one value of every type and dimension (from WKT, geo/wkt.h), EMPTY ones, a
+// big-endian point and an EWKB point with an SRID.
+void WkbSeeds(SeedSink& sink) {
+  const char* kWkt[] = {
+      "POINT (30 10)",
+      "POINT Z (30 10 40)",
+      "POINT M (30 10 300)",
+      "POINT ZM (30 10 40 300)",
+      "POINT EMPTY",
+      "LINESTRING (30 10, 10 30, 40 40)",
+      "LINESTRING Z EMPTY",
+      "POLYGON ((30 10, 40 40, 20 40, 10 20, 30 10), (20 30, 35 35, 30 20, 20 30))",
+      "MULTIPOINT ((10 40), (40 30), EMPTY)",
+      "MULTILINESTRING M ((10 10 1, 20 20 2), (40 40 3, 30 30 4))",
+      "MULTIPOLYGON (((30 20, 45 40, 10 40, 30 20)), ((15 5, 40 10, 10 20, 5 10, 15 5)))",
+      "GEOMETRYCOLLECTION ZM (POINT ZM (1 2 3 4), LINESTRING ZM (1 2 3 4, 5 6 7 8))",
+      "GEOMETRYCOLLECTION (GEOMETRYCOLLECTION (POINT (nan 1)), POLYGON EMPTY)",
+  };
+  int i = 0;
+  for (const char* wkt : kWkt) {
+    std::string wkb;
+    if (!geo::AppendWkbFromWkt(wkt, wkb).ok()) continue;
+    sink.Add("wkb", "synthetic_" + std::to_string(i++), Bytes(wkb.begin(), wkb.end()));
+  }
+  // POINT (1 2), big-endian; and as EWKB with the SRID flag and 4326.
+  sink.Add("wkb", "synthetic_big_endian",
+           {0, 0, 0, 0, 1, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0});
+  sink.Add("wkb", "synthetic_ewkb_srid", {1, 1, 0,    0,    0x20, 0xe6, 0x10, 0, 0, 0, 0, 0,   0,
+                                          0, 0, 0xf0, 0x3f, 0,    0,    0,    0, 0, 0, 0, 0x40});
+}
+
 void SyntheticSeeds(SeedSink& sink) {
   for (int t = 0; t < 8; ++t) {
     const auto type = static_cast<PhysicalType>(t);
@@ -415,6 +447,7 @@ void SyntheticSeeds(SeedSink& sink) {
     sink.Add("filter", "synthetic_" + std::to_string(k++), Bytes(f, f + std::strlen(f)));
   }
   VariantSeeds(sink);
+  WkbSeeds(sink);
 }
 
 }  // namespace

@@ -122,6 +122,8 @@ struct DataType {
   // of metadata and value binaries); exported as the field's ARROW:extension:name metadata.
   // Empty for plain types.
   std::string extension_name;
+  // Its ARROW:extension:metadata (e.g. geoarrow.wkb's {"crs":...}); empty for none.
+  std::string extension_metadata;
 
   // "int64", "timestamp[us, tz=UTC]", "large_list<item: int32>", ...
   std::string ToString() const;

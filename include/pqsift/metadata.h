@@ -138,12 +138,22 @@ struct LogicalType {
   int8_t bit_width = 0;               // kInteger: 8, 16, 32 or 64
   bool is_signed = true;              // kInteger
   int16_t unrecognized_id = 0;        // kUnrecognized: the union field id
+  // kGeometry, kGeography: the CRS as written (a view into the footer, or into storage the
+  // writer's caller keeps alive); empty when absent, which means OGC:CRS84.
+  std::string_view crs = {};
+  // kGeography: the EdgeInterpolationAlgorithm (0 SPHERICAL ... 4 KARNEY); absent means SPHERICAL.
+  std::optional<int32_t> edge_algorithm = std::nullopt;
 
   friend bool operator==(const LogicalType&, const LogicalType&) = default;
 };
 
-// "STRING", "DECIMAL(9,2)", "TIMESTAMP(MICROS,UTC)", "INT(8,unsigned)"... "NONE" for kNone.
+// "STRING", "DECIMAL(9,2)", "TIMESTAMP(MICROS,UTC)", "INT(8,unsigned)", "GEOMETRY(srid:5070)",
+// "GEOGRAPHY(OGC:CRS84,SPHERICAL)"... "NONE" for kNone.
 std::string LogicalTypeName(const LogicalType& t);
+// A geospatial type's CRS for display: "OGC:CRS84" when absent, long documents cut at 64 bytes.
+std::string GeospatialCrsText(std::string_view crs);
+// "SPHERICAL", "VINCENTY", "THOMAS", "ANDOYER", "KARNEY", or "UNKNOWN(n)".
+std::string EdgeAlgorithmName(int32_t algorithm);
 
 struct KeyValue {
   std::string_view key;
@@ -176,6 +186,28 @@ struct SizeStatistics {
   std::vector<int64_t> definition_level_histogram;
 };
 
+// Geospatial.md: the extent of a GEOMETRY/GEOGRAPHY chunk. X and Y are always there; Z and M only
+// for chunks with such coordinates. xmin > xmax means the box wraps the antimeridian.
+struct BoundingBox {
+  double xmin = 0;
+  double xmax = 0;
+  double ymin = 0;
+  double ymax = 0;
+  std::optional<double> zmin = std::nullopt;
+  std::optional<double> zmax = std::nullopt;
+  std::optional<double> mmin = std::nullopt;
+  std::optional<double> mmax = std::nullopt;
+
+  friend bool operator==(const BoundingBox&, const BoundingBox&) = default;
+};
+
+struct GeospatialStatistics {
+  std::optional<BoundingBox> bbox;  // absent: nothing may be assumed about coordinates
+  // WKB (ISO) type codes of every instance, e.g. 1 (POINT), 1003 (POLYGON Z); absent or empty:
+  // not known.
+  std::optional<std::vector<int32_t>> geospatial_types;
+};
+
 struct ColumnMetaData {
   PhysicalType type = PhysicalType::kBoolean;
   std::vector<Encoding> encodings;
@@ -193,6 +225,7 @@ struct ColumnMetaData {
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
   std::optional<SizeStatistics> size_statistics;
+  std::optional<GeospatialStatistics> geospatial_statistics;
 };
 
 // Parquet modular encryption (Encryption.md 5.2): the key of an encrypted column chunk.

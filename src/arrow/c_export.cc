@@ -61,7 +61,7 @@ void FillSchema(std::string name, const DataType& type, bool nullable, ArrowSche
     put("ARROW:extension:name");
     put(type.extension_name);
     put("ARROW:extension:metadata");
-    put("");
+    put(type.extension_metadata);
   }
   out->metadata = p->metadata.empty() ? nullptr : p->metadata.data();
   out->flags = nullable ? ARROW_FLAG_NULLABLE : 0;

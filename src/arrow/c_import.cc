@@ -101,9 +101,14 @@ Result<std::shared_ptr<const DataType>> ParseLeafFormat(std::string_view f) {
   return Status::NotSupported("Arrow format '" + std::string(f) + "' is not supported");
 }
 
-// The ARROW:extension:name value of a C Data Interface metadata block, or empty (also when the
-// block is malformed: the metadata is advisory). Read with memcpy: no alignment is promised.
-std::string ExtensionName(const char* metadata) {
+// The ARROW:extension:name and ARROW:extension:metadata values of a C Data Interface metadata
+// block, or empty (also when the block is malformed: the metadata is advisory). Read with memcpy:
+// no alignment is promised.
+struct ExtensionInfo {
+  std::string name;
+  std::string metadata;
+};
+ExtensionInfo Extension(const char* metadata) {
   if (metadata == nullptr) return {};
   constexpr int32_t kMaxBytes = 1 << 20;  // no real schema's metadata is larger
   auto read_i32 = [](const char* p) {
@@ -111,6 +116,7 @@ std::string ExtensionName(const char* metadata) {
     std::memcpy(&v, p, sizeof(v));
     return v;
   };
+  ExtensionInfo out;
   int32_t pairs = read_i32(metadata);
   const char* p = metadata + 4;
   int64_t used = 4;
@@ -123,9 +129,10 @@ std::string ExtensionName(const char* metadata) {
       p += 4 + n;
       used += 4 + n;
     }
-    if (kv[0] == "ARROW:extension:name") return std::string(kv[1]);
+    if (kv[0] == "ARROW:extension:name") out.name = std::string(kv[1]);
+    if (kv[0] == "ARROW:extension:metadata") out.metadata = std::string(kv[1]);
   }
-  return {};
+  return out;
 }
 
 Result<Field> ImportFieldAt(const ArrowSchema* schema, int depth) {
@@ -180,10 +187,11 @@ Result<Field> ImportFieldAt(const ArrowSchema* schema, int depth) {
     field.type = *type;
   }
   PQSIFT_RETURN_IF_ERROR(ValidateType(*field.type).WithContext("field '" + name + "'"));
-  std::string extension = ExtensionName(schema->metadata);
-  if (!extension.empty()) {
+  ExtensionInfo extension = Extension(schema->metadata);
+  if (!extension.name.empty()) {
     DataType copy = *field.type;
-    copy.extension_name = std::move(extension);
+    copy.extension_name = std::move(extension.name);
+    copy.extension_metadata = std::move(extension.metadata);
     field.type = std::make_shared<const DataType>(std::move(copy));
   }
   return field;

@@ -172,7 +172,10 @@ bool operator==(const Field& a, const Field& b) {
 
 bool operator==(const DataType& a, const DataType& b) {
   if (&a == &b) return true;
-  if (a.id != b.id || a.extension_name != b.extension_name) return false;
+  if (a.id != b.id || a.extension_name != b.extension_name ||
+      a.extension_metadata != b.extension_metadata) {
+    return false;
+  }
   switch (a.id) {
     case TypeId::kFixedSizeBinary: return a.byte_width == b.byte_width;
     case TypeId::kDecimal128: return a.precision == b.precision && a.scale == b.scale;

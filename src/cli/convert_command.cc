@@ -16,6 +16,7 @@
 
 #include "cli/command.h"
 #include "cli/input/csv_reader.h"
+#include "cli/input/geometry_columns.h"
 #include "cli/input/jsonl_reader.h"
 #include "cli/input/prefetch_reader.h"
 #include "pqsift/scan.h"
@@ -40,6 +41,7 @@ struct ConvertArgs {
   std::string encodings;
   std::string sort_by;
   std::vector<std::string> bloom_filters;
+  std::string geometry;
   int64_t row_group_rows = WriterOptions{}.row_group_rows;
   int64_t page_rows = WriterOptions{}.page_rows;
   int64_t page_bytes = WriterOptions{}.page_bytes;
@@ -224,6 +226,11 @@ int RunConvert(const ConvertArgs& args) {
     reader = std::make_unique<PrefetchingReader>(std::move(*csv_reader));
   }
 
+  if (!args.geometry.empty()) {
+    auto wrapped = WithGeometryColumns(std::move(reader), SplitList(args.geometry));
+    if (!wrapped.ok()) return ReportError(wrapped.status());
+    reader = std::move(*wrapped);
+  }
   for (const std::string& item : SplitList(args.sort_by)) {
     // "col" or "col:desc" (or ":asc"); nulls last, as DuckDB orders by default.
     size_t colon = item.rfind(':');
@@ -308,6 +315,9 @@ Command AddConvertCommand(CLI::App& root) {
                   "distinct values to size for, default those the row group has; fpp: "
                   "false-positive rate, default 0.01); repeatable or comma-separated")
       ->allow_extra_args(false);  // one item per flag: INPUT and OUTPUT may follow
+  sub->add_option("--geometry", args->geometry,
+                  "Store these columns (comma-separated) as GEOMETRY: WKT text or WKB binary "
+                  "in, WKB with GeospatialStatistics out");
   sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

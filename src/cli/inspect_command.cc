@@ -146,6 +146,39 @@ void PrintHuman(std::ostream& out, const json& j) {
       }
       out << '\n';
     }
+    // GeospatialStatistics of GEOMETRY/GEOGRAPHY chunks.
+    bool geo_header = false;
+    for (const auto& c : rg["columns"]) {
+      if (!c.contains("geospatial_statistics")) continue;
+      if (!geo_header) out << "  geospatial statistics:\n";
+      geo_header = true;
+      const json& g = c["geospatial_statistics"];
+      out << "    " << Get(c, "path") << ":";
+      if (g.contains("bbox")) {
+        const json& b = g["bbox"];
+        auto axis = [&](const char* name, const char* lo, const char* hi) {
+          if (!b.contains(lo) && !b.contains(hi)) return;
+          out << ' ' << name << " [" << (b.contains(lo) ? b[lo].dump() : "?") << ", "
+              << (b.contains(hi) ? b[hi].dump() : "?") << ']';
+        };
+        out << " bbox";
+        axis("x", "xmin", "xmax");
+        axis("y", "ymin", "ymax");
+        axis("z", "zmin", "zmax");
+        axis("m", "mmin", "mmax");
+        if (b["xmin"].is_number() && b["xmax"].is_number() &&
+            b["xmin"].get<double>() > b["xmax"].get<double>()) {
+          out << " (x wraps the antimeridian)";
+        }
+      } else {
+        out << " no bbox";
+      }
+      if (g.contains("geospatial_type_names")) {
+        out << " types "
+            << (g["geospatial_type_names"].empty() ? "unknown" : Join(g["geospatial_type_names"]));
+      }
+      out << '\n';
+    }
     std::vector<std::string> encrypted;
     for (const auto& c : rg["columns"]) {
       if (c.contains("encrypted")) encrypted.push_back(Get(c, "path"));

@@ -1,11 +1,13 @@
 #include "cli/inspect_json.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/value_format.h"
 #include "format/statistics_text.h"
+#include "geo/wkb.h"
 
 namespace pqsift::cli {
 namespace {
@@ -27,6 +29,35 @@ json KeyValues(const std::vector<KeyValue>& kvs) {
   return out;
 }
 
+// A double as a JSON number, or "nan" / "inf" / "-inf" (JSON has no such numbers).
+json DoubleJson(double v) {
+  if (std::isfinite(v)) return v;
+  return FormatDouble(v);
+}
+
+json GeoStatsJson(const GeospatialStatistics& g) {
+  json out = json::object();
+  if (g.bbox) {
+    const BoundingBox& b = *g.bbox;
+    json box = {{"xmin", DoubleJson(b.xmin)},
+                {"xmax", DoubleJson(b.xmax)},
+                {"ymin", DoubleJson(b.ymin)},
+                {"ymax", DoubleJson(b.ymax)}};
+    if (b.zmin) box["zmin"] = DoubleJson(*b.zmin);
+    if (b.zmax) box["zmax"] = DoubleJson(*b.zmax);
+    if (b.mmin) box["mmin"] = DoubleJson(*b.mmin);
+    if (b.mmax) box["mmax"] = DoubleJson(*b.mmax);
+    out["bbox"] = std::move(box);
+  }
+  if (g.geospatial_types) {
+    out["geospatial_types"] = *g.geospatial_types;
+    json names = json::array();
+    for (int32_t code : *g.geospatial_types) names.push_back(geo::TypeCodeName(code));
+    out["geospatial_type_names"] = std::move(names);
+  }
+  return out;
+}
+
 json SchemaNodeJson(const Schema& schema, int32_t index) {
   const SchemaNode& n = schema.nodes()[index];
   json j = {{"name", FormatText(n.name)}};
@@ -35,6 +66,15 @@ json SchemaNodeJson(const Schema& schema, int32_t index) {
   j["logical_type"] = n.logical_type.kind == LogicalType::Kind::kNone
                           ? json(nullptr)
                           : json(LogicalTypeName(n.logical_type));
+  if (n.logical_type.kind == LogicalType::Kind::kGeometry ||
+      n.logical_type.kind == LogicalType::Kind::kGeography) {
+    // The whole CRS (the type's name cuts a long one) and whether it was written.
+    j["crs"] = n.logical_type.crs.empty() ? "OGC:CRS84" : FormatText(n.logical_type.crs);
+    j["crs_written"] = !n.logical_type.crs.empty();
+    if (n.logical_type.kind == LogicalType::Kind::kGeography) {
+      j["edge_algorithm"] = EdgeAlgorithmName(n.logical_type.edge_algorithm.value_or(0));
+    }
+  }
   if (n.converted_type) j["converted_type"] = ConvertedTypeName(*n.converted_type);
   if (n.physical_type == PhysicalType::kFixedLenByteArray) j["type_length"] = n.type_length;
   SetIf(j, "field_id", n.field_id);
@@ -122,6 +162,8 @@ json ColumnChunkJson(const ColumnChunk& chunk, const ColumnDescriptor& col) {
       }
       j["size_statistics"] = std::move(size);
     }
+    if (m.geospatial_statistics)
+      j["geospatial_statistics"] = GeoStatsJson(*m.geospatial_statistics);
     if (!m.key_value_metadata.empty()) j["key_value_metadata"] = KeyValues(m.key_value_metadata);
   }
   SetIf(j, "column_index_offset", chunk.column_index_offset);

@@ -1,5 +1,7 @@
 #include "column/arrow_type.h"
 
+#include "geo/geoarrow.h"
+
 namespace pqsift::column {
 namespace {
 
@@ -88,6 +90,19 @@ Result<std::shared_ptr<const DataType>> ArrowTypeForLeaf(const ColumnDescriptor&
         case Kind::kString:
         case Kind::kEnum:
         case Kind::kJson: return Make(TypeId::kLargeString);
+        case Kind::kGeometry:
+        case Kind::kGeography: {
+          // GeoArrow's WKB extension: the bytes as stored, the CRS (and a geography's edges)
+          // in the extension metadata.
+          auto t = std::make_shared<DataType>();
+          t->id = TypeId::kLargeBinary;
+          t->extension_name = std::string(geo::kGeoArrowWkb);
+          t->extension_metadata = geo::GeoArrowMetadata(
+              l.crs, l.kind == Kind::kGeography
+                         ? std::optional<int32_t>(l.edge_algorithm.value_or(0))
+                         : std::nullopt);
+          return std::shared_ptr<const DataType>(t);
+        }
         default: return Make(TypeId::kLargeBinary);
       }
     case PhysicalType::kFixedLenByteArray: {

@@ -2,6 +2,7 @@
 // column side's comparison domain without ever rounding (docs/filter-language.md).
 #include "expr/binder.h"
 
+#include "arrow/cast.h"
 #include "arrow/layout.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "expr/lexer.h"
 #include "expr/parser.h"
 #include "expr/temporal_text.h"
+#include "geo/geoarrow.h"
 
 namespace pqsift::expr {
 namespace {
@@ -22,19 +24,14 @@ namespace {
 using ExprPtr = std::shared_ptr<const Expr>;
 using TypePtr = std::shared_ptr<const DataType>;
 
-// Beyond every value of every kInt domain (int64 ticks, unsigned 64-bit, 38-digit decimals):
-// a literal further out is clamped here, which changes no comparison.
-const int128 kClampLimit = [] {
-  int128 v = 1;
-  for (int k = 0; k < 38; ++k) v *= 10;
-  return v;
-}();
+// Beyond every value of every kInt domain: a literal further out is clamped here, which changes
+// no comparison (arrow/cast.h).
+const int128 kClampLimit = cast::ClampLimit();
 
-int128 Pow10(int n) {
-  int128 v = 1;
-  for (int k = 0; k < n; ++k) v *= 10;
-  return v;
-}
+using cast::Pow10;
+using cast::ScaleExact;
+using cast::TickDigits;
+using cast::Ticks;
 
 std::string Int128Text(int128 v) { return DebugString(Value::Int(v)); }
 
@@ -83,15 +80,6 @@ int IntegerDigits(TypeId id) {
     case TypeId::kUInt64: return 20;
     default: return 19;
   }
-}
-
-int TickDigits(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kMillis: return 3;
-    case TimeUnit::kMicros: return 6;
-    case TimeUnit::kNanos: return 9;
-  }
-  return 0;
 }
 
 std::string LiteralText(const Literal& lit) {
@@ -209,24 +197,6 @@ ExprPtr CompareBetween(Op op, const ExprPtr& x, int128 f) {
 }
 
 // ---- exact conversion of literals ----
-
-// The literal num * mul / div in a domain of integer ticks: its floor, and whether it is a tick.
-struct Ticks {
-  int128 floor = 0;
-  bool exact = true;
-};
-
-Ticks ScaleExact(int128 num, int128 mul, int128 div) {
-  int128 magnitude = num < 0 ? -num : num;
-  if (mul > 1 && magnitude > kClampLimit / mul) return {num < 0 ? -kClampLimit : kClampLimit, true};
-  int128 product = num * mul;
-  int128 q = product / div;
-  int128 r = product % div;
-  if (r != 0 && product < 0) --q;
-  if (q > kClampLimit) return {kClampLimit, true};
-  if (q < -kClampLimit) return {-kClampLimit, true};
-  return {q, r == 0};
-}
 
 // A number written in a string ('42', '-1.5', '1e3', 'nan', '-inf'), as the lexer reads numbers.
 std::optional<Literal> ParseNumberText(std::string_view text, bool allow_special) {
@@ -813,9 +783,54 @@ class Binder {
     return ErrorAt(x.pos, "expected a boolean condition, not " + x.description);
   }
 
+  // st_intersects_extent(geom, xmin, ymin, xmax, ymax): a GEOMETRY/GEOGRAPHY column and four
+  // number literals (expr.h).
+  Result<ExprPtr> BindIntersectsExtent(const AstNode& n) {
+    if (n.children.size() != 5) {
+      return ErrorAt(n.pos,
+                     "st_intersects_extent takes five arguments (geom, xmin, ymin, xmax, ymax)");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    if (x.is_literal() || x.expr->op != Op::kColumn ||
+        x.expr->type->extension_name != geo::kGeoArrowWkb) {
+      return ErrorAt(
+          x.pos, "st_intersects_extent needs a GEOMETRY or GEOGRAPHY column, not " + x.description);
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kIntersectsExtent;
+    e->type = Boolean();
+    e->geography = geo::HasCurvedEdges(x.expr->type->extension_metadata);
+    e->children = {x.expr};
+    for (size_t k = 1; k < 5; ++k) {
+      PQSIFT_ASSIGN_OR_RETURN(Operand c, BindOperand(*n.children[k]));
+      const Literal& lit = c.literal;
+      if (c.is_literal() && lit.kind == Literal::Kind::kNull) {
+        return MakeLiteral(Value::Null(), Boolean());
+      }
+      double v = 0;
+      if (c.is_literal() && lit.kind == Literal::Kind::kFloat) {
+        v = lit.f;
+      } else if (c.is_literal() &&
+                 (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal)) {
+        v = RationalToFloat(lit.i, lit.scale, false);
+      } else {
+        return ErrorAt(
+            c.pos, "st_intersects_extent needs number literals for the box, not " + c.description);
+      }
+      if (std::isnan(v)) return ErrorAt(c.pos, "st_intersects_extent: a box coordinate is NaN");
+      e->list.push_back(Value::Float(v));
+    }
+    if (e->list[1].f > e->list[3].f) {
+      return ErrorAt(n.pos, "st_intersects_extent: ymin is greater than ymax");
+    }
+    return ExprPtr(e);
+  }
+
   Result<ExprPtr> BindCall(const AstNode& n) {
+    if (n.name == "st_intersects_extent") return BindIntersectsExtent(n);
     if (n.name != "starts_with") {
-      return ErrorAt(n.pos, "unknown function '" + n.name + "' (known: starts_with)");
+      return ErrorAt(
+          n.pos, "unknown function '" + n.name + "' (known: starts_with, st_intersects_extent)");
     }
     if (n.children.size() != 2) return ErrorAt(n.pos, "starts_with takes two arguments");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));

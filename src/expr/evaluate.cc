@@ -14,10 +14,12 @@
 #include <utility>
 
 #include "arrow/bit_util.h"
+#include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "arrow/utf8.h"
 #include "common/value_format.h"
 #include "expr/like.h"
+#include "geo/extent.h"
 
 namespace pqsift::expr {
 namespace {
@@ -281,6 +283,7 @@ class Evaluator {
       case Op::kLike:
       case Op::kILike:
       case Op::kStartsWith: return EvalLike(e);
+      case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
       case Op::kAdd:
       case Op::kSub:
       case Op::kMul:
@@ -781,6 +784,38 @@ class Evaluator {
     return out;
   }
 
+  // ---- st_intersects_extent ----
+
+  // Per row from the WKB (geo/extent.h); bytes that are not WKB are NULL.
+  Result<Vec> EvalIntersectsExtent(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    if (!IsBytesPhys(a.phys) || e.list.size() != 4) {
+      return Status::Internal("st_intersects_extent over a non-binary vector");
+    }
+    const geo::QueryBox box{e.list[0].f, e.list[1].f, e.list[2].f, e.list[3].f};
+    Vec out;
+    out.phys = Phys::kBool;
+    uint8_t* result = Allocate<uint8_t>(&out.keep_values, n_);
+    uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
+    out.values = result;
+    out.valid = valid;
+    for (int64_t i = 0; i < n_; ++i) {
+      result[i] = 0;
+      valid[i] = a.valid ? a.valid[i] : 1;
+      if (!valid[i]) continue;
+      std::string_view bytes = BytesAt(a, i);
+      Result<geo::WkbSummary> s = geo::Summarize(
+          {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, e.geography);
+      if (!s.ok()) {
+        valid[i] = 0;
+        continue;
+      }
+      result[i] = geo::Intersects(s->extent, box) ? 1 : 0;
+    }
+    return out;
+  }
+
   // ---- LIKE, ILIKE, starts_with ----
 
   Result<Vec> EvalLike(const Expr& e) {
@@ -833,19 +868,9 @@ class Evaluator {
       return out;
     }
     // Scaling up into int128: decimals to a larger scale, dates to timestamps, time units.
-    int128 factor = 1;
-    if (to.id == TypeId::kDecimal128) {
-      int32_t from_scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
-      for (int32_t k = from_scale; k < to.scale; ++k) factor *= 10;
-    } else if (to.id == TypeId::kTimestamp || to.id == TypeId::kTime64) {
-      auto ticks = [](TimeUnit u) -> int128 {
-        return u == TimeUnit::kMillis ? 1000 : u == TimeUnit::kMicros ? 1000000 : 1000000000;
-      };
-      factor = from.id == TypeId::kDate32 ? int128{86400} * ticks(to.unit)
-                                          : ticks(to.unit) / ticks(from.unit);
-    } else {
-      return Status::Internal("unsupported cast to " + to.ToString());
-    }
+    std::optional<int128> scale_up = cast::ScaleUpFactor(from, to);
+    if (!scale_up) return Status::Internal("unsupported cast to " + to.ToString());
+    const int128 factor = *scale_up;
     out.phys = Phys::kI128;
     int128* values = Allocate<int128>(&out.keep_values, n_);
     out.values = values;

@@ -66,7 +66,8 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kColumn:
     case Op::kLiteral:
     case Op::kCast:
-    case Op::kStartsWith: return ToString(e, filter);
+    case Op::kStartsWith:
+    case Op::kIntersectsExtent: return ToString(e, filter);
     default: return "(" + ToString(e, filter) + ")";
   }
 }
@@ -146,6 +147,11 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     case Op::kStartsWith:
       return "starts_with(" + ToString(*e.children[0], filter) + ", " +
              DebugString(Value::Bytes(e.pattern)) + ")";
+    case Op::kIntersectsExtent: {
+      std::string out = "st_intersects_extent(" + ToString(*e.children[0], filter);
+      for (const Value& v : e.list) out += ", " + DebugString(v);
+      return out + ")";
+    }
     default: break;
   }
   std::string out;

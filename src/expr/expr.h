@@ -15,6 +15,12 @@
 //        the SQL list is kept as `list_has_null`, which makes a non-match NULL, not FALSE)
 //   kLike / kILike: one string child and `pattern` (SQL LIKE, '%' and '_', '\' escapes)
 //   kStartsWith: one string or binary child and `pattern` holding the prefix
+//   kIntersectsExtent: st_intersects_extent(geom, xmin, ymin, xmax, ymax): one kColumn child
+//        of a geoarrow.wkb column, `list` the four box coordinates as non-NaN float Values in
+//        that order, `geography` for a column with spherical edges (geo/extent.h: the rule
+//        for NaN, empty and out-of-range coordinates; xmin > xmax wraps). TRUE when the
+//        row's extent meets the box, FALSE when it does not or has none, NULL for NULL or
+//        bytes that are not WKB.
 //   kAdd..kDiv: two numeric children of the node's own type: int64 (integer + - *), float64
 //        (anything with a float, and every '/', as DuckDB), or decimal128 (+ - at the node's
 //        scale). Exception: a decimal kMul keeps its children's own scales and its scale is
@@ -66,6 +72,7 @@ enum class Op : uint8_t {
   kLike,
   kILike,
   kStartsWith,
+  kIntersectsExtent,
   kAdd,
   kSub,
   kMul,
@@ -80,6 +87,7 @@ struct Expr {
   std::vector<Value> list;               // kIn
   bool list_has_null = false;            // kIn
   std::string pattern;                   // kLike, kILike, kStartsWith
+  bool geography = false;                // kIntersectsExtent
   std::vector<std::shared_ptr<const Expr>> children;
 };
 

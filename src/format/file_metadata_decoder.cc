@@ -83,6 +83,20 @@ void DecodeDecimalType(ThriftDecoder& d, LogicalType& out) {
   if (d.reader.ok()) req.Check(d, "DecimalType", {"scale", "precision"});
 }
 
+// GeometryType {1: crs} and GeographyType {1: crs, 2: algorithm}.
+void DecodeGeospatialType(ThriftDecoder& d, LogicalType& out) {
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    switch (f.id) {
+      case 1: d.reader.ReadField(f, out.crs); return true;
+      case 2:
+        if (out.kind != LogicalType::Kind::kGeography) return false;
+        d.reader.ReadField(f, out.edge_algorithm);
+        return true;
+      default: return false;
+    }
+  });
+}
+
 void DecodeIntType(ThriftDecoder& d, LogicalType& out) {
   RequiredFields req;
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
@@ -158,6 +172,48 @@ void DecodeSizeStatistics(ThriftDecoder& d, SizeStatistics& out) {
   });
 }
 
+void DecodeBoundingBox(ThriftDecoder& d, BoundingBox& out) {
+  RequiredFields req;
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    switch (f.id) {
+      case 1:
+        if (d.reader.ReadField(f, out.xmin)) req.Set(0);
+        return true;
+      case 2:
+        if (d.reader.ReadField(f, out.xmax)) req.Set(1);
+        return true;
+      case 3:
+        if (d.reader.ReadField(f, out.ymin)) req.Set(2);
+        return true;
+      case 4:
+        if (d.reader.ReadField(f, out.ymax)) req.Set(3);
+        return true;
+      case 5: d.reader.ReadField(f, out.zmin); return true;
+      case 6: d.reader.ReadField(f, out.zmax); return true;
+      case 7: d.reader.ReadField(f, out.mmin); return true;
+      case 8: d.reader.ReadField(f, out.mmax); return true;
+      default: return false;
+    }
+  });
+  if (d.reader.ok()) req.Check(d, "BoundingBox", {"xmin", "xmax", "ymin", "ymax"});
+}
+
+void DecodeGeospatialStatistics(ThriftDecoder& d, GeospatialStatistics& out) {
+  thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
+    switch (f.id) {
+      case 1:
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
+        DecodeBoundingBox(d, out.bbox.emplace());
+        return true;
+      case 2:
+        d.ReadListInto(f, CType::kI32, out.geospatial_types,
+                       [&](int32_t& v) { v = static_cast<int32_t>(d.reader.ReadVarintElement()); });
+        return true;
+      default: return false;
+    }
+  });
+}
+
 void DecodeColumnMetaData(ThriftDecoder& d, ColumnMetaData& out) {
   RequiredFields req;
   thrift::ReadStruct(d.reader, [&](const FieldHeader& f) {
@@ -210,7 +266,11 @@ void DecodeColumnMetaData(ThriftDecoder& d, ColumnMetaData& out) {
         if (!d.reader.AcceptField(f, CType::kStruct)) return true;
         DecodeSizeStatistics(d, out.size_statistics.emplace());
         return true;
-      default: return false;  // 17: geospatial statistics, not used
+      case 17:
+        if (!d.reader.AcceptField(f, CType::kStruct)) return true;
+        DecodeGeospatialStatistics(d, out.geospatial_statistics.emplace());
+        return true;
+      default: return false;
     }
   });
   if (d.reader.ok()) {
@@ -399,9 +459,12 @@ void DecodeLogicalType(ThriftDecoder& d, LogicalType& out) {
       case 13:
       case 14:
       case 15:
-      case 16:
       case 17:
       case 18:
+        out.kind = static_cast<Kind>(f.id);
+        DecodeGeospatialType(d, out);
+        return true;
+      case 16:
       case 19:
         out.kind = static_cast<Kind>(f.id);
         return false;  // parameterless for our purposes: skip the member struct

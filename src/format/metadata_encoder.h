@@ -135,6 +135,16 @@ class MetadataEncoder {
         if (Keep("IntType.isSigned")) w_.WriteBoolField(2, t.is_signed);
         End();
         break;
+      case Kind::kGeometry:
+      case Kind::kGeography:
+        w_.WriteStructFieldHeader(static_cast<int16_t>(t.kind));
+        Begin();
+        if (!t.crs.empty()) w_.WriteBinaryField(1, t.crs);
+        if (t.kind == Kind::kGeography && t.edge_algorithm) {
+          w_.WriteI32Field(2, *t.edge_algorithm);
+        }
+        End();
+        break;
       case Kind::kUnrecognized:
         w_.WriteStructFieldHeader(t.unrecognized_id);
         EmptyStruct();
@@ -241,6 +251,33 @@ class MetadataEncoder {
       if (!s.repetition_level_histogram.empty()) I64List(2, s.repetition_level_histogram);
       if (!s.definition_level_histogram.empty()) I64List(3, s.definition_level_histogram);
       End();
+    }
+    if (m.geospatial_statistics) {
+      w_.WriteStructFieldHeader(17);
+      GeospatialStatistics(*m.geospatial_statistics);
+    }
+    End();
+  }
+
+  void GeospatialStatistics(const pqsift::GeospatialStatistics& g) {
+    Begin();
+    if (g.bbox) {
+      const BoundingBox& b = *g.bbox;
+      w_.WriteStructFieldHeader(1);
+      Begin();
+      w_.WriteDoubleField(1, b.xmin);
+      w_.WriteDoubleField(2, b.xmax);
+      w_.WriteDoubleField(3, b.ymin);
+      w_.WriteDoubleField(4, b.ymax);
+      if (b.zmin) w_.WriteDoubleField(5, *b.zmin);
+      if (b.zmax) w_.WriteDoubleField(6, *b.zmax);
+      if (b.mmin) w_.WriteDoubleField(7, *b.mmin);
+      if (b.mmax) w_.WriteDoubleField(8, *b.mmax);
+      End();
+    }
+    if (g.geospatial_types) {
+      w_.WriteListFieldHeader(2, CType::kI32, Size(*g.geospatial_types));
+      for (int32_t t : *g.geospatial_types) w_.WriteVarintElement(t);
     }
     End();
   }

@@ -85,6 +85,21 @@ std::string BoundaryOrderName(BoundaryOrder o) {
   return NameOf(static_cast<int32_t>(o), kNames);
 }
 
+std::string GeospatialCrsText(std::string_view crs) {
+  if (crs.empty()) return "OGC:CRS84";
+  // A CRS may be a whole PROJJSON or WKT2 document: the name shows its start.
+  constexpr size_t kShown = 64;
+  if (crs.size() > kShown) return std::string(crs.substr(0, kShown)) + "...";
+  return std::string(crs);
+}
+
+std::string EdgeAlgorithmName(int32_t algorithm) {
+  static constexpr std::string_view kNames[] = {"SPHERICAL", "VINCENTY", "THOMAS", "ANDOYER",
+                                                "KARNEY"};
+  if (algorithm >= 0 && algorithm < 5) return std::string(kNames[algorithm]);
+  return "UNKNOWN(" + std::to_string(algorithm) + ")";
+}
+
 std::string LogicalTypeName(const LogicalType& t) {
   using Kind = LogicalType::Kind;
   switch (t.kind) {
@@ -108,8 +123,10 @@ std::string LogicalTypeName(const LogicalType& t) {
     case Kind::kUuid: return "UUID";
     case Kind::kFloat16: return "FLOAT16";
     case Kind::kVariant: return "VARIANT";
-    case Kind::kGeometry: return "GEOMETRY";
-    case Kind::kGeography: return "GEOGRAPHY";
+    case Kind::kGeometry: return "GEOMETRY(" + GeospatialCrsText(t.crs) + ")";
+    case Kind::kGeography:
+      return "GEOGRAPHY(" + GeospatialCrsText(t.crs) + "," +
+             EdgeAlgorithmName(t.edge_algorithm.value_or(0)) + ")";
     case Kind::kVector: return "VECTOR";
     case Kind::kInterval: return "INTERVAL";
     case Kind::kMapKeyValue: return "MAP_KEY_VALUE";

@@ -8,8 +8,10 @@
 #include <optional>
 
 #include "arrow/builder.h"
+#include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "expr/evaluate.h"
+#include "geo/extent.h"
 
 namespace pqsift::prune {
 namespace {
@@ -198,51 +200,8 @@ std::optional<std::string> NextPrefix(std::string prefix) {
 bool IsBytes(TypeId id) {
   return id == TypeId::kLargeString || id == TypeId::kLargeBinary || id == TypeId::kFixedSizeBinary;
 }
-int64_t TicksPerSecond(TimeUnit u) {
-  switch (u) {
-    case TimeUnit::kMillis: return 1000;
-    case TimeUnit::kMicros: return 1000000;
-    case TimeUnit::kNanos: return 1000000000;
-  }
-  return 0;
-}
-std::optional<int128> PowerOfTen(int k) {
-  if (k < 0 || k > 38) return std::nullopt;
-  int128 p = 1;
-  for (int i = 0; i < k; ++i) p *= 10;
-  return p;
-}
-
-// The factor an integer-domain cast multiplies by (exact, >= 1), or nullopt when the cast is
-// not a pure widening we know.
-std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {
-  bool from_number = layout::IsInteger(from.id) || from.id == TypeId::kDecimal128;
-  if (from_number && to.id == TypeId::kDecimal128) {
-    int from_scale = from.id == TypeId::kDecimal128 ? from.scale : 0;
-    return PowerOfTen(to.scale - from_scale);
-  }
-  // Between plain integers the value is unchanged (a narrowing that overflows is an error at
-  // evaluation, so every value that survives is its own bound).
-  if (layout::IsInteger(from.id) && layout::IsInteger(to.id)) return 1;
-  bool from_time = from.id == TypeId::kTime32 || from.id == TypeId::kTime64;
-  bool to_time = to.id == TypeId::kTime32 || to.id == TypeId::kTime64;
-  // A change of time zone would shift values, not scale them: only the unit may change.
-  bool same_zone_timestamps =
-      from.id == TypeId::kTimestamp && to.id == TypeId::kTimestamp && from.timezone == to.timezone;
-  if ((from_time && to_time) || same_zone_timestamps) {
-    int64_t f = TicksPerSecond(from.unit);
-    int64_t t = TicksPerSecond(to.unit);
-    if (f == 0 || t < f || t % f != 0) return std::nullopt;
-    return t / f;
-  }
-  if (from.id == TypeId::kDate32 && to.id == TypeId::kDate32) return 1;
-  // Midnight of the day, as a local date-time or at UTC (no other zone is implied).
-  if (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp &&
-      (to.timezone.empty() || to.timezone == "UTC")) {
-    return static_cast<int128>(86400) * TicksPerSecond(to.unit);
-  }
-  return std::nullopt;
-}
+using cast::IntCastFactor;
+using cast::PowerOfTen;
 
 class Prover {
  public:
@@ -328,6 +287,7 @@ class Prover {
         if (e.op == Op::kLike) p = PrefixOfLike(e.pattern);
         return Prefix(*e.children[0], p);
       }
+      case Op::kIntersectsExtent: return IntersectsExtent(e);
       case Op::kILike: {
         if (e.children.size() != 1) return Any();
         Ranges r = Values(*e.children[0]);  // NULL in, NULL out; otherwise TRUE or FALSE
@@ -495,6 +455,28 @@ class Prover {
   }
 
   // A filter column's ranges, built once from its ColumnBounds.
+  // FALSE or NULL (NULL rows, bytes that are not WKB) where the container's bbox misses the
+  // query box; anything elsewhere.
+  std::vector<Outcomes> IntersectsExtent(const Expr& e) {
+    if (e.children.size() != 1 || e.children[0]->op != Op::kColumn || e.list.size() != 4) {
+      return Any();
+    }
+    const int32_t column = e.children[0]->column;
+    if (column < 0 || static_cast<size_t>(column) >= stats_.bounds.size() ||
+        stats_.bounds[column].size() < n_) {
+      return Any();
+    }
+    const geo::QueryBox box{e.list[0].f, e.list[1].f, e.list[2].f, e.list[3].f};
+    return Each([&](size_t c) {
+      const ColumnBounds& b = stats_.bounds[column][c];
+      if (b.num_rows <= 0) return Outcomes{0};
+      const bool only_nulls = b.null_count && *b.null_count >= b.num_rows;
+      if (only_nulls) return Bits(false, false, true);
+      const bool miss = b.geo_bbox && !geo::BoxMayIntersect(*b.geo_bbox, box);
+      return Bits(!miss, true, true);
+    });
+  }
+
   Ranges ColumnRanges(int32_t column) {
     if (column < 0 || static_cast<size_t>(column) >= stats_.bounds.size() ||
         stats_.bounds[column].size() < n_) {

@@ -34,6 +34,11 @@ StatisticsTable RowGroupStatisticsTable(const FileContext& context,
       const std::optional<ColumnMetaData>& meta = rg.columns[leaf.leaf].meta_data;
       if (!meta) continue;
       column[i] = BoundsFromStatistics(*leaf.descriptor, *leaf.type, meta->statistics, rg.num_rows);
+      const LogicalType::Kind kind = leaf.descriptor->logical_type.kind;
+      if ((kind == LogicalType::Kind::kGeometry || kind == LogicalType::Kind::kGeography) &&
+          meta->geospatial_statistics) {
+        column[i].geo_bbox = meta->geospatial_statistics->bbox;
+      }
     }
   }
   return table;

@@ -39,6 +39,9 @@ struct ColumnBounds {
   // an array of the column's Arrow type. The proof evaluates the column's own conditions on
   // them (proof.h); null: nothing known beyond the bounds.
   std::shared_ptr<const Array> values;
+  // GEOMETRY/GEOGRAPHY: the chunk's GeospatialStatistics bbox; every non-null value's extent
+  // (geo/extent.h's rule) lies in it. Unset: unknown.
+  std::optional<BoundingBox> geo_bbox;
 };
 
 // The bounds of `column` (decoded as `arrow_type`) from a column chunk's statistics, applying the

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arrow/builder.h"
+#include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "variant/json.h"
 #include "variant/shredding.h"
@@ -31,11 +32,7 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-__int128 Pow10(int32_t n) {
-  __int128 p = 1;
-  for (int32_t i = 0; i < n; ++i) p *= 10;
-  return p;
-}
+using cast::Pow10;
 
 // A decimal rounded half away from zero to an integer.
 __int128 RoundDecimal(const Decimal& d) {

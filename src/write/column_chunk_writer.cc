@@ -17,6 +17,7 @@
 #include "format/metadata_encoder.h"
 #include "write/bloom_filter_builder.h"
 #include "write/bounds.h"
+#include "write/chunk_statistics.h"
 
 namespace pqsift::write {
 namespace {
@@ -241,7 +242,9 @@ class TypedChunkWriter final : public ColumnChunkWriter {
         options_(options),
         page_bounds_(spec.order),
         chunk_bounds_(spec.order),
-        order_(spec.order) {}
+        order_(spec.order),
+        sizes_(max_def, max_rep, spec.physical == PhysicalType::kByteArray),
+        geometry_(spec.logical.kind == LogicalType::Kind::kGeometry) {}
 
   // How many of the slots (at least one) hold values that fit in about `budget` bytes.
   int64_t SlotsWithinBytes(const Array& a, const Slots& slots, int64_t budget) const;
@@ -303,6 +306,9 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   std::vector<std::string> page_mins_, page_maxes_;
   std::vector<int64_t> page_null_counts_, page_nan_counts_;
   bool column_index_possible_ = true;  // false once a float page holds only NaNs
+  SizeTracker sizes_;
+  const bool geometry_;  // GEOMETRY: GeospatialStatistics from the values
+  GeoTracker geo_;
 
   // Reused buffers.
   std::vector<Value> values_;
@@ -409,6 +415,14 @@ Status TypedChunkWriter<DType>::WriteShredded(const ShreddedLeaf& leaf) {
 template <typename DType>
 Status TypedChunkWriter<DType>::AddValues() {
   const auto valid = static_cast<int64_t>(values_.size());
+  if constexpr (std::is_same_v<DType, encoding::ByteArrayType>) {
+    int64_t bytes = 0;
+    for (const encoding::ByteView& v : values_) bytes += v.size;
+    sizes_.AddBytes(bytes);
+    if (geometry_) {
+      for (const encoding::ByteView& v : values_) geo_.Add({v.data, v.size});
+    }
+  }
   page_bounds_.Update(values_.data(), valid);
   current_->Put(values_.data(), valid);
   if (trying_dictionary_) plain_->Put(values_.data(), valid);
@@ -529,6 +543,8 @@ Status TypedChunkWriter<DType>::EndPage() {
     page_maxes_.emplace_back();
   }
 
+  sizes_.EndPage(max_def_ > 0 ? page_def_.data() : nullptr,
+                 max_rep_ > 0 ? page_rep_.data() : nullptr, page_entries_);
   chunk_bounds_.Merge(page_bounds_);
   page_bounds_.Reset();
   rows_ += page_rows_;
@@ -561,7 +577,9 @@ void TypedChunkWriter<DType>::ChooseFirstPageEncoding() {
 
 template <typename DType>
 std::optional<std::string> TypedChunkWriter<DType>::ColumnIndexBytes() const {
-  if (!options_.page_index || !column_index_possible_ || null_pages_.empty()) return std::nullopt;
+  if (!options_.page_index || !column_index_possible_ || !spec_.bounds || null_pages_.empty()) {
+    return std::nullopt;
+  }
   const bool cut = spec_.physical == PhysicalType::kByteArray && options_.truncate_bytes > 0;
   const bool utf8 = spec_.logical.kind == LogicalType::Kind::kString;
   std::vector<std::string> mins(page_mins_.size()), maxes(page_maxes_.size());
@@ -595,6 +613,8 @@ std::optional<std::string> TypedChunkWriter<DType>::ColumnIndexBytes() const {
                          : descending ? BoundaryOrder::kDescending
                                       : BoundaryOrder::kUnordered;
   index.null_counts = page_null_counts_;
+  index.definition_level_histograms = sizes_.page_def_histograms();
+  index.repetition_level_histograms = sizes_.page_rep_histograms();
   if (spec_.order == SortOrder::kFloat || spec_.order == SortOrder::kFloat16) {
     index.nan_counts = page_nan_counts_;
   }
@@ -609,7 +629,7 @@ Statistics TypedChunkWriter<DType>::StatisticsOf(const BoundsTracker<DType>& bou
   if (spec_.order == SortOrder::kFloat || spec_.order == SortOrder::kFloat16) {
     s.nan_count = bounds.nan_count();
   }
-  if (!bounds.has_bounds()) return s;
+  if (!bounds.has_bounds() || !spec_.bounds) return s;
   std::string min = bounds.EncodedMin();
   std::optional<std::string> max = bounds.EncodedMax();
   bool min_exact = true, max_exact = true;
@@ -672,6 +692,13 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
   m.data_page_offset = dictionary_size;
   if (dictionary_size > 0) m.dictionary_page_offset = 0;
   m.statistics = StatisticsOf(chunk_bounds_, nulls_, strings);
+  SizeStatistics size = sizes_.Chunk();
+  if (size.unencoded_byte_array_data_bytes || !size.definition_level_histogram.empty() ||
+      !size.repetition_level_histogram.empty()) {
+    m.size_statistics = std::move(size);  // none for a required flat non-byte-array leaf
+  }
+  if (geometry_) m.geospatial_statistics = geo_.Finish();
+  out.page_unencoded_bytes = sizes_.page_unencoded_bytes();
 
   out.pages = std::move(pages_);
   for (format::PageLocation& p : out.pages) p.offset += dictionary_size;

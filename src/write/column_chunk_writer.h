@@ -56,6 +56,8 @@ struct FinishedChunk {
   std::vector<std::vector<uint8_t>> data_pages;  // one buffer per page, in order
   ColumnMetaData metadata;  // path_in_schema left empty; views into the strings given to Finish
   std::vector<format::PageLocation> pages;  // one per data page
+  // Per data page: its BYTE_ARRAY values' bytes (SizeStatistics); empty for other types.
+  std::vector<int64_t> page_unencoded_bytes;
   std::optional<std::string> column_index;  // the encoded ColumnIndex; none when not written
   std::optional<SortingColumn> sorted;      // how the chunk's rows are sorted (column_idx 0)
   std::vector<uint8_t> bloom_filter;        // header + bitset; empty when not asked for

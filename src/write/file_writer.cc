@@ -179,6 +179,7 @@ Status ParquetWriter::State::FlushRowGroup() {
       index.column = c;
       index.column_index = std::move(done.column_index);
       index.offset_index.page_locations = std::move(done.pages);
+      index.offset_index.unencoded_byte_array_data_bytes = std::move(done.page_unencoded_bytes);
       for (format::PageLocation& p : index.offset_index.page_locations) p.offset += start;
     }
     if (!done.bloom_filter.empty()) {

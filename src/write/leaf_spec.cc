@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "geo/geoarrow.h"
+
 namespace pqsift::write {
 namespace {
 
@@ -96,7 +98,19 @@ Result<LeafSpec> LeafSpecFor(const DataType& type) {
     case TypeId::kLargeString:
       return Spec(PhysicalType::kByteArray, SortOrder::kBytes, LogicalType{.kind = Kind::kString},
                   ConvertedType::kUtf8);
-    case TypeId::kLargeBinary: return Spec(PhysicalType::kByteArray, SortOrder::kBytes);
+    case TypeId::kLargeBinary: {
+      if (type.extension_name != geo::kGeoArrowWkb) {
+        return Spec(PhysicalType::kByteArray, SortOrder::kBytes);
+      }
+      // GEOMETRY (GEOGRAPHY when the metadata declares curved edges): the order of WKB bytes
+      // means nothing, so no min/max and no column index; GeospatialStatistics instead.
+      LogicalType l;
+      l.kind = geo::HasCurvedEdges(type.extension_metadata) ? Kind::kGeography : Kind::kGeometry;
+      l.crs = geo::InternCrs(geo::ParquetCrsFromGeoArrow(type.extension_metadata));
+      LeafSpec s = Spec(PhysicalType::kByteArray, SortOrder::kBytes, l);
+      s.bounds = false;
+      return s;
+    }
     case TypeId::kFixedSizeBinary: {
       if (type.byte_width < 1) {
         return Status::NotSupported("fixed_size_binary of width " +

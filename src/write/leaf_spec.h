@@ -6,6 +6,8 @@
 //   uint8/16/32 -> INT32 INT(n, unsigned)   uint64 -> INT64 INT(64, unsigned)
 //   float32/64 -> FLOAT/DOUBLE    float16 -> FIXED_LEN_BYTE_ARRAY(2) FLOAT16
 //   large_utf8 -> BYTE_ARRAY STRING        large_binary -> BYTE_ARRAY
+//   geoarrow.wkb (large_binary) -> BYTE_ARRAY GEOMETRY(crs), or GEOGRAPHY when its metadata
+//     declares curved edges; no min/max statistics (undefined order), GeospatialStatistics
 //   fixed_size_binary[n] -> FIXED_LEN_BYTE_ARRAY(n)
 //   decimal128(p, s) -> INT32 (p <= 9), INT64 (p <= 18), else FIXED_LEN_BYTE_ARRAY of the
 //     fewest bytes that hold p digits (big-endian two's complement), DECIMAL(p, s)
@@ -47,6 +49,9 @@ struct LeafSpec {
   // True when signed comparison of the physical values is the type's order, so the deprecated
   // Statistics.min/max (always signed) may be written for older readers.
   bool legacy_min_max = false;
+  // False when the type has no defined order (GEOMETRY, GEOGRAPHY): no min/max statistics and
+  // no column index are written.
+  bool bounds = true;
 };
 
 // The leaf for a flat Arrow type; NotSupported (naming the type) for nested and null types

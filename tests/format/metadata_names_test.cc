@@ -57,14 +57,22 @@ TEST(MetadataNamesTest, LogicalTypes) {
   EXPECT_EQ(LogicalTypeName(testing::IntLogical(8, false)), "INT(8,unsigned)");
   EXPECT_EQ(LogicalTypeName(testing::IntLogical(64, true)), "INT(64,signed)");
   const std::pair<Kind, const char*> simple[] = {
-      {Kind::kString, "STRING"},       {Kind::kMap, "MAP"},
-      {Kind::kList, "LIST"},           {Kind::kEnum, "ENUM"},
-      {Kind::kDate, "DATE"},           {Kind::kUnknown, "UNKNOWN"},
-      {Kind::kJson, "JSON"},           {Kind::kBson, "BSON"},
-      {Kind::kUuid, "UUID"},           {Kind::kFloat16, "FLOAT16"},
-      {Kind::kVariant, "VARIANT"},     {Kind::kGeometry, "GEOMETRY"},
-      {Kind::kGeography, "GEOGRAPHY"}, {Kind::kVector, "VECTOR"},
-      {Kind::kInterval, "INTERVAL"},   {Kind::kMapKeyValue, "MAP_KEY_VALUE"},
+      {Kind::kString, "STRING"},
+      {Kind::kMap, "MAP"},
+      {Kind::kList, "LIST"},
+      {Kind::kEnum, "ENUM"},
+      {Kind::kDate, "DATE"},
+      {Kind::kUnknown, "UNKNOWN"},
+      {Kind::kJson, "JSON"},
+      {Kind::kBson, "BSON"},
+      {Kind::kUuid, "UUID"},
+      {Kind::kFloat16, "FLOAT16"},
+      {Kind::kVariant, "VARIANT"},
+      {Kind::kGeometry, "GEOMETRY(OGC:CRS84)"},
+      {Kind::kGeography, "GEOGRAPHY(OGC:CRS84,SPHERICAL)"},
+      {Kind::kVector, "VECTOR"},
+      {Kind::kInterval, "INTERVAL"},
+      {Kind::kMapKeyValue, "MAP_KEY_VALUE"},
   };
   for (const auto& [kind, name] : simple)
     EXPECT_EQ(LogicalTypeName(testing::MakeLogical(kind)), name);

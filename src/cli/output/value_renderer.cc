@@ -13,6 +13,8 @@
 #include "arrow/layout.h"
 #include "arrow/utf8.h"
 #include "common/value_format.h"
+#include "geo/geoarrow.h"
+#include "geo/wkb.h"
 #include "variant/json.h"
 #include "variant/shredding.h"
 
@@ -323,6 +325,38 @@ class VariantRenderer final : public ValueRenderer {
   const Array* value_ = nullptr;
 };
 
+// geoarrow.wkb (large_binary of WKB): the geometry as WKT text (geo/wkb.h) in every style, a
+// JSON string in JSON. Bytes that are not WKB render as "<invalid WKB: why>".
+class WkbRenderer final : public ValueRenderer {
+ public:
+  WkbRenderer(const Array& a, RenderStyle style)
+      : ValueRenderer(a, style), offsets_(layout::Offsets<int64_t>(a)) {
+    data_ = a.buffers[2] ? a.buffers[2]->data() : nullptr;
+  }
+  void Append(int64_t i, std::string& out) const override {
+    if (IsNull(i)) {
+      if (json_) out += "null";
+      return;
+    }
+    const int64_t slot = offset_ + i;
+    std::span<const uint8_t> wkb(data_ + offsets_[slot],
+                                 static_cast<size_t>(offsets_[slot + 1] - offsets_[slot]));
+    text_.clear();
+    Status s = geo::AppendWkt(wkb, text_);
+    if (!s.ok()) text_ = "<invalid WKB: " + s.message() + ">";
+    if (json_) {
+      variant::AppendJsonString(out, text_);
+    } else {
+      out += text_;
+    }
+  }
+
+ private:
+  const int64_t* offsets_;
+  const uint8_t* data_ = nullptr;
+  mutable std::string text_;  // reused: one renderer serves one writer thread
+};
+
 // map (int32 offsets into an entries struct<key, value>).
 class MapRenderer final : public ValueRenderer {
  public:
@@ -400,6 +434,8 @@ std::unique_ptr<ValueRenderer> MakeRenderer(const Array& a, RenderStyle style,
     case TypeId::kLargeString:
       return std::make_unique<BytesRenderer>(a, style, true, options.binary_as_base64);
     case TypeId::kLargeBinary:
+      if (type.extension_name == geo::kGeoArrowWkb) return std::make_unique<WkbRenderer>(a, style);
+      [[fallthrough]];
     case TypeId::kFixedSizeBinary:
       return std::make_unique<BytesRenderer>(a, style, false, options.binary_as_base64);
     case TypeId::kLargeList: return std::make_unique<ListRenderer>(a, options);

@@ -1,0 +1,98 @@
+// Extents and the box test (extent.h).
+#include "geo/extent.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pqsift::geo {
+
+void Extent::Merge(const Extent& o) {
+  xmin = std::min(xmin, o.xmin);
+  xmax = std::max(xmax, o.xmax);
+  ymin = std::min(ymin, o.ymin);
+  ymax = std::max(ymax, o.ymax);
+  zmin = std::min(zmin, o.zmin);
+  zmax = std::max(zmax, o.zmax);
+  mmin = std::min(mmin, o.mmin);
+  mmax = std::max(mmax, o.mmax);
+}
+
+namespace {
+
+class ExtentVisitor {
+ public:
+  ExtentVisitor(WkbSummary& out, bool geography) : out_(out), geography_(geography) {}
+
+  void Begin(GeometryKind kind, Dims dims, uint32_t) {
+    if (depth_++ == 0) {
+      out_.kind = kind;
+      out_.dims = dims;
+      out_.type_code = IsoTypeCode(kind, dims);
+      z_ = dims.z ? 2 : -1;
+      m_ = dims.m ? (dims.z ? 3 : 2) : -1;
+    }
+  }
+  void End() { --depth_; }
+  void Ring(uint32_t) {}
+  void EndRing() {}
+  bool Point(const double* c) {
+    Extent& e = out_.extent;
+    const double x = c[0];
+    const double y = c[1];
+    // NaN fails both comparisons, so it is skipped; so are a geography's out-of-range values.
+    if (!std::isnan(x) && (!geography_ || (x >= -180 && x <= 180))) {
+      e.xmin = std::min(e.xmin, x);
+      e.xmax = std::max(e.xmax, x);
+    }
+    if (!std::isnan(y) && (!geography_ || (y >= -90 && y <= 90))) {
+      e.ymin = std::min(e.ymin, y);
+      e.ymax = std::max(e.ymax, y);
+    }
+    if (z_ > 0 && !std::isnan(c[z_])) {
+      e.zmin = std::min(e.zmin, c[z_]);
+      e.zmax = std::max(e.zmax, c[z_]);
+    }
+    if (m_ > 0 && !std::isnan(c[m_])) {
+      e.mmin = std::min(e.mmin, c[m_]);
+      e.mmax = std::max(e.mmax, c[m_]);
+    }
+    return true;
+  }
+
+ private:
+  WkbSummary& out_;
+  bool geography_;
+  int depth_ = 0;
+  int z_ = -1;
+  int m_ = -1;
+};
+
+bool Overlaps(double lo, double hi, double qlo, double qhi) { return lo <= qhi && hi >= qlo; }
+
+}  // namespace
+
+Result<WkbSummary> Summarize(std::span<const uint8_t> wkb, bool geography) {
+  WkbSummary out;
+  ExtentVisitor visitor(out, geography);
+  PQSIFT_RETURN_IF_ERROR(WalkWkb(wkb, visitor));
+  return out;
+}
+
+bool Intersects(const Extent& e, const QueryBox& q) {
+  if (!e.has_xy()) return false;
+  if (!Overlaps(e.ymin, e.ymax, q.ymin, q.ymax)) return false;
+  if (q.xmin <= q.xmax) return Overlaps(e.xmin, e.xmax, q.xmin, q.xmax);
+  return e.xmax >= q.xmin || e.xmin <= q.xmax;  // the box wraps
+}
+
+bool BoxMayIntersect(const BoundingBox& b, const QueryBox& q) {
+  if (std::isnan(b.xmin) || std::isnan(b.xmax) || std::isnan(b.ymin) || std::isnan(b.ymax)) {
+    return true;  // Geospatial.md: such a box is not reliable
+  }
+  if (!Overlaps(b.ymin, b.ymax, q.ymin, q.ymax)) return false;
+  if (b.xmin > b.xmax) return true;  // wraps: a row's planar extent may span the gap
+  if (q.xmin <= q.xmax) return Overlaps(b.xmin, b.xmax, q.xmin, q.xmax);
+  return b.xmax >= q.xmin || b.xmin <= q.xmax;
+}
+
+}  // namespace pqsift::geo
