@@ -66,6 +66,8 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kColumn:
     case Op::kLiteral:
     case Op::kCast:
+    case Op::kVariantGet:
+    case Op::kGuarded:
     case Op::kStartsWith: return ToString(e, filter);
     default: return "(" + ToString(e, filter) + ")";
   }
@@ -146,6 +148,18 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     case Op::kStartsWith:
       return "starts_with(" + ToString(*e.children[0], filter) + ", " +
              DebugString(Value::Bytes(e.pattern)) + ")";
+    case Op::kVariantGet:
+      return "variant_get(" + ToString(*e.children[0], filter) + ", " +
+             DebugString(Value::Bytes(variant::FormatPath(e.variant_path))) + ", '" +
+             std::string(variant::SqlTypeName(e.variant_type)) + "')";
+    case Op::kGuarded: {
+      // Pruning filters only: the shredded column, unless a fallback `value` column is set.
+      std::string out = "shredded(" + ToString(*e.children[0], filter);
+      for (size_t k = 1; k < e.children.size(); ++k) {
+        out += (k == 1 ? " unless " : ", ") + ToString(*e.children[k], filter);
+      }
+      return out + ")";
+    }
     default: break;
   }
   std::string out;
