@@ -42,6 +42,8 @@ struct ConvertArgs {
   std::string sort_by;
   std::vector<std::string> bloom_filters;
   std::string geometry;
+  std::vector<std::string> variants;
+  std::string shred;
   int64_t row_group_rows = WriterOptions{}.row_group_rows;
   int64_t page_rows = WriterOptions{}.page_rows;
   int64_t page_bytes = WriterOptions{}.page_bytes;
@@ -195,6 +197,9 @@ int RunConvert(const ConvertArgs& args) {
   }
   std::unique_ptr<BatchReader> reader;
   std::ifstream text_file;
+  if (format != "jsonl" && (!args.variants.empty() || !args.shred.empty())) {
+    return ReportError(Status::InvalidArgument("--variant and --shred take JSON Lines input"));
+  }
   if (format == "parquet") {
     ScanOptions scan;
     scan.threads = args.threads;
@@ -207,6 +212,8 @@ int RunConvert(const ConvertArgs& args) {
     JsonLinesOptions jsonl;
     jsonl.schema = args.schema;
     jsonl.infer_rows = args.infer_rows;
+    jsonl.variant_columns = args.variants;
+    jsonl.shred = args.shred;
     auto jsonl_reader = JsonLinesReader::Open(text_file, args.input, jsonl);
     if (!jsonl_reader.ok()) return ReportError(jsonl_reader.status());
     // Parsing on a thread of its own, ahead of the encoding (two cores).
@@ -287,6 +294,13 @@ Command AddConvertCommand(CLI::App& root) {
                   "'id:int64,ts:timestamp_us,price:decimal(10,2)'; columns not named are "
                   "inferred (bool, int64, double, date, timestamp, else string; JSON objects "
                   "and arrays: struct and list)");
+  sub->add_option("--variant", args->variants,
+                  "JSON Lines columns written as VARIANT (any JSON value), shredded by --shred "
+                  "or, without it, by the types of their objects' fields in the first rows")
+      ->delimiter(',');
+  sub->add_option("--shred", args->shred,
+                  "How VARIANT columns are shredded: 'col:a:int64,b:string' (int64, double, "
+                  "string, boolean; 'col:' not shredded; several columns separated by ';')");
   sub->add_option("--delimiter", args->delimiter, "CSV field delimiter (one character, \\t: tab)")
       ->capture_default_str();
   sub->add_option("--infer-rows", args->infer_rows,

@@ -17,6 +17,7 @@
 #include "expr/parser.h"
 #include "expr/temporal_text.h"
 #include "geo/geoarrow.h"
+#include "variant/shredding.h"
 
 namespace pqsift::expr {
 namespace {
@@ -266,14 +267,22 @@ std::optional<std::string> ParseUuid(std::string_view text) {
 
 // ---- the binder ----
 
+// A path into a VARIANT column not yet given a SQL type: `v.a.b` takes its type where it is
+// used (Binder::SettleVariant).
+struct VariantPath {
+  ExprPtr column;  // kColumn of the VARIANT group
+  std::vector<variant::PathStep> steps;
+};
+
 struct Operand {
-  ExprPtr expr;  // null for a literal
+  ExprPtr expr;  // null for a literal (and for a variant path until settled)
   Literal literal;
   int32_t pos = 0;
   std::string description;  // "int64 column 'id'", "string 'abc'"
   bool uuid = false;        // a UUID column: strings in UUID text form compare as its 16 bytes
+  std::optional<VariantPath> variant;
 
-  bool is_literal() const { return expr == nullptr; }
+  bool is_literal() const { return expr == nullptr && !variant; }
 };
 
 // How a literal meets the column side.
@@ -318,6 +327,9 @@ class Binder {
       case AstNode::Kind::kNegate: return BindNegate(n);
       case AstNode::Kind::kArithmetic: return BindArithmetic(n);
       case AstNode::Kind::kCast: return BindCast(n);
+      case AstNode::Kind::kCall:
+        if (n.name == "variant_get") return BindVariantGet(n);
+        [[fallthrough]];
       default: {
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
         Operand o;
@@ -332,8 +344,12 @@ class Binder {
   Result<Operand> BindColumn(const AstNode& n) {
     std::string path;
     for (const std::string& part : n.path) path += (path.empty() ? "" : ".") + part;
-    const ColumnDescriptor* column = FindLeaf(path);
+    const ColumnDescriptor* column = n.subscripts.empty() ? FindLeaf(path) : nullptr;
     if (column == nullptr) {
+      if (std::optional<Result<Operand>> v = BindVariantPath(n)) return *v;
+      if (!n.subscripts.empty()) {
+        return ErrorAt(n.subscripts[0].pos, "[ ] subscripts need a VARIANT column");
+      }
       if (std::string group = FindGroup(path); !group.empty()) {
         return ErrorAt(n.pos, "column '" + group +
                                   "' is a group (struct, list or map): name a leaf inside it");
@@ -375,6 +391,164 @@ class Binder {
     o.description = ref.type->ToString() + " column '" + ref.path + "'";
     o.uuid = column->logical_type.kind == LogicalType::Kind::kUuid;
     return o;
+  }
+
+  // `n` as a path into a VARIANT column: the longest prefix of its dotted parts that names a
+  // group annotated VARIANT, the rest and the subscripts the steps inside it. nullopt when no
+  // prefix names one.
+  std::optional<Result<Operand>> BindVariantPath(const AstNode& n) {
+    for (size_t len = n.path.size(); len > 0; --len) {
+      std::string prefix;
+      for (size_t k = 0; k < len; ++k) prefix += (k == 0 ? "" : ".") + n.path[k];
+      int32_t node = schema_.FindNode(prefix);
+      if (node < 0) continue;
+      const SchemaNode& group = schema_.nodes()[static_cast<size_t>(node)];
+      if (group.is_leaf() || group.logical_type.kind != LogicalType::Kind::kVariant) return {};
+      if (group.max_repetition_level > 0) {
+        return ErrorAt(n.pos, "column '" + schema_.NodePath(node) +
+                                  "' is inside a list or map: filters take top-level or struct "
+                                  "fields only");
+      }
+      VariantPath v;
+      for (size_t k = len; k < n.path.size(); ++k) {
+        variant::PathStep step;
+        step.name = n.path[k];
+        v.steps.push_back(std::move(step));
+      }
+      for (const AstSubscript& sub : n.subscripts) {
+        variant::PathStep step;
+        if (sub.is_index) {
+          // As DuckDB: v.a[1] is the first element; 0 is refused.
+          if (sub.index < 1 || sub.index > UINT32_MAX) {
+            return ErrorAt(sub.pos, "variant array indexes are 1-based: [1] is the first element");
+          }
+          step.is_index = true;
+          step.index = static_cast<uint32_t>(sub.index - 1);
+        } else {
+          step.name = sub.name;
+        }
+        v.steps.push_back(std::move(step));
+      }
+      v.column = VariantColumn(node);
+      Operand o;
+      o.pos = n.pos;
+      o.description =
+          "VARIANT path '" + schema_.NodePath(node) + variant::FormatPath(v.steps).substr(1) + "'";
+      o.variant = std::move(v);
+      return o;
+    }
+    return {};
+  }
+
+  // The kColumn of VARIANT group `node` (read whole: the unshredded variant), added to the
+  // filter's columns once.
+  ExprPtr VariantColumn(int32_t node) {
+    const std::string& path = schema_.NodePath(node);
+    int32_t index = -1;
+    for (size_t k = 0; k < filter_.columns.size(); ++k) {
+      if (filter_.columns[k].leaf < 0 && filter_.columns[k].path == path) {
+        index = static_cast<int32_t>(k);
+      }
+    }
+    if (index < 0) {
+      ColumnRef ref;
+      ref.path = path;
+      ref.type = variant::VariantArrowType();
+      index = static_cast<int32_t>(filter_.columns.size());
+      filter_.columns.push_back(std::move(ref));
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kColumn;
+    e->column = index;
+    e->type = filter_.columns[static_cast<size_t>(index)].type;
+    return e;
+  }
+
+  // A variant path given its SQL type: kVariantGet.
+  static Operand SettleVariant(const Operand& x, variant::SqlType type) {
+    if (!x.variant) return x;
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kVariantGet;
+    e->type = variant::ArrowTypeOf(type);
+    e->variant_path = x.variant->steps;
+    e->variant_type = type;
+    e->children = {x.variant->column};
+    Operand out;
+    out.expr = std::move(e);
+    out.pos = x.pos;
+    out.description = x.description + " as " + std::string(variant::SqlTypeName(type));
+    return out;
+  }
+
+  // The type a variant path takes when it meets `other` (docs/filter-language.md): numbers as
+  // DOUBLE (so 42.5 = 42 is FALSE, as in DuckDB), strings as VARCHAR, booleans as BOOLEAN,
+  // dates as DATE; NULL as VARCHAR (any value is non-null there).
+  Result<variant::SqlType> VariantTypeFor(const Operand& x, const Operand& other) {
+    auto mismatch = [&] {
+      return ErrorAt(other.pos, "cannot compare " + x.description + " with " + other.description +
+                                    ": CAST the path or use variant_get");
+    };
+    if (other.variant) return mismatch();
+    if (other.is_literal()) {
+      switch (other.literal.kind) {
+        case Literal::Kind::kInteger:
+        case Literal::Kind::kDecimal:
+        case Literal::Kind::kFloat: return variant::SqlType::kDouble;
+        case Literal::Kind::kString:
+        case Literal::Kind::kNull: return variant::SqlType::kVarchar;
+        case Literal::Kind::kBool: return variant::SqlType::kBoolean;
+        case Literal::Kind::kDate: return variant::SqlType::kDate;
+        default: return mismatch();
+      }
+    }
+    Family f = FamilyOf(*other.expr->type);
+    if (IsNumeric(f)) return variant::SqlType::kDouble;
+    if (f == Family::kBool) return variant::SqlType::kBoolean;
+    if (f == Family::kDate) return variant::SqlType::kDate;
+    if (f == Family::kBytes && other.expr->type->id == TypeId::kLargeString) {
+      return variant::SqlType::kVarchar;
+    }
+    return mismatch();
+  }
+
+  // Both sides of a comparison with a variant path settled by the other side.
+  Status SettlePair(Operand& a, Operand& b) {
+    if (a.variant) {
+      PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(a, b));
+      a = SettleVariant(a, t);
+    } else if (b.variant) {
+      PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(b, a));
+      b = SettleVariant(b, t);
+    }
+    return Status::OK();
+  }
+
+  // variant_get(v[.path], '$.path', 'TYPE'): the path's value as TYPE, NULL where missing or
+  // not convertible.
+  Result<Operand> BindVariantGet(const AstNode& n) {
+    if (n.children.size() != 3) {
+      return ErrorAt(n.pos, "variant_get takes three arguments: (column, '$.path', 'TYPE')");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Operand v, BindOperand(*n.children[0]));
+    if (!v.variant) {
+      return ErrorAt(v.pos, "variant_get needs a VARIANT column, not " + v.description);
+    }
+    auto string_argument = [&](size_t k, std::string_view what) -> Result<std::string> {
+      const AstNode& a = *n.children[k];
+      if (a.kind != AstNode::Kind::kLiteral || a.literal.kind != Literal::Kind::kString) {
+        return ErrorAt(a.pos, "variant_get needs a string literal " + std::string(what));
+      }
+      return a.literal.s;
+    };
+    PQSIFT_ASSIGN_OR_RETURN(std::string path_text, string_argument(1, "path"));
+    PQSIFT_ASSIGN_OR_RETURN(std::string type_text, string_argument(2, "type"));
+    Result<std::vector<variant::PathStep>> steps = variant::ParsePath(path_text);
+    if (!steps.ok()) return ErrorAt(n.children[1]->pos, steps.status().message());
+    Result<variant::SqlType> type = variant::ParseSqlType(type_text);
+    if (!type.ok()) return ErrorAt(n.children[2]->pos, type.status().message());
+    v.variant->steps.insert(v.variant->steps.end(), steps->begin(), steps->end());
+    v.description = "variant_get of " + v.description;
+    return SettleVariant(v, *type);
   }
 
   // The leaf `path` names (Schema::FindNode: the one resolution of names), or null.
@@ -424,6 +598,7 @@ class Binder {
 
   Result<Operand> BindNegate(const AstNode& n) {
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    x = SettleVariant(x, variant::SqlType::kDouble);
     if (x.is_literal()) {
       Literal& lit = x.literal;
       switch (lit.kind) {
@@ -473,7 +648,10 @@ class Binder {
     }
   }
 
-  Result<Operand> Arithmetic(Op op, const Operand& a, const Operand& b, int32_t pos) {
+  Result<Operand> Arithmetic(Op op, const Operand& variant_a, const Operand& variant_b,
+                             int32_t pos) {
+    const Operand a = SettleVariant(variant_a, variant::SqlType::kDouble);
+    const Operand b = SettleVariant(variant_b, variant::SqlType::kDouble);
     if (a.is_literal() && b.is_literal()) return FoldArithmetic(op, a, b, pos);
     ExprPtr x;
     ExprPtr y;
@@ -620,6 +798,21 @@ class Binder {
     bool to_double = type == "double" || type == "float8" || type == "double precision";
     bool to_integer = type == "bigint" || type == "integer" || type == "int" || type == "int8" ||
                       type == "int4" || type == "int64" || type == "hugeint";
+    if (x.variant) {
+      // CAST of a variant path is variant_get's conversion: NULL where it does not convert
+      // (TRY_CAST; DuckDB's CAST fails the query there).
+      std::optional<variant::SqlType> to;
+      if (to_integer) to = variant::SqlType::kBigint;
+      if (to_double) to = variant::SqlType::kDouble;
+      if (type == "varchar" || type == "text" || type == "string") to = variant::SqlType::kVarchar;
+      if (type == "boolean" || type == "bool") to = variant::SqlType::kBoolean;
+      if (type == "date") to = variant::SqlType::kDate;
+      if (!to) {
+        return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
+                                  " is not supported (BIGINT, DOUBLE, VARCHAR, BOOLEAN, DATE)");
+      }
+      return SettleVariant(x, *to);
+    }
     if (x.is_literal()) {
       Literal& lit = x.literal;
       std::optional<Literal> out;
@@ -718,6 +911,8 @@ class Binder {
       }
       case AstNode::Kind::kIsNull: {
         PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+        // Any value is a VARCHAR: NULL exactly where the path is missing or Variant null.
+        x = SettleVariant(x, variant::SqlType::kVarchar);
         if (x.is_literal()) {
           bool is_null = x.literal.kind == Literal::Kind::kNull;
           return MakeLiteral(Value::Bool(is_null != n.negated), Boolean());
@@ -728,6 +923,12 @@ class Binder {
         PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
         PQSIFT_ASSIGN_OR_RETURN(Operand low, BindOperand(*n.children[1]));
         PQSIFT_ASSIGN_OR_RETURN(Operand high, BindOperand(*n.children[2]));
+        if (x.variant) {
+          const Operand& by =
+              low.is_literal() && low.literal.kind == Literal::Kind::kNull ? high : low;
+          PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(x, by));
+          x = SettleVariant(x, t);
+        }
         if (!x.is_literal()) x.expr = BetweenCommonType(x.expr, low, high);
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr ge, BindComparison(Op::kGe, x, std::move(low), n.pos));
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr le, BindComparison(Op::kLe, x, std::move(high), n.pos));
@@ -771,7 +972,8 @@ class Binder {
     return x;
   }
 
-  Result<ExprPtr> AsPredicate(const Operand& x) {
+  Result<ExprPtr> AsPredicate(const Operand& variant_x) {
+    const Operand x = SettleVariant(variant_x, variant::SqlType::kBoolean);
     if (x.is_literal()) {
       if (x.literal.kind == Literal::Kind::kBool) {
         return MakeLiteral(Value::Bool(x.literal.b), Boolean());
@@ -828,12 +1030,18 @@ class Binder {
 
   Result<ExprPtr> BindCall(const AstNode& n) {
     if (n.name == "st_intersects_extent") return BindIntersectsExtent(n);
+    if (n.name == "variant_get") {
+      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindVariantGet(n));
+      return AsPredicate(x);
+    }
     if (n.name != "starts_with") {
-      return ErrorAt(
-          n.pos, "unknown function '" + n.name + "' (known: starts_with, st_intersects_extent)");
+      return ErrorAt(n.pos,
+                     "unknown function '" + n.name +
+                         "' (known: starts_with, st_intersects_extent, variant_get)");
     }
     if (n.children.size() != 2) return ErrorAt(n.pos, "starts_with takes two arguments");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    x = SettleVariant(x, variant::SqlType::kVarchar);
     PQSIFT_ASSIGN_OR_RETURN(Operand prefix, BindOperand(*n.children[1]));
     if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
       return ErrorAt(x.pos, "starts_with needs a string or binary column, not " + x.description);
@@ -855,6 +1063,7 @@ class Binder {
 
   Result<ExprPtr> BindLike(const AstNode& n) {
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    x = SettleVariant(x, variant::SqlType::kVarchar);
     PQSIFT_ASSIGN_OR_RETURN(Operand pattern, BindOperand(*n.children[1]));
     if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
       return ErrorAt(x.pos, "LIKE needs a string or binary column, not " + x.description);
@@ -900,11 +1109,29 @@ class Binder {
   Result<ExprPtr> BindIn(const AstNode& n) {
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
     std::vector<Operand> items;
-    bool all_literals = !x.is_literal();
     for (size_t k = 1; k < n.children.size(); ++k) {
       PQSIFT_ASSIGN_OR_RETURN(Operand item, BindOperand(*n.children[k]));
-      all_literals = all_literals && item.is_literal();
       items.push_back(std::move(item));
+    }
+    if (x.variant) {
+      // Typed by the first item that is not NULL.
+      const Operand* by = &items[0];
+      for (const Operand& item : items) {
+        if (!item.is_literal() || item.literal.kind != Literal::Kind::kNull) {
+          by = &item;
+          break;
+        }
+      }
+      PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(x, *by));
+      x = SettleVariant(x, t);
+    }
+    bool all_literals = !x.is_literal();
+    for (Operand& item : items) {
+      if (item.variant) {
+        PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(item, x));
+        item = SettleVariant(item, t);
+      }
+      all_literals = all_literals && item.is_literal();
     }
     if (!all_literals) {
       // x IN (a, b) is x = a OR x = b, NULLs included.
@@ -971,6 +1198,7 @@ class Binder {
   }
 
   Result<ExprPtr> BindComparison(Op op, Operand a, Operand b, int32_t pos) {
+    PQSIFT_RETURN_IF_ERROR(SettlePair(a, b));
     bool distinct_op = op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom;
     if (a.is_literal() && b.is_literal()) return FoldComparison(op, a, b, pos);
     if (a.is_literal()) {

@@ -288,6 +288,10 @@ class Evaluator {
       case Op::kSub:
       case Op::kMul:
       case Op::kDiv: return EvalArithmetic(e);
+      case Op::kVariantGet: return EvalVariantGet(e);
+      // The shredded column's value: right only where the guards (its fallback `value` columns)
+      // are NULL, which is where the prover evaluates it (on a dictionary's values).
+      case Op::kGuarded: return Eval(*e.children[0]);
     }
     return Status::Internal("unknown expression op");
   }
@@ -322,6 +326,14 @@ class Evaluator {
     auto k = static_cast<size_t>(index);
     if (k >= arrays_.size()) return Status::InvalidArgument("filter column index out of range");
     if (loaded_[k]) return *loaded_[k];
+    PQSIFT_ASSIGN_OR_RETURN(const Array* a, ColumnArray(k));
+    PQSIFT_ASSIGN_OR_RETURN(Vec v, ArrayVec(*a, *filter_.columns[k].type, filter_.columns[k].path));
+    loaded_[k] = v;
+    return v;
+  }
+
+  // Column k's array, checked against its type and the batch's length.
+  Result<const Array*> ColumnArray(size_t k) const {
     const Array* a = arrays_[k];
     const DataType& expected = *filter_.columns[k].type;
     if (a == nullptr || a->type == nullptr || a->type->id != expected.id) {
@@ -334,6 +346,30 @@ class Evaluator {
                                      std::to_string(a->length) + " rows, fewer than " +
                                      std::to_string(n_));
     }
+    return a;
+  }
+
+  // variant_get over the batch (variant/get.h), the result read as a vector.
+  Result<Vec> EvalVariantGet(const Expr& e) {
+    const Expr& column = *e.children[0];
+    auto k = static_cast<size_t>(column.column);
+    if (column.op != Op::kColumn || k >= arrays_.size()) {
+      return Status::InvalidArgument("variant_get needs a VARIANT column");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(const Array* a, ColumnArray(k));
+    Array head = *a;
+    head.length = n_;  // the batch's rows only
+    PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> values,
+                            variant::VariantGet(head, e.variant_path, e.variant_type));
+    PQSIFT_ASSIGN_OR_RETURN(Vec v, ArrayVec(*values, *e.type, filter_.columns[k].path));
+    if (v.keep_values == nullptr) v.keep_values = values;  // values read in place
+    if (v.keep_valid == nullptr) v.keep_valid = values;
+    return v;
+  }
+
+  // An array of `expected`'s type as a vector (REQUIRES: at least n_ rows).
+  Result<Vec> ArrayVec(const Array& array, const DataType& expected, const std::string& path) {
+    const Array* a = &array;
     Vec v;
     v.phys = PhysOfType(expected);
     int64_t off = a->offset;
@@ -374,12 +410,10 @@ class Evaluator {
         int32_t width = layout::FixedByteWidth(expected);
         v.values = values != nullptr ? values + off * width : kNoBytes;
         if (values == nullptr && n_ > 0) {
-          return Status::InvalidArgument("column '" + filter_.columns[k].path +
-                                         "' has no values buffer");
+          return Status::InvalidArgument("column '" + path + "' has no values buffer");
         }
       }
     }
-    loaded_[k] = v;
     return v;
   }
 

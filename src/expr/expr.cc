@@ -67,7 +67,9 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kLiteral:
     case Op::kCast:
     case Op::kStartsWith:
-    case Op::kIntersectsExtent: return ToString(e, filter);
+    case Op::kIntersectsExtent:
+    case Op::kVariantGet:
+    case Op::kGuarded: return ToString(e, filter);
     default: return "(" + ToString(e, filter) + ")";
   }
 }
@@ -150,6 +152,18 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     case Op::kIntersectsExtent: {
       std::string out = "st_intersects_extent(" + ToString(*e.children[0], filter);
       for (const Value& v : e.list) out += ", " + DebugString(v);
+      return out + ")";
+    }
+    case Op::kVariantGet:
+      return "variant_get(" + ToString(*e.children[0], filter) + ", " +
+             DebugString(Value::Bytes(variant::FormatPath(e.variant_path))) + ", '" +
+             std::string(variant::SqlTypeName(e.variant_type)) + "')";
+    case Op::kGuarded: {
+      // Pruning filters only: the shredded column, unless a fallback `value` column is set.
+      std::string out = "shredded(" + ToString(*e.children[0], filter);
+      for (size_t k = 1; k < e.children.size(); ++k) {
+        out += (k == 1 ? " unless " : ", ") + ToString(*e.children[k], filter);
+      }
       return out + ")";
     }
     default: break;

@@ -37,6 +37,17 @@
 //        (x <= 1 OR x >= 2); never rounded. An integer literal outside a narrow column's
 //        range (int8col < 1000) stays as is; literals beyond every value of their domain are
 //        clamped to +-10^38.
+//   kVariantGet: one child, a kColumn of a VARIANT column (arrow.parquet.variant); the value at
+//        `variant_path` converted to `variant_type` (variant/get.h: NULL where the row is NULL,
+//        the path missing, the value Variant null or not convertible). `variant_get(v, '$.a',
+//        'BIGINT')`, CAST(v.a AS BIGINT), and a bare path `v.a` compared with a value all bind
+//        to it (docs/filter-language.md).
+//   kGuarded (pruning filters only): children[0] is the value wherever every other child is
+//        NULL; where one is not, nothing is known. The evaluator gives children[0]'s value, so
+//        the prover evaluates it (on a value set) only where it has proven the others NULL. A
+//        per-file rewrite of a kVariantGet whose path is shredded (scan/variant_proof.h):
+//        children[0] the shredded typed_value column, the others the `value` columns a row's value
+//        could come from.
 //   BETWEEN a AND b is bound as kAnd(x >= a, x <= b); NOT IN / NOT LIKE as kNot(...);
 //   `x <> y` as kNe.
 #pragma once
@@ -48,6 +59,8 @@
 
 #include "expr/value.h"
 #include "pqsift/array.h"
+#include "variant/get.h"
+#include "variant/path.h"
 
 namespace pqsift::expr {
 
@@ -77,24 +90,29 @@ enum class Op : uint8_t {
   kSub,
   kMul,
   kDiv,
+  kVariantGet,
+  kGuarded,
 };
 
 struct Expr {
   Op op = Op::kLiteral;
-  std::shared_ptr<const DataType> type;  // result type (Boolean for predicates)
-  int32_t column = -1;                   // kColumn: index into BoundFilter::columns
-  Value literal;                         // kLiteral (kNull for NULL, typed by `type`)
-  std::vector<Value> list;               // kIn
-  bool list_has_null = false;            // kIn
-  std::string pattern;                   // kLike, kILike, kStartsWith
-  bool geography = false;                // kIntersectsExtent
+  std::shared_ptr<const DataType> type;         // result type (Boolean for predicates)
+  int32_t column = -1;                          // kColumn: index into BoundFilter::columns
+  Value literal;                                // kLiteral (kNull for NULL, typed by `type`)
+  std::vector<Value> list;                      // kIn
+  bool list_has_null = false;                   // kIn
+  std::string pattern;                          // kLike, kILike, kStartsWith
+  std::vector<variant::PathStep> variant_path;  // kVariantGet
+  variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
+  bool geography = false;                       // kIntersectsExtent
   std::vector<std::shared_ptr<const Expr>> children;
 };
 
-// A leaf column the filter reads. Only leaves outside any list or map can be referenced.
+// A leaf column the filter reads, or a VARIANT group (read whole, as the unshredded variant;
+// leaf -1). Only columns outside any list or map can be referenced.
 struct ColumnRef {
   std::string path;                      // dotted: "s.a.b"
-  int32_t leaf = -1;                     // index into Schema::columns()
+  int32_t leaf = -1;                     // index into Schema::columns(); -1 for a VARIANT group
   std::shared_ptr<const DataType> type;  // the Arrow type the column decodes to
 };
 

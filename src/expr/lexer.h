@@ -20,7 +20,7 @@ enum class TokenKind : uint8_t {
   kFloat,             // text: a number with an exponent (1.5e3)
   kString,            // text: without the quotes, '' unescaped
   kHexString,         // text: the decoded bytes of X'..'
-  kSymbol,            // text: = != <> < <= > >= + - * / ( ) , .
+  kSymbol,            // text: = != <> < <= > >= + - * / ( ) , . [ ]
 };
 
 struct Token {

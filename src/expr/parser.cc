@@ -393,6 +393,32 @@ class Parser {
       }
       if (!AcceptSymbol(".")) break;
     }
+    // Subscripts into a VARIANT column: ['name'], [n], and .name after them.
+    while (IsSymbol(Peek(), "[")) {
+      AstSubscript step;
+      step.pos = Advance().pos;
+      const Token& key = Peek();
+      if (key.kind == TokenKind::kString) {
+        step.name = Advance().text;
+      } else if (key.kind == TokenKind::kInteger && key.text.size() <= 18) {
+        step.is_index = true;
+        step.index = std::strtoll(Advance().text.c_str(), nullptr, 10);
+      } else {
+        return ErrorAt(key.pos, "expected a 'name' or an index inside [ ]");
+      }
+      PQSIFT_RETURN_IF_ERROR(ExpectSymbol("]"));
+      n->subscripts.push_back(std::move(step));
+      while (AcceptSymbol(".")) {
+        const Token& part = Peek();
+        if (part.kind != TokenKind::kIdentifier && part.kind != TokenKind::kQuotedIdentifier) {
+          return ErrorAt(part.pos, "expected a field name");
+        }
+        AstSubscript member;
+        member.pos = part.pos;
+        member.name = Advance().text;
+        n->subscripts.push_back(std::move(member));
+      }
+    }
     return n;
   }
 

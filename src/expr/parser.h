@@ -38,9 +38,18 @@ struct Literal {
   bool has_zone = false;
 };
 
+// A step into a VARIANT column after its name: `v['a']` and `.a` after a subscript are member
+// steps, `v.a[1]` an index step (1-based as written, as DuckDB's; the binder makes it 0-based).
+struct AstSubscript {
+  bool is_index = false;
+  std::string name;   // a member step
+  int64_t index = 0;  // an index step, as written
+  int32_t pos = 0;
+};
+
 struct AstNode {
   enum class Kind : uint8_t {
-    kColumn,      // path: the dotted parts
+    kColumn,      // path: the dotted parts; subscripts: the steps from the first '[' on
     kLiteral,     // literal
     kNegate,      // unary minus: children[0]
     kArithmetic,  // op kAdd..kDiv: children[0], children[1]
@@ -60,6 +69,7 @@ struct AstNode {
   Op op = Op::kLiteral;
   bool negated = false;
   std::vector<std::string> path;
+  std::vector<AstSubscript> subscripts;
   Literal literal;
   std::string name;
   std::vector<std::unique_ptr<AstNode>> children;

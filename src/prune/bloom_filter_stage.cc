@@ -2,8 +2,10 @@
 // value is absent from a row group.
 //
 // Predicates it can use: `col = literal`, `col IS NOT DISTINCT FROM literal` and
-// `col IN (...)` on a plain column (no cast), combined by AND (one conjunct proven absent
-// suffices) and OR (every branch must be). Anything else, a literal with no listable stored
+// `col IN (...)` on a plain column (no cast) or a shredded variant path (a kGuarded node
+// over its typed column, no cast: usable only in row groups whose statistics show every
+// fallback `value` column all NULL, scan/variant_proof.h), combined by AND (one conjunct proven
+// absent suffices) and OR (every branch must be). Anything else, a literal with no listable stored
 // form (prune/bloom_probe.h), or a chunk without a usable filter counts as "may match"; NOT is
 // never proven (a filter cannot prove presence). The stage does not combine its evidence with
 // the statistics' inside one predicate: `(a = 1) OR (b > 5)` is pruned only when each branch
@@ -34,6 +36,7 @@ constexpr uint64_t kBatchBytes = uint64_t{64} << 20;
 struct Probe {
   size_t column = 0;
   std::vector<std::vector<uint64_t>> literals;
+  std::vector<size_t> guards;  // a shredded path's `value` columns: all NULL, or no proof
 };
 
 // The probes of a predicate tree, by node, for one file.
@@ -52,16 +55,27 @@ void CollectProbes(const Expr& e, const std::vector<FilterLeaf>& leaves, Probes&
   }
   std::vector<const expr::Value*> values;
   const Expr* column = nullptr;
-  if (e.op == Op::kEq || e.op == Op::kIsNotDistinctFrom) {
-    for (int side = 0; side < 2; ++side) {
-      const Expr& a = *e.children[side];
-      if (a.op == Op::kColumn && LiteralOf(*e.children[1 - side]) != nullptr) {
-        column = &a;
-        values.push_back(LiteralOf(*e.children[1 - side]));
-      }
+  std::vector<size_t> guards;
+  // The column a probe tests: `a` itself, or the typed column of a shredded path.
+  auto column_of = [&](const Expr& a) -> const Expr* {
+    if (a.op == Op::kColumn) return &a;
+    if (a.op != Op::kGuarded || a.children.empty() || a.children[0]->op != Op::kColumn) {
+      return nullptr;
     }
-  } else if (e.op == Op::kIn && e.children[0]->op == Op::kColumn) {
-    column = e.children[0].get();
+    for (size_t i = 1; i < a.children.size(); ++i) {
+      if (a.children[i]->op != Op::kColumn || a.children[i]->column < 0) return nullptr;
+      guards.push_back(static_cast<size_t>(a.children[i]->column));
+    }
+    return a.children[0].get();
+  };
+  if (e.op == Op::kEq || e.op == Op::kIsNotDistinctFrom) {
+    for (int side = 0; side < 2 && column == nullptr; ++side) {
+      if (LiteralOf(*e.children[1 - side]) == nullptr) continue;
+      column = column_of(*e.children[side]);
+      if (column != nullptr) values.push_back(LiteralOf(*e.children[1 - side]));
+    }
+  } else if (e.op == Op::kIn) {
+    column = column_of(*e.children[0]);
     for (const expr::Value& v : e.list) values.push_back(&v);
   }
   if (column == nullptr || column->column < 0) return;
@@ -69,6 +83,7 @@ void CollectProbes(const Expr& e, const std::vector<FilterLeaf>& leaves, Probes&
   if (k >= leaves.size() || !leaves[k].known()) return;
   Probe probe;
   probe.column = k;
+  probe.guards = std::move(guards);
   for (const expr::Value* v : values) {
     std::optional<std::vector<uint64_t>> hashes =
         BloomHashesOf(*v, *leaves[k].descriptor, *leaves[k].type);
@@ -136,8 +151,11 @@ class BloomFilterStage final : public PruningStage {
       const RowGroupPlan& p = plan.row_groups[g];
       if (p.decision() == Decision::kSkip || p.fully_matched) continue;
       std::vector<bool> has_filter = ColumnsWithFilter(context, g, leaves);
+      std::vector<bool> all_null = ColumnsAllNull(context, g, leaves);
       // If every filter present proved its probes absent, could the predicate still match?
-      auto assume_absent = [&](const Probe& probe) { return has_filter[probe.column]; };
+      auto assume_absent = [&](const Probe& probe) {
+        return has_filter[probe.column] && GuardsHold(probe, all_null);
+      };
       if (MayBeTrue(*context.filter.root, probes, assume_absent)) continue;
       groups.push_back(g);
       first_request.push_back(requests.size());
@@ -197,6 +215,29 @@ class BloomFilterStage final : public PruningStage {
     return out;
   }
 
+  // Per filter column: whether row group g's statistics show it all NULL.
+  static std::vector<bool> ColumnsAllNull(const FileContext& context, size_t g,
+                                          const std::vector<FilterLeaf>& leaves) {
+    const RowGroup& rg = context.metadata.file().row_groups[g];
+    std::vector<bool> out(leaves.size(), false);
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      if (!leaves[k].known() || static_cast<size_t>(leaves[k].leaf) >= rg.columns.size()) continue;
+      const std::optional<ColumnMetaData>& meta = rg.columns[leaves[k].leaf].meta_data;
+      if (!meta) continue;
+      ColumnBounds b = BoundsFromStatistics(*leaves[k].descriptor, *leaves[k].type,
+                                            meta->statistics, rg.num_rows);
+      out[k] = b.null_count && *b.null_count == rg.num_rows;
+    }
+    return out;
+  }
+
+  static bool GuardsHold(const Probe& probe, const std::vector<bool>& all_null) {
+    for (size_t k : probe.guards) {
+      if (k >= all_null.size() || !all_null[k]) return false;
+    }
+    return true;
+  }
+
   // Skips row group g when its filters (`filters[i]` loaded for `requests[i]`) prove that no
   // row can match.
   void Decide(const FileContext& context, size_t g, const std::vector<FilterLeaf>& leaves,
@@ -212,9 +253,10 @@ class BloomFilterStage final : public PruningStage {
         if (leaves[k].known() && leaves[k].leaf == requests[r].leaf) by_column[k] = &*filter;
       }
     }
+    std::vector<bool> all_null = ColumnsAllNull(context, g, leaves);
     auto absent = [&](const Probe& probe) {
       const format::LoadedBloomFilter* filter = by_column[probe.column];
-      if (filter == nullptr) return false;
+      if (filter == nullptr || !GuardsHold(probe, all_null)) return false;
       for (const std::vector<uint64_t>& forms : probe.literals) {
         for (uint64_t hash : forms) {
           if (filter->MightContain(hash)) return false;

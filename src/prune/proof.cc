@@ -296,7 +296,9 @@ class Prover {
       }
       case Op::kColumn:
       case Op::kLiteral:
-      case Op::kCast: {
+      case Op::kCast:
+      case Op::kVariantGet:
+      case Op::kGuarded: {
         Ranges r = Values(e);
         return Each([&](size_t c) { return ToOutcomes(r[c]); });
       }
@@ -321,6 +323,16 @@ class Prover {
         return out;
       }
       case Op::kCast: return Cast(e);
+      case Op::kVariantGet: {
+        // Nothing is known of a variant's values, except that of a NULL variant (a file
+        // without the column): NULL.
+        bool null_input = !e.children.empty() && e.children[0]->op == Op::kLiteral &&
+                          e.children[0]->literal.is_null();
+        Ranges out = Unknown();
+        if (null_input) out.ranges[0].can_be_value = false;
+        return out;
+      }
+      case Op::kGuarded: return Guarded(e);
       case Op::kAdd:
       case Op::kSub:
       case Op::kMul:
@@ -348,8 +360,12 @@ class Prover {
   // The one column `e` reads; kNoColumn when none, kManyColumns when several.
   static constexpr int32_t kNoColumn = -1;
   static constexpr int32_t kManyColumns = -2;
+  // A kGuarded reads its typed column only where its guards are all NULL (the only containers
+  // where value sets are used for it: GuardsNull), so its guards do not count here.
   static int32_t SingleColumnOf(const Expr& e) {
     if (e.op == Op::kColumn) return e.column >= 0 ? e.column : kManyColumns;
+    if (e.op == Op::kGuarded)
+      return e.children.empty() ? kManyColumns : SingleColumnOf(*e.children[0]);
     int32_t found = kNoColumn;
     for (const auto& child : e.children) {
       int32_t c = SingleColumnOf(*child);
@@ -405,7 +421,7 @@ class Prover {
     std::optional<Outcomes> on_null;
     for (size_t c = 0; c < n_; ++c) {
       const ColumnBounds& b = stats_.bounds[column][c];
-      if (b.values == nullptr || b.num_rows <= 0) continue;
+      if (b.values == nullptr || b.num_rows <= 0 || !GuardsNull(e, c)) continue;
       bool can_be_null = !b.null_count || *b.null_count > 0;
       bool can_be_value = !b.null_count || *b.null_count < b.num_rows;
       Outcomes o = can_be_value ? t : 0;
@@ -426,12 +442,33 @@ class Prover {
     return out;
   }
 
+  // Whether every guard of every kGuarded in `e` is all NULL in container c (true when there
+  // is none).
+  bool GuardsNull(const Expr& e, size_t c) const {
+    if (e.op == Op::kGuarded) {
+      for (size_t k = 1; k < e.children.size(); ++k) {
+        const Expr& g = *e.children[k];
+        if (g.op != Op::kColumn || g.column < 0 ||
+            static_cast<size_t>(g.column) >= stats_.bounds.size() ||
+            stats_.bounds[g.column].size() <= c) {
+          return false;
+        }
+        const ColumnBounds& b = stats_.bounds[g.column][c];
+        if (!b.null_count || *b.null_count != b.num_rows) return false;
+      }
+    }
+    for (const auto& child : e.children) {
+      if (!GuardsNull(*child, c)) return false;
+    }
+    return true;
+  }
+
   void NarrowByValueSets(const Expr& e, int32_t column, std::vector<Outcomes>& out) {
     if (static_cast<size_t>(column) >= filter_.columns.size()) return;
     std::optional<Outcomes> on_null;
     for (size_t c = 0; c < n_; ++c) {
       const ColumnBounds& b = stats_.bounds[column][c];
-      if (b.values == nullptr || b.num_rows <= 0) continue;
+      if (b.values == nullptr || b.num_rows <= 0 || !GuardsNull(e, c)) continue;
       bool can_be_null = !b.null_count || *b.null_count > 0;
       bool can_be_value = !b.null_count || *b.null_count < b.num_rows;
       Outcomes exact = 0;
@@ -504,6 +541,22 @@ class Prover {
       if (r.hi && float_bounds && b.may_contain_nan) r.hi = &kNaN;
     }
     cached = out;
+    return out;
+  }
+
+  // kGuarded: children[0]'s values in the containers where every other child is all NULL;
+  // unknown (any value, or NULL) in the others.
+  Ranges Guarded(const Expr& e) {
+    if (e.children.empty()) return Unknown();
+    Ranges typed = Values(*e.children[0]);
+    std::vector<bool> open(n_, false);  // some guard may be set
+    for (size_t k = 1; k < e.children.size(); ++k) {
+      Ranges guard = Values(*e.children[k]);
+      for (size_t c = 0; c < n_; ++c) open[c] = open[c] || guard[c].can_be_value;
+    }
+    Ranges out;
+    out.ranges.resize(n_);
+    for (size_t c = 0; c < n_; ++c) out.ranges[c] = open[c] ? Range{} : typed[c];
     return out;
   }
 

@@ -4,6 +4,7 @@
 #include "column/arrow_type.h"
 #include "expr/substitute.h"
 #include "scan/runtime_check.h"
+#include "scan/variant_proof.h"
 
 namespace pqsift::scan {
 namespace {
@@ -115,6 +116,8 @@ Status ColumnResolver::BindFilter(const expr::BoundFilter& filter, PlannedFile* 
     auto type = column::ArrowTypeForLeaf(file_schema.columns()[static_cast<size_t>(ref.leaf)]);
     if (type.ok()) ref.type = *type;
   }
+  // Variant paths the file shreds are proved by their typed_value columns.
+  file->proof_filter = RewriteShreddedPaths(*file->proof_filter, file_schema);
   return Status::OK();
 }
 

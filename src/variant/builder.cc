@@ -172,6 +172,25 @@ void EncodeObject(std::string& out, std::vector<FieldBytes>& fields) {
   EncodeContainer(out, true, ids, values);
 }
 
+void EncodeMetadata(std::string& out, const std::vector<std::string_view>& keys) {
+  uint64_t total = 0;
+  bool sorted = true;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    total += keys[i].size();
+    if (i > 0 && !(keys[i - 1] < keys[i])) sorted = false;
+  }
+  const int offset_size = WidthFor(std::max<uint64_t>(total, keys.size()));
+  out += static_cast<char>(1 | (sorted ? 0x10 : 0) | ((offset_size - 1) << 6));
+  PutLE(out, keys.size(), offset_size);
+  uint64_t off = 0;
+  for (std::string_view k : keys) {
+    PutLE(out, off, offset_size);
+    off += k.size();
+  }
+  PutLE(out, off, offset_size);
+  for (std::string_view k : keys) out.append(k);
+}
+
 void EncodeArray(std::string& out, const std::vector<std::span<const uint8_t>>& elements) {
   EncodeContainer(out, false, {}, elements);
 }

@@ -13,6 +13,10 @@
 
 namespace pqsift::variant {
 
+// A metadata dictionary of `keys` (VariantEncoding.md: version 1, sorted_strings set when
+// they are in byte order without duplicates; ids are their positions).
+void EncodeMetadata(std::string& out, const std::vector<std::string_view>& keys);
+
 void EncodeNull(std::string& out);
 void EncodeBoolean(std::string& out, bool v);
 // `type` is kInt8..kInt64; REQUIRES v fits in it.

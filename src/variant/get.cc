@@ -160,6 +160,17 @@ Result<SqlType> ParseSqlType(std::string_view name) {
                                  "' is not one of BIGINT, DOUBLE, VARCHAR, BOOLEAN, DATE");
 }
 
+std::string_view SqlTypeName(SqlType type) {
+  switch (type) {
+    case SqlType::kBigint: return "BIGINT";
+    case SqlType::kDouble: return "DOUBLE";
+    case SqlType::kVarchar: return "VARCHAR";
+    case SqlType::kBoolean: return "BOOLEAN";
+    case SqlType::kDate: return "DATE";
+  }
+  return "?";
+}
+
 std::shared_ptr<const DataType> ArrowTypeOf(SqlType type) {
   switch (type) {
     case SqlType::kBigint: return Int64();

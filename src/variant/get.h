@@ -28,6 +28,8 @@ enum class SqlType { kBigint, kDouble, kVarchar, kBoolean, kDate };
 // BIGINT/INT8/LONG, DOUBLE/FLOAT8, VARCHAR/STRING/TEXT, BOOLEAN/BOOL, DATE (any case);
 // InvalidArgument naming the known ones otherwise.
 Result<SqlType> ParseSqlType(std::string_view name);
+// "BIGINT", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE".
+std::string_view SqlTypeName(SqlType type);
 // int64, float64, large_utf8, bool, date32.
 std::shared_ptr<const DataType> ArrowTypeOf(SqlType type);
 

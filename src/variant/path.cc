@@ -67,6 +67,29 @@ Result<std::vector<PathStep>> ParsePath(std::string_view path) {
   return steps;
 }
 
+std::string FormatPath(const std::vector<PathStep>& path) {
+  std::string out = "$";
+  for (const PathStep& step : path) {
+    if (step.is_index) {
+      out += "[" + std::to_string(step.index) + "]";
+      continue;
+    }
+    bool plain = !step.name.empty();
+    for (char c : step.name) plain = plain && IsNameChar(c);
+    if (plain) {
+      out += "." + step.name;
+      continue;
+    }
+    out += "['";
+    for (char c : step.name) {
+      if (c == '\'') out += '\'';
+      out += c;
+    }
+    out += "']";
+  }
+  return out;
+}
+
 std::optional<Value> Extract(const Value& v, const std::vector<PathStep>& path) {
   Value at = v;
   for (const PathStep& step : path) {

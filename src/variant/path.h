@@ -23,6 +23,10 @@ struct PathStep {
 // InvalidArgument naming the offset of the first character that does not fit.
 Result<std::vector<PathStep>> ParsePath(std::string_view path);
 
+// `path` as ParsePath reads it back: "$", "$.a[0]", "$['a b']" (names that are not plain in
+// brackets, quotes doubled).
+std::string FormatPath(const std::vector<PathStep>& path);
+
 // The value at `path` in `v`: nullopt when a step names a member of a non-object or a missing
 // member, or an index of a non-array or past its end (SQL: the result is NULL).
 std::optional<Value> Extract(const Value& v, const std::vector<PathStep>& path);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arrow/builder.h"
+#include "cli/input/jsonl_variant.h"
 
 namespace pqsift::cli {
 namespace {
@@ -189,6 +190,7 @@ struct JsonLinesReader::State {
   JsonLinesOptions options;
   std::shared_ptr<BatchSchema> schema;
   std::vector<JsonColumn> columns;
+  std::vector<std::unique_ptr<JsonVariantColumn>> variants;  // per column; null: not a variant
   std::deque<std::pair<int64_t, Json>> sample;  // (line number, object), read for inference
   std::string line;
   int64_t line_number = 0;
@@ -219,7 +221,8 @@ struct JsonLinesReader::State {
     for (size_t c = 0; c < columns.size(); ++c) {
       const std::string& key = schema->fields[c].name;
       auto it = object.find(key);
-      Status st = columns[c].Append(it == object.end() ? nullptr : &*it);
+      const Json* value = it == object.end() ? nullptr : &*it;
+      Status st = variants[c] ? variants[c]->Append(value) : columns[c].Append(value);
       if (!st.ok()) {
         return Status::InvalidArgument(name + ": line " + std::to_string(number) + ", column '" +
                                        key + "': " + st.message() +
@@ -277,7 +280,38 @@ Result<std::unique_ptr<JsonLinesReader>> JsonLinesReader::Open(std::istream& in,
   if (s->schema->fields.empty()) {
     return Status::InvalidArgument(name + ": no keys in its first objects to make columns of");
   }
-  for (const Field& f : s->schema->fields) s->columns.emplace_back(f.type);
+  PQSIFT_ASSIGN_OR_RETURN(auto shred, ParseShredList(options.shred));
+  std::vector<std::string> variant_columns = options.variant_columns;
+  for (const auto& [column, fields] : shred) variant_columns.push_back(column);
+  s->variants.resize(s->schema->fields.size());
+  for (const std::string& column : variant_columns) {
+    size_t c = 0;
+    while (c < s->schema->fields.size() && s->schema->fields[c].name != column) ++c;
+    if (c == s->schema->fields.size()) {
+      return Status::InvalidArgument("--variant names column '" + column + "', which " + name +
+                                     " does not have (in its first " +
+                                     std::to_string(s->sample.size()) + " objects)");
+    }
+    if (s->variants[c]) continue;
+    std::optional<std::vector<ShredField>> fields;
+    for (const auto& [named, given_fields] : shred) {
+      if (named == column) fields = given_fields;
+    }
+    if (!fields) {
+      std::vector<const Json*> values;
+      for (const auto& [number, object] : s->sample) {
+        auto it = object.find(column);
+        if (it != object.end()) values.push_back(&*it);
+      }
+      fields = InferShredding(values);
+    }
+    s->schema->fields[c].type = ShreddedVariantType(*fields);
+    s->variants[c] = std::make_unique<JsonVariantColumn>(std::move(*fields));
+  }
+  for (size_t c = 0; c < s->schema->fields.size(); ++c) {
+    // A variant column's JsonColumn is unused: a placeholder of no children.
+    s->columns.emplace_back(s->variants[c] ? LargeUtf8() : s->schema->fields[c].type);
+  }
   return std::unique_ptr<JsonLinesReader>(new JsonLinesReader(std::move(s)));
 }
 
@@ -299,7 +333,9 @@ Result<std::shared_ptr<RecordBatch>> JsonLinesReader::Next() {
   auto batch = std::make_shared<RecordBatch>();
   batch->schema = s.schema;
   batch->num_rows = rows;
-  for (JsonColumn& column : s.columns) batch->columns.push_back(column.Finish());
+  for (size_t c = 0; c < s.columns.size(); ++c) {
+    batch->columns.push_back(s.variants[c] ? s.variants[c]->Finish() : s.columns[c].Finish());
+  }
   return batch;
 }
 

@@ -11,7 +11,8 @@
 //   objects: struct of their keys (the union over the sample, in first-seen order, each
 //     nullable);  arrays: large_list<element> of their elements' type;
 //   a column whose values are of different kinds (e.g. numbers and objects), or objects without
-//     keys: string, holding the values' JSON text.
+//     keys: string, holding the values' JSON text;
+//   a column named in `variant_columns` or `shred`: VARIANT, any JSON value (jsonl_variant.h).
 // A later value that does not fit its column's type (a key not in the struct is ignored) is an
 // error naming the line and the column.
 //
@@ -34,6 +35,11 @@ struct JsonLinesOptions {
   int64_t batch_rows = int64_t{64} * 1024;
   int64_t infer_rows = 100'000;  // objects sampled for type inference
   std::string schema;            // "name:type,..." for some top-level columns; others inferred
+  // Top-level columns written as VARIANT (jsonl_variant.h), shredded as `shred` says for them
+  // ("col:a:int64,b:string;col2:"), else by the types their sampled objects' fields hold. A
+  // column named in `shred` is a variant column too.
+  std::vector<std::string> variant_columns;
+  std::string shred;
 };
 
 class JsonLinesReader : public BatchReader {
