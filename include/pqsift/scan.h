@@ -114,6 +114,19 @@ struct ScanOptions {
   // runtime filter on that key. Needs limit >= 0; not with count_only or runtime_filter (it uses
   // its own). The keys need not be among `columns`. Empty: file order.
   std::string order_by;
+  // Virtual columns (empty name: none), appended after the files' columns and partition columns
+  // under these names, usable in the projection, the filter and ORDER BY; a file or partition
+  // column of the same name is an error.
+  // row_index_column: BIGINT, each row's 0-based position in its file: the footer's row counts
+  // of the row groups before its own (read or not) plus its position in its row group, the same
+  // under every pruning stage, LIMIT, top-k and splits (a position in the file, not the split).
+  // A filter on it is a pruning stage of its own ("row positions"): row groups and pages
+  // outside the rows it allows are never read. CLI: --with-row-index [NAME].
+  std::string row_index_column;
+  // filename_column: VARCHAR, the path or URL of the row's file as the scan names it. A filter
+  // on it is decided per file before its footer is read, as a partition value is.
+  // CLI: --with-filename [NAME].
+  std::string filename_column;
 };
 
 // What one pruning stage of the plan decided and what its evidence cost.

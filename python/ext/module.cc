@@ -62,6 +62,8 @@ ScanRequest ParseRequest(const std::vector<std::string>& paths, const py::object
   s.prune = Get<bool>(o, "prune", true);
   s.count_only = Get<bool>(o, "count_only", false);
   s.verify_crc = Get<bool>(o, "verify_crc", false);
+  s.row_index_column = Get<std::string>(o, "row_index", "");
+  s.filename_column = Get<std::string>(o, "filename", "");
   r.dataset.hive_partitioning = Get<bool>(o, "hive", true);
   r.dataset.use_manifest = Get<bool>(o, "manifest", true);
   std::string partition_schema = Get<std::string>(o, "partition_schema", "");

@@ -59,6 +59,7 @@ Command AddCountCommand(CLI::App& root) {
   auto args = std::make_shared<CountArgs>();
   AddDatasetOptions(sub, args->dataset);
   AddKeyOptions(sub, args->dataset.keys);
+  AddVirtualColumnOptions(sub, args->dataset);
   sub->add_option("--where", args->where,
                   "Count only the rows where EXPR is true (SQL-like; docs/filter-language.md)");
   sub->add_flag("--no-prune", args->no_prune,

@@ -17,6 +17,24 @@ void AddDatasetOptions(CLI::App* sub, DatasetArgs& args, bool paths_optional) {
   AddStorageOptions(sub, args.storage);
 }
 
+void AddVirtualColumnOptions(CLI::App* sub, DatasetArgs& args) {
+  // A flag that may take a value: alone, the default name (as DuckDB names them).
+  auto add = [&](const char* flag, std::string& name, const char* fallback, const char* help) {
+    sub->add_option(flag, name, help)
+        ->expected(0, 1)
+        ->each([&name, fallback](const std::string& v) {
+          if (v.empty()) name = fallback;
+        })
+        ->default_str(fallback);
+  };
+  add("--with-row-index", args.row_index, "file_row_number",
+      "Add a BIGINT column NAME (default file_row_number): each row's 0-based position in its "
+      "file; filters on it prune row groups and pages");
+  add("--with-filename", args.filename, "filename",
+      "Add a VARCHAR column NAME (default filename): the path of each row's file; filters on it "
+      "skip files before their footers are read");
+}
+
 Result<Dataset> DiscoverDataset(const DatasetArgs& args) {
   DatasetOptions options;
   options.hive_partitioning = !args.no_hive;
@@ -31,6 +49,8 @@ Result<Dataset> DiscoverDataset(const DatasetArgs& args) {
 Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& given,
                                           const std::string& split) {
   ScanOptions options = given;
+  if (!args.row_index.empty()) options.row_index_column = args.row_index;
+  if (!args.filename.empty()) options.filename_column = args.filename;
   if (args.keys.any()) {
     PQSIFT_ASSIGN_OR_RETURN(options.open.decryption, MakeDecryptionOptions(args.keys));
   }

@@ -21,7 +21,14 @@ struct DatasetArgs {
   bool no_manifest = false;
   KeyArgs keys;         // for the commands that add them (AddKeyOptions); OpenScan applies them
   StorageArgs storage;  // remote files (added by AddDatasetOptions)
+  // --with-row-index [NAME], --with-filename [NAME] (AddVirtualColumnOptions): the names of the
+  // virtual columns (ScanOptions::row_index_column, filename_column); empty: none.
+  std::string row_index;
+  std::string filename;
 };
+
+// Adds --with-row-index [NAME] and --with-filename [NAME] (OpenScan applies them).
+void AddVirtualColumnOptions(CLI::App* sub, DatasetArgs& args);
 
 // Adds PATH... (required unless `paths_optional`), the dataset flags and the remote storage
 // flags to `sub`.

@@ -55,6 +55,7 @@ Command AddExplainCommand(CLI::App& root) {
   auto args = std::make_shared<ExplainArgs>();
   AddDatasetOptions(sub, args->dataset);
   AddKeyOptions(sub, args->dataset.keys);
+  AddVirtualColumnOptions(sub, args->dataset);
   sub->add_option("--where", args->where, "The filter (as for scan)");
   sub->add_option("--select", args->select, "The columns (as for scan)");
   sub->add_option("--limit", args->limit, "A row limit (as for scan)")

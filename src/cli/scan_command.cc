@@ -167,6 +167,7 @@ Command AddScanCommand(CLI::App& root) {
   auto args = std::make_shared<ScanArgs>();
   AddDatasetOptions(sub, args->dataset, /*paths_optional=*/true);
   AddKeyOptions(sub, args->dataset.keys);
+  AddVirtualColumnOptions(sub, args->dataset);
   sub->add_option("--split", args->split,
                   "Scan one split FILE:START:END (from pqsift splits): the row groups of FILE "
                   "whose byte midpoint lies in [START, END)");

@@ -139,6 +139,21 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     }
   }
 
+  // The scan's constant columns: the partitions, then the file name (scan/virtual_columns.h),
+  // a value per file known before any footer is read, so filters on it prune files here. The
+  // schema adds the row index after them.
+  std::vector<PartitionField> constant_fields = dataset.partitions();
+  if (!options.filename_column.empty()) {
+    constant_fields.push_back({options.filename_column, PartitionType::kString});
+    partition_names.push_back(options.filename_column);
+    for (size_t f = 0; f < files.size(); ++f)
+      values[f].push_back(expr::Value::Bytes(files[f].path));
+  }
+  std::vector<PartitionField> schema_fields = constant_fields;
+  if (!options.row_index_column.empty()) {
+    schema_fields.push_back({options.row_index_column, PartitionType::kInt64});
+  }
+
   std::vector<std::string> names;  // top-level columns the scan refers to
   for (const std::string& c : options.columns) names.push_back(c.substr(0, c.find('.')));
   std::vector<bool> keep(files.size(), true);
@@ -148,7 +163,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     ColumnNames(*ast, &names);
     if (options.prune && !partition_names.empty()) {
       PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const Schema> partition_schema,
-                              dataset::UnifySchemas({}, dataset.partitions()));
+                              dataset::UnifySchemas({}, constant_fields));
       PQSIFT_ASSIGN_OR_RETURN(
           PartitionProof proof,
           PrunePartitions(*ast, options.filter, *partition_schema, partition_names, values));
@@ -166,9 +181,10 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   std::shared_ptr<const ParquetMetadata> manifest_schema;
   std::vector<int64_t> manifest_rows(files.size(), -1);  // -1: no fresh entry
   if (dataset.options().use_manifest) {
-    PQSIFT_RETURN_IF_ERROR(dataset::PruneWithManifest(
-        dataset, options.prune ? options.filter : std::string(), values, &keep, &proven,
-        &input.counts, &manifest_schema, &manifest_rows));
+    PQSIFT_RETURN_IF_ERROR(
+        dataset::PruneWithManifest(dataset, options.prune ? options.filter : std::string(),
+                                   constant_fields, options.row_index_column, values, &keep,
+                                   &proven, &input.counts, &manifest_schema, &manifest_rows));
   }
   if (options.count_only && split == nullptr) {
     // count(*): a file every row of which matches (no filter, or evidence proved it) and whose
@@ -267,11 +283,11 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   if (manifest_schema) {
     // A fresh manifest records the union of every file's schema: no footer needs reading.
     PQSIFT_ASSIGN_OR_RETURN(input.schema,
-                            dataset::UnifySchemas({&manifest_schema, 1}, dataset.partitions()));
+                            dataset::UnifySchemas({&manifest_schema, 1}, schema_fields));
     input.footer_io = input.io->Snapshot();
     return Scanner::Open(std::move(input), options);
   }
-  PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(footers, dataset.partitions()));
+  PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(footers, schema_fields));
   // The schema comes from the files the scan reads; when pruning left out every file (then the
   // first file's footer), or the files it left out hold a column the query names (then all
   // footers), their footers join it, never their data: pruning never changes what a query
@@ -279,7 +295,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   if (footers.empty()) {
     PQSIFT_ASSIGN_OR_RETURN(scan::ScanFile first, load(0));
     PQSIFT_ASSIGN_OR_RETURN(input.schema,
-                            dataset::UnifySchemas({&first.metadata, 1}, dataset.partitions()));
+                            dataset::UnifySchemas({&first.metadata, 1}, schema_fields));
   }
   if (footers.size() < files.size() && !HasAll(*input.schema, names)) {
     std::vector<size_t> left_out;
@@ -293,7 +309,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     for (size_t f = 0; f < files.size(); ++f) {
       every.push_back(keep[f] ? footers[next_kept++] : others[next_other++].metadata);
     }
-    PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(every, dataset.partitions()));
+    PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(every, schema_fields));
   }
   input.footer_io = input.io->Snapshot();
   return Scanner::Open(std::move(input), options);

@@ -221,6 +221,8 @@ Result<Manifest> ReadManifest(const std::string& path, const std::shared_ptr<Sto
 }  // namespace
 
 Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
+                         const std::vector<PartitionField>& partitions,
+                         std::string_view row_index_column,
                          const std::vector<std::vector<expr::Value>>& partition_values,
                          std::vector<bool>* keep, std::vector<std::string>* proven,
                          scan::DatasetCounts* counts,
@@ -244,13 +246,16 @@ Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
     if (fresh) (*fresh_rows)[f] = found->second.num_rows;
     all_fresh = all_fresh && fresh;
   }
-  auto schema = UnifySchemas({&manifest->schema, 1}, dataset.partitions());
+  std::vector<PartitionField> fields = partitions;
+  if (!row_index_column.empty()) {
+    fields.push_back({std::string(row_index_column), PartitionType::kInt64});
+  }
+  auto schema = UnifySchemas({&manifest->schema, 1}, fields);
   if (!schema.ok()) return Status::OK();
   if (all_fresh) *schema_out = manifest->schema;
   if (filter.empty()) return Status::OK();
   auto bound = expr::BindFilter(filter, **schema);
   if (!bound.ok()) return Status::OK();  // the scan reports the error with the files' schemas
-  const auto& partitions = dataset.partitions();
   for (size_t f = 0; f < files.size(); ++f) {
     if (!(*keep)[f]) continue;
     auto found = manifest->files.find(RelativeTo(dataset.root(), files[f].path));
@@ -269,6 +274,18 @@ Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
       std::optional<expr::Value> constant;
       for (size_t p = 0; p < partitions.size(); ++p) {
         if (partitions[p].name == ref.path) constant = partition_values[f][p];
+      }
+      if (!row_index_column.empty() && ref.path == row_index_column) {
+        // The row index: every position of the file, from the manifest's row count.
+        prune::ColumnBounds rows;
+        rows.min = expr::Value::Int(0);
+        rows.max = expr::Value::Int(entry.num_rows - 1);
+        rows.null_count = 0;
+        rows.num_rows = entry.num_rows;
+        rows.may_contain_nan = false;
+        table.bounds.push_back({std::move(rows)});
+        constants.emplace_back();
+        continue;
       }
       auto column = entry.columns.find(ref.path);
       if (!constant && column == entry.columns.end()) constant = expr::Value::Null();

@@ -34,7 +34,12 @@ namespace pqsift::dataset {
 // set to its record of the dataset's schema (the union over all files): then no footer needs
 // reading for the schema. An empty `filter` only reads that. (*fresh_rows)[f] is set to file
 // f's row count where its entry is fresh (left as is elsewhere).
+// `partitions`: the scan's constant columns (the dataset's partitions, then the filename
+// column when the scan has one), file f's values in partition_values[f]; `row_index_column`:
+// the virtual row index (empty: none), whose values in a file are 0 .. num_rows - 1.
 Status PruneWithManifest(const Dataset& dataset, const std::string& filter,
+                         const std::vector<PartitionField>& partitions,
+                         std::string_view row_index_column,
                          const std::vector<std::vector<expr::Value>>& partition_values,
                          std::vector<bool>* keep, std::vector<std::string>* proven,
                          scan::DatasetCounts* counts,

@@ -6,12 +6,14 @@
 #include <deque>
 #include <limits>
 #include <optional>
+#include <string_view>
 
 #include "arrow/builder.h"
 #include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "expr/evaluate.h"
 #include "geo/extent.h"
+#include "expr/like.h"
 
 namespace pqsift::prune {
 namespace {
@@ -283,6 +285,7 @@ class Prover {
       case Op::kStartsWith:
       case Op::kLike: {
         if (e.children.size() != 1) return Any();
+        if (e.children[0]->op == Op::kLiteral) return LiteralLike(e);
         LikePrefix p{e.pattern, true};
         if (e.op == Op::kLike) p = PrefixOfLike(e.pattern);
         return Prefix(*e.children[0], p);
@@ -290,6 +293,7 @@ class Prover {
       case Op::kIntersectsExtent: return IntersectsExtent(e);
       case Op::kILike: {
         if (e.children.size() != 1) return Any();
+        if (e.children[0]->op == Op::kLiteral) return LiteralLike(e);
         Ranges r = Values(*e.children[0]);  // NULL in, NULL out; otherwise TRUE or FALSE
         return Each(
             [&](size_t c) { return Bits(r[c].can_be_value, r[c].can_be_value, r[c].can_be_null); });
@@ -308,6 +312,22 @@ class Prover {
       case Op::kDiv: break;
     }
     return Any();
+  }
+
+  // A pattern matched against a literal (a partition value or file name substituted for its
+  // column, expr/substitute.h): decided exactly, so `filename LIKE '%day=2026-01-05%'` skips a
+  // file before its footer is read, whatever the pattern's shape.
+  std::vector<Outcomes> LiteralLike(const Expr& e) {
+    const expr::Value& v = e.children[0]->literal;
+    if (v.is_null()) return Each([](size_t) { return Bits(false, false, true); });
+    if (v.kind != expr::Value::Kind::kBytes) return Any();
+    bool match = false;
+    if (e.op == Op::kStartsWith) {
+      match = std::string_view(v.bytes).starts_with(e.pattern);
+    } else {
+      match = expr::LikeMatcher(e.pattern, e.op == Op::kILike).Matches(v.bytes);
+    }
+    return Each([&](size_t) { return Bits(match, !match, false); });
   }
 
   Ranges Values(const Expr& e) {

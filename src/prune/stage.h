@@ -36,6 +36,9 @@ struct FileContext {
   // Where the dictionary stage fetches dictionary pages from (the scan keeps their bytes for its
   // own reads); null: the dictionary stage does nothing.
   DictionarySource* dictionaries = nullptr;
+  // The name of the virtual row index column in `filter` (empty: none): the row positions
+  // stage proves its conditions from the footer's row counts; other stages know nothing of it.
+  std::string_view row_index_column = {};
 };
 
 // A filter column's leaf in the file and the Arrow type it decodes to; null when the leaf is not
@@ -77,6 +80,10 @@ class PruningStage {
     return {};
   }
 };
+
+// Conditions on the virtual row index (FileContext::row_index_column) from the footer's row
+// counts: row groups and rows outside them left out (no I/O).
+std::unique_ptr<PruningStage> MakeRowPositionStage();
 
 // Row-group min/max/null-count statistics from the footer (no I/O).
 std::unique_ptr<PruningStage> MakeRowGroupStatisticsStage();

@@ -50,6 +50,10 @@ Result<DecodedColumn> ColumnResolver::Resolve(const PlannedFile& file, const std
   DecodedColumn col;
   col.path = path;
   col.type = type;
+  if (!row_index_column_.empty() && path == row_index_column_) {
+    col.row_index = true;
+    return col;
+  }
   for (size_t p = 0; p < partition_columns_.size(); ++p) {
     if (partition_columns_[p] == path) {
       col.constant = file.partition_values.at(p);

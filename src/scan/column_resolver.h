@@ -6,7 +6,7 @@
 // resolved twice: once against the scan's schema (its type in the scan, ResolveOutputColumns /
 // the binder), then in each file (ColumnResolver::Resolve): a file column (decoded, widened to the
 // scan's type when the file stores a narrower one), a partition value, or, for a dataset whose
-// file lacks the column, NULL.
+// file lacks the column, NULL; or the virtual row index (ScanOptions::row_index_column).
 //
 // Thread safety: none needed; used while the scan opens, on the caller's thread.
 #pragma once
@@ -35,11 +35,14 @@ class ColumnResolver {
   // `partition_columns`: the scan's constant columns, in the order of each file's
   // partition_values. `missing_are_null`: a dataset (a column a file lacks is NULL); otherwise
   // every file must hold every column, named after the scan's first file `first_file`.
+  // `row_index_column`: the name of the virtual row index (ScanOptions::row_index_column;
+  // empty: none), resolved in every file as the row index, never as a file column.
   ColumnResolver(std::vector<std::string> partition_columns, bool missing_are_null,
-                 std::string first_file)
+                 std::string first_file, std::string row_index_column = {})
       : partition_columns_(std::move(partition_columns)),
         missing_are_null_(missing_are_null),
-        first_file_(std::move(first_file)) {}
+        first_file_(std::move(first_file)),
+        row_index_column_(std::move(row_index_column)) {}
 
   // Column `path` (of the scan's type `type`) as `file` holds it. InvalidArgument when the file
   // lacks it (not a dataset) or stores a type that does not widen to `type`.
@@ -63,6 +66,7 @@ class ColumnResolver {
   std::vector<std::string> partition_columns_;
   bool missing_are_null_;
   std::string first_file_;
+  std::string row_index_column_;
 };
 
 }  // namespace pqsift::scan

@@ -133,7 +133,8 @@ Status Executor::State::Resolve() {
     schema = std::make_shared<BatchSchema>();
   }
   const std::string first = files.empty() ? "dataset" : files.front()->metadata->file_name();
-  ColumnResolver resolver(partition_columns, missing_columns_are_null, first);
+  ColumnResolver resolver(partition_columns, missing_columns_are_null, first,
+                          options.row_index_column);
   for (const auto& file : files) {
     PQSIFT_RETURN_IF_ERROR(resolver.ResolveOutputs(columns, file.get()));
   }
@@ -278,7 +279,8 @@ Status Executor::State::Plan() {
                     file->leaves,
                     file->dictionaries.get(),
                     file->fully_matched_by,
-                    file->excluded_row_groups};
+                    file->excluded_row_groups,
+                    options.row_index_column};
     inputs.push_back(input);
   }
   PlanOptions plan_options;
@@ -541,9 +543,14 @@ Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOpti
     file->partition_values = std::move(f.partition_values);
     file->fully_matched_by = std::move(f.fully_matched_by);
     file->excluded_row_groups = std::move(f.excluded_row_groups);
+    int64_t first_row = 0;
+    for (const RowGroup& rg : file->metadata->file().row_groups) {
+      file->row_group_first_rows.push_back(first_row);
+      first_row += rg.num_rows;
+    }
     state->files.push_back(std::move(file));
   }
-  state->missing_columns_are_null = input.schema != nullptr;
+  state->missing_columns_are_null = input.schema != nullptr && !input.strict_columns;
   if (input.schema) {
     state->tree = std::move(input.schema);
   } else {

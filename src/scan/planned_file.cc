@@ -2,13 +2,16 @@
 
 #include <algorithm>
 
+#include "arrow/builder.h"
 #include "arrow/widen.h"
 #include "scan/constant_array.h"
 
 namespace pqsift::scan {
 
 bool DecodedColumn::DecodesAs(const DecodedColumn& output) const {
-  if (constant || output.constant || leaves != output.leaves) return false;
+  if (constant || output.constant || row_index || output.row_index || leaves != output.leaves) {
+    return false;
+  }
   if (plan.type->ToString() != output.plan.type->ToString()) return false;
   if (type == nullptr) return !output.widen;
   return widen == output.widen && *type == *output.type;
@@ -19,6 +22,22 @@ Result<std::shared_ptr<Array>> DecodedColumn::Finish(std::shared_ptr<Array> deco
   if (constant) return MakeConstantArray(type, *constant, rows);
   if (widen) return WidenArray(*decoded, type);
   return decoded;
+}
+
+std::shared_ptr<Array> RowIndexArray(int64_t first_row,
+                                     const std::vector<prune::RowRange>& pieces) {
+  TypedBufferBuilder<int64_t> values;
+  int64_t n = 0;
+  for (const prune::RowRange& p : pieces) n += p.length();
+  values.Reserve(n);
+  for (const prune::RowRange& p : pieces) {
+    for (int64_t row = p.begin; row < p.end; ++row) values.Append(first_row + row);
+  }
+  auto array = std::make_shared<Array>();
+  array->type = Int64();
+  array->length = n;
+  array->buffers = {nullptr, values.Finish()};
+  return array;
 }
 
 void SliceFilter::MatchOutputColumns(const std::vector<DecodedColumn>& outputs) {

@@ -22,6 +22,7 @@
 #include "pqsift/array.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
+#include "prune/row_selection.h"
 #include "scan/dictionary_store.h"
 
 namespace pqsift::scan {
@@ -36,6 +37,9 @@ struct DecodedColumn {
   std::shared_ptr<const DataType> type;  // the scan's type: the file's is widened to it
   bool widen = false;                    // the file stores a narrower type (arrow/widen.h)
   std::optional<expr::Value> constant;   // set: not in the file; every row holds this value
+  // The virtual row index (ScanOptions::row_index_column): no leaves; each row's array value is
+  // its position in the file, made from the row numbers the slice decodes (RowIndexArray).
+  bool row_index = false;
 
   // Whether `output`'s arrays are this column's: the same leaves, assembled and widened alike (a
   // runtime filter's column has no scan type: it is the file's).
@@ -61,6 +65,10 @@ struct SliceFilter {
   bool FeedsOutputs() const;
 };
 
+// The row index array of the rows `pieces` (row numbers within a row group whose first row is
+// `first_row` in its file), in order: first_row + row for each row.
+std::shared_ptr<Array> RowIndexArray(int64_t first_row, const std::vector<prune::RowRange>& pieces);
+
 struct PlannedFile {
   size_t index = 0;  // in the scan's files
   std::shared_ptr<RandomAccessFile> file;
@@ -76,6 +84,9 @@ struct PlannedFile {
   std::optional<expr::BoundFilter> proof_filter;
   std::vector<DecodedColumn> filter_columns;  // filter->columns[k] is filter_columns[k]
   std::vector<int32_t> leaves;  // every leaf the scan reads: output and filter, sorted, once
+  // Per row group: the position in the file of its first row (the footer's row counts of the
+  // row groups before it, whether the scan reads them or not).
+  std::vector<int64_t> row_group_first_rows;
   // The page indexes the planning loaded (its offset indexes say which pages a selection needs).
   std::unique_ptr<format::PageIndexStore> page_indexes;
   // The runtime filter's columns in this file: runtime_refs[k] and runtime_columns[k] are

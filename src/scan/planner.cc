@@ -34,6 +34,15 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
   bool has_filter = !files.empty() && files.front().filter != nullptr;
   if (options.prune && has_filter) {
     std::vector<std::unique_ptr<prune::PruningStage>> stages;
+    // Only when the filter reads the virtual row index, so other plans print as before.
+    bool row_positions = false;
+    for (const PlanInput& input : files) {
+      for (const expr::ColumnRef& ref : input.filter->columns) {
+        row_positions = row_positions ||
+                        (!input.row_index_column.empty() && ref.path == input.row_index_column);
+      }
+    }
+    if (row_positions) stages.push_back(prune::MakeRowPositionStage());
     stages.push_back(prune::MakeRowGroupStatisticsStage());
     stages.push_back(prune::MakePageIndexStage());
     if (options.page_headers) {
@@ -48,9 +57,9 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
       auto start = std::chrono::steady_clock::now();
       IoStats before = options.io ? options.io->Snapshot() : IoStats{};
       auto context_of = [&](size_t f) {
-        return prune::FileContext{*files[f].metadata,    *files[f].file,       *files[f].filter,
-                                  files[f].page_indexes, files[f].read_leaves, true,
-                                  files[f].dictionaries};
+        return prune::FileContext{*files[f].metadata,    *files[f].file,           *files[f].filter,
+                                  files[f].page_indexes, files[f].read_leaves,     true,
+                                  files[f].dictionaries, files[f].row_index_column};
       };
       // What the stage will read, for every file, fetched in one wave before it runs.
       std::vector<io::WaveRead> wave;

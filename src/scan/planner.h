@@ -34,6 +34,9 @@ struct PlanInput {
   std::string_view fully_matched_by;
   // Row groups outside the scan (a split), skipped before any stage; empty: none.
   std::span<const uint8_t> excluded_row_groups;
+  // The name of the virtual row index column (ScanOptions::row_index_column; empty: none): the
+  // row positions stage proves the filter's conditions on it from the footer's row counts.
+  std::string_view row_index_column = {};
 };
 
 struct PlanOptions {

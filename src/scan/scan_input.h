@@ -54,6 +54,9 @@ struct ScanInput {
   std::shared_ptr<const Schema> schema;
   // Top-level leaves of `schema` that are partition columns, in the order of partition_values.
   std::vector<std::string> partition_columns;
+  // True: `schema` is the first file's (with virtual columns added, scan/virtual_columns.h) and
+  // every file must hold every column read, as without a schema.
+  bool strict_columns = false;
   DatasetCounts counts;
   // The counters the files share (their round trips and network wait add up only there), and
   // what opening the files and reading their footers cost; null: each file's own counts.

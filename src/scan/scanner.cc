@@ -9,6 +9,7 @@
 #include "scan/executor.h"
 #include "scan/scan_input.h"
 #include "scan/top_k.h"
+#include "scan/virtual_columns.h"
 
 namespace pqsift {
 
@@ -66,6 +67,7 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
 }
 
 Result<std::unique_ptr<Scanner>> Scanner::Open(scan::ScanInput input, const ScanOptions& options) {
+  PQSIFT_RETURN_IF_ERROR(scan::PrepareVirtualColumns(options, &input));
   auto state = std::make_unique<State>();
   if (!options.order_by.empty() && !options.count_only) {
     PQSIFT_ASSIGN_OR_RETURN(state->top_k, scan::TopK::Open(std::move(input), options));

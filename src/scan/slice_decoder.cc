@@ -117,14 +117,21 @@ class WantedRows {
 };
 
 // Flushes the readers of `column` (starting at `*next_reader`) and assembles its array of
-// `rows` rows in the scan's type (a constant column has no readers). Levels that do not
-// assemble (leaves of a struct disagreeing on their rows) are the file's fault: the error names
-// the file, row group and column.
+// the rows of `pieces` in the scan's type (a constant or row index column has no readers). Levels
+// that do not assemble (leaves of a struct disagreeing on their rows) are the file's fault: the
+// error names the file, row group and column.
 Result<std::shared_ptr<Array>> FlushColumn(
     const RowGroupData& data, const DecodedColumn& column,
     const std::vector<std::unique_ptr<column::LeafReader>>& readers, size_t* next_reader,
-    int64_t rows) {
+    const std::vector<prune::RowRange>& pieces) {
+  int64_t rows = 0;
+  for (const prune::RowRange& p : pieces) rows += p.length();
   if (column.constant) return column.Finish(nullptr, rows);
+  // From the row numbers alone, never from a count of rows returned: exact whatever the plan
+  // skipped before these rows.
+  if (column.row_index) {
+    return RowIndexArray(data.file().row_group_first_rows.at(data.row_group_index()), pieces);
+  }
   std::vector<column::LeafBatch> batches;
   for (size_t i = 0; i < column.leaves.size(); ++i) {
     batches.push_back(readers[(*next_reader)++]->Flush());
@@ -217,16 +224,16 @@ Result<std::vector<std::shared_ptr<Array>>> SliceDecoder::DecodeColumn(
   const auto& readers = handle.readers();
   WantedRows wanted(rows.ranges());
   std::vector<std::shared_ptr<Array>> out;
-  Status st = WalkSelection(
-      drop ? decode : rows, batch_size_, readers, *cancelled_,
-      [&](const std::vector<prune::RowRange>& pieces) -> Status {
-        size_t next = 0;
-        PQSIFT_ASSIGN_OR_RETURN(
-            auto array, FlushColumn(*slice.row_group, column, readers, &next, RowsOf(pieces)));
-        if (drop) array = SelectRanges(*array, wanted.Within(pieces));
-        out.push_back(std::move(array));
-        return Status::OK();
-      });
+  Status st = WalkSelection(drop ? decode : rows, batch_size_, readers, *cancelled_,
+                            [&](const std::vector<prune::RowRange>& pieces) -> Status {
+                              size_t next = 0;
+                              PQSIFT_ASSIGN_OR_RETURN(
+                                  auto array,
+                                  FlushColumn(*slice.row_group, column, readers, &next, pieces));
+                              if (drop) array = SelectRanges(*array, wanted.Within(pieces));
+                              out.push_back(std::move(array));
+                              return Status::OK();
+                            });
   counters_->pages.Add(readers);
   handle.Release(st.ok());
   counters_->decode_nanos += NanosSince(start);
@@ -319,37 +326,37 @@ Result<prune::RowSelection> SliceDecoder::EvaluateFilter(const ScanSlice& slice,
   PQSIFT_RETURN_IF_ERROR(handle.Acquire(walk, page_options_));
   const auto& readers = handle.readers();
   MatchedCursor proven_rows(slice.matched);
-  Status st =
-      WalkSelection(walk, batch_size_, readers, *cancelled_,
-                    [&](const std::vector<prune::RowRange>& pieces) -> Status {
-                      std::vector<std::shared_ptr<Array>> arrays;
-                      std::vector<const Array*> inputs;
-                      size_t next = 0;
-                      int64_t n = RowsOf(pieces);
-                      for (const DecodedColumn* col : filter_columns) {
-                        PQSIFT_ASSIGN_OR_RETURN(
-                            auto array, FlushColumn(*slice.row_group, *col, readers, &next, n));
-                        inputs.push_back(array.get());
-                        arrays.push_back(std::move(array));
-                      }
-                      std::vector<uint8_t> mask(static_cast<size_t>(n), 1);
-                      if (!unproven.empty()) {
-                        auto evaluated = expr::EvaluateFilter(slice.filter->filter, inputs, n);
-                        if (!evaluated.ok()) {
-                          return evaluated.status().WithContext(file.file->name());
-                        }
-                        mask = std::move(evaluated).value();
-                        if (decode_all) proven_rows.MarkMatches(pieces, &mask);
-                      }
-                      AppendMatches(pieces, mask, &matches);
-                      if (keep != nullptr) {
-                        keep->AddWindow(pieces);
-                        for (size_t k = 0; k < arrays.size(); ++k) {
-                          if (keep->kept[k]) keep->arrays[k].push_back(std::move(arrays[k]));
-                        }
-                      }
-                      return Status::OK();
-                    });
+  Status st = WalkSelection(
+      walk, batch_size_, readers, *cancelled_,
+      [&](const std::vector<prune::RowRange>& pieces) -> Status {
+        std::vector<std::shared_ptr<Array>> arrays;
+        std::vector<const Array*> inputs;
+        size_t next = 0;
+        int64_t n = RowsOf(pieces);
+        for (const DecodedColumn* col : filter_columns) {
+          PQSIFT_ASSIGN_OR_RETURN(auto array,
+                                  FlushColumn(*slice.row_group, *col, readers, &next, pieces));
+          inputs.push_back(array.get());
+          arrays.push_back(std::move(array));
+        }
+        std::vector<uint8_t> mask(static_cast<size_t>(n), 1);
+        if (!unproven.empty()) {
+          auto evaluated = expr::EvaluateFilter(slice.filter->filter, inputs, n);
+          if (!evaluated.ok()) {
+            return evaluated.status().WithContext(file.file->name());
+          }
+          mask = std::move(evaluated).value();
+          if (decode_all) proven_rows.MarkMatches(pieces, &mask);
+        }
+        AppendMatches(pieces, mask, &matches);
+        if (keep != nullptr) {
+          keep->AddWindow(pieces);
+          for (size_t k = 0; k < arrays.size(); ++k) {
+            if (keep->kept[k]) keep->arrays[k].push_back(std::move(arrays[k]));
+          }
+        }
+        return Status::OK();
+      });
   counters_->pages.Add(readers);
   handle.Release(st.ok());
   counters_->rows_decoded += walk.row_count();

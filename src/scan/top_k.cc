@@ -58,9 +58,18 @@ Result<std::unique_ptr<TopK>> TopK::Open(ScanInput input, const ScanOptions& opt
     if (it == inner.columns.end()) inner.columns.push_back(key.column);
   }
   const expr::OrderKey& first = top->keys_.front();
-  top->filter_ = std::make_shared<RuntimeFilter>(std::vector<std::string>{first.column});
-  inner.runtime_filter = top->filter_;
-  inner.read_order = ReadOrder{first.column, first.descending, first.nulls_first};
+  // A virtual first key (scan/virtual_columns.h) has no statistics to order row groups by or
+  // to prove a runtime filter against: the heap alone decides.
+  const int32_t first_node = schema.FindNode(first.column);
+  const bool virtual_key =
+      (!options.row_index_column.empty() &&
+       schema.FindNode(options.row_index_column) == first_node) ||
+      (!options.filename_column.empty() && schema.FindNode(options.filename_column) == first_node);
+  if (!virtual_key) {
+    top->filter_ = std::make_shared<RuntimeFilter>(std::vector<std::string>{first.column});
+    inner.runtime_filter = top->filter_;
+    inner.read_order = ReadOrder{first.column, first.descending, first.nulls_first};
+  }
   PQSIFT_ASSIGN_OR_RETURN(top->inner_, Executor::Open(std::move(input), inner));
 
   auto out = std::make_shared<BatchSchema>();
@@ -157,6 +166,7 @@ Status TopK::Compact() {
 }
 
 Status TopK::Publish(const RowRef& kth) {
+  if (!filter_) return Status::OK();  // a virtual first key: nothing to publish to
   const Array& values = *chunks_[kth.chunk][key_columns_.front()];
   const expr::OrderKey& first = keys_.front();
   // With later keys, rows equal on the first key may still win on the next.

@@ -75,6 +75,8 @@ def _options(
     hive_partitioning: bool = True,
     use_manifest: bool = True,
     verify_crc: bool = False,
+    row_index: Union[None, bool, str] = None,
+    filename: Union[None, bool, str] = None,
 ) -> Dict[str, Any]:
     if isinstance(columns, str):
         columns = [columns]
@@ -96,7 +98,21 @@ def _options(
         "hive": bool(hive_partitioning),
         "manifest": bool(use_manifest),
         "verify_crc": bool(verify_crc),
+        "row_index": _virtual_name(row_index, "file_row_number"),
+        "filename": _virtual_name(filename, "filename"),
     }
+
+
+def _virtual_name(name: Union[None, bool, str], default: str) -> Optional[str]:
+    """A virtual column's name: True for the default one, a string for its own, None/False
+    for none."""
+    if name is None or name is False:
+        return None
+    if name is True:
+        return default
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"expected True or a column name, got {name!r}")
+    return name
 
 
 def scan(
@@ -114,6 +130,8 @@ def scan(
     hive_partitioning: bool = True,
     use_manifest: bool = True,
     verify_crc: bool = False,
+    row_index: Union[None, bool, str] = None,
+    filename: Union[None, bool, str] = None,
 ) -> "Scan":
     """A lazy scan of Parquet files: nothing is read until its result is asked for.
 
@@ -138,6 +156,12 @@ def scan(
         hive_partitioning: read ``key=value`` folder names as columns.
         use_manifest: use the dataset's manifest (``pqsift index``) when it is fresh.
         verify_crc: check page checksums where written.
+        row_index: True (column ``file_row_number``) or a name: add a BIGINT column holding each
+            row's 0-based position in its file, exact whatever was pruned; filters on it
+            (``"file_row_number BETWEEN 1000 AND 1099"``) read only those rows' row groups and
+            pages.
+        filename: True (column ``filename``) or a name: add a VARCHAR column holding each row's
+            file path; filters on it skip files before their footers are read.
     """
     split_tuple = _split_tuple(split)
     path_list = [] if split_tuple is not None and not paths else _paths(paths)
@@ -145,7 +169,7 @@ def scan(
         raise ValueError("a split names its file: give paths or split, not both")
     options = _options(
         columns, filter, order_by, limit, threads, batch_size, prune, partition_schema,
-        hive_partitioning, use_manifest, verify_crc,
+        hive_partitioning, use_manifest, verify_crc, row_index, filename,
     )
     return Scan(path_list, split_tuple, options)
 
