@@ -14,8 +14,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
+
+#include "pqsift/encryption.h"
 
 namespace pqsift::fuzz {
 
@@ -38,6 +41,8 @@ void FuzzDeltaByteArray(std::span<const uint8_t> input);
 void FuzzByteStreamSplit(std::span<const uint8_t> input);
 void FuzzFilter(std::span<const uint8_t> input);  // the --where language: parse and bind
 void FuzzScan(std::span<const uint8_t> input);    // a whole file, random projection + predicate
+// An encrypted file (Parquet modular encryption) with keys the input chooses, scanned as above.
+void FuzzEncryptedScan(std::span<const uint8_t> input);
 // The Variant binary encoding: metadata and value.
 void FuzzVariant(std::span<const uint8_t> input);
 // Well-Known Binary: WKT text, extent, WKT round trip.
@@ -58,6 +63,16 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"scan", FuzzScan},
     {"variant", FuzzVariant},
     {"wkb", FuzzWkb},
+    {"encrypted_scan", FuzzEncryptedScan},
 };
+
+// The scan target's body over `input` (its layout), the file opened with `keys` (may be null).
+void ScanFile(std::span<const uint8_t> input, std::shared_ptr<const DecryptionOptions> keys);
+
+// The keys of parquet-testing's encrypted files (footer; double_field "kc1", float_field "kc2"),
+// which the encrypted seeds pqsift writes use too.
+inline constexpr const char* kFuzzFooterKey = "0123456789012345";
+inline constexpr const char* kFuzzColumnKey1 = "1234567890123450";
+inline constexpr const char* kFuzzColumnKey2 = "1234567890123451";
 
 }  // namespace pqsift::fuzz

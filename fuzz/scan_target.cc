@@ -80,7 +80,7 @@ std::string Quoted(std::string_view path) {
 
 }  // namespace
 
-void FuzzScan(std::span<const uint8_t> input) {
+void ScanFile(std::span<const uint8_t> input, std::shared_ptr<const DecryptionOptions> keys) {
   FuzzInput in(input);
   const uint8_t projection = in.Byte();
   const uint8_t form = in.Byte();
@@ -98,6 +98,7 @@ void FuzzScan(std::span<const uint8_t> input) {
   if (flags & 8) options.limit = 3 * int64_t{limit};
   if (flags & 16) options.batch_size = 7;
   if (flags & 32) options.open.tail_bytes = 8;
+  options.open.decryption = std::move(keys);
 
   Result<std::shared_ptr<const ParquetMetadata>> metadata =
       ReadParquetMetadata(*file, options.open);
@@ -130,5 +131,7 @@ void FuzzScan(std::span<const uint8_t> input) {
     rows += (*batch)->num_rows;
   }
 }
+
+void FuzzScan(std::span<const uint8_t> input) { ScanFile(input, nullptr); }
 
 }  // namespace pqsift::fuzz

@@ -6,13 +6,16 @@
 #include <iterator>
 #include <memory>
 
+#include "arrow/builder.h"
 #include "column/page_reader.h"
 #include "compression/codec.h"
 #include "encoding/dictionary_encoder.h"
 #include "encoding/rle_bit_packed.h"
 #include "encoding/value_encoder.h"
 #include "geo/wkt.h"
+#include "fuzz_targets.h"
 #include "pqsift/parquet_file.h"
+#include "pqsift/writer.h"
 #include "variant/builder.h"
 
 namespace pqsift::fuzz {
@@ -172,9 +175,31 @@ void PageSeeds(std::span<const uint8_t> chunk, const ColumnMetaData& meta,
   }
 }
 
+// The scan options of the encrypted_scan seeds (after its key byte): every column, no filter;
+// a filter with pruning; the same without pruning, chunks fetched on their own.
+const Bytes kEncryptedScanOptions[] = {
+    {0, 0, 0, 0, 0, 0}, {0, 1, 1, 0, 16, 0}, {3, 6, 0, 1, 1 | 32, 0}};
+
+// encrypted_scan seeds of an encrypted file: with every key, through the retriever, without
+// keys, and with the column keys but no footer key.
+void EncryptedScanSeeds(const Bytes& file, const std::string& base, SeedSink& sink) {
+  if (file.size() > kMaxScanFile) return;
+  const uint8_t key_choices[] = {1 | 4 | 16, 8 | 16, 0, 4 | 32};
+  for (size_t k = 0; k < std::size(key_choices); ++k) {
+    Bytes seed = {key_choices[k]};
+    Append(seed, kEncryptedScanOptions[k % std::size(kEncryptedScanOptions)]);
+    Append(seed, file);
+    sink.Add("encrypted_scan", base + "_" + std::to_string(k), std::move(seed));
+  }
+}
+
 void FileSeeds(const std::string& path, SeedSink& sink) {
   const Bytes file = ReadWholeFile(path);
   const std::string base = BaseName(path);
+  if (path.ends_with(".parquet.encrypted")) {
+    EncryptedScanSeeds(file, base, sink);
+    return;
+  }
   if (file.size() < 12 || std::memcmp(file.data() + file.size() - 4, "PAR1", 4) != 0) return;
   uint32_t footer_length = 0;
   std::memcpy(&footer_length, file.data() + file.size() - 8, 4);
@@ -367,7 +392,53 @@ void WkbSeeds(SeedSink& sink) {
                                           0, 0, 0xf0, 0x3f, 0,    0,    0,    0, 0, 0, 0, 0x40});
 }
 
+// Small files pqsift writes with Parquet modular encryption, in each footer mode and algorithm,
+// with page indexes, dictionaries and bloom filters to decrypt, under the fuzz keys.
+void EncryptedFileSeeds(SeedSink& sink) {
+  FixedWidthArrayBuilder<int64_t> ids(Int64());
+  BinaryArrayBuilder names(LargeUtf8());
+  FixedWidthArrayBuilder<double> values(Float64());
+  for (int64_t i = 0; i < 3000; ++i) {
+    ids.Append(i);
+    names.Append(std::string_view("v" + std::to_string(i % 37)));
+    if (i % 11 == 0) {
+      values.AppendNull();
+    } else {
+      values.Append(static_cast<double>(i) / 7);
+    }
+  }
+  RecordBatch batch;
+  batch.schema = std::make_shared<BatchSchema>(BatchSchema{
+      {{"id", Int64(), true}, {"name", LargeUtf8(), true}, {"double_field", Float64(), true}}});
+  batch.num_rows = 3000;
+  batch.columns = {ids.Finish(), names.Finish(), values.Finish()};
+  for (int mode = 0; mode < 3; ++mode) {
+    WriterOptions options;
+    options.row_group_rows = 1000;
+    options.page_rows = 250;
+    options.compression = CompressionCodec::kUncompressed;
+    options.bloom_filters["name"] = {};
+    auto e = std::make_shared<EncryptionOptions>();
+    e->footer_key = kFuzzFooterKey;
+    e->footer_key_metadata = "kf";
+    e->aad_prefix = "tester";
+    if (mode >= 1) {
+      e->columns["name"] = {kFuzzColumnKey1, "kc1"};
+      e->columns["double_field"] = {kFuzzColumnKey2, "kc2"};
+    }
+    e->plaintext_footer = mode == 1;
+    e->ctr = mode == 1;
+    e->store_aad_prefix = mode != 2;
+    options.encryption = e;
+    Bytes file;
+    auto writer = ParquetWriter::Open(MakeMemoryWritableFile("seed", &file), batch.schema, options);
+    if (!writer.ok() || !(*writer)->Write(batch).ok() || !(*writer)->Close().ok()) continue;
+    EncryptedScanSeeds(file, "pqsift_encrypted_" + std::to_string(mode), sink);
+  }
+}
+
 void SyntheticSeeds(SeedSink& sink) {
+  EncryptedFileSeeds(sink);
   for (int t = 0; t < 8; ++t) {
     const auto type = static_cast<PhysicalType>(t);
 #define PQSIFT_SEEDS_FOR(DType) EncodedSeedsIfDefined<DType>(type, sink);

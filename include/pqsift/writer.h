@@ -23,6 +23,8 @@
 //  - on request (`bloom_filters`), a split-block bloom filter per column chunk of the chosen
 //    columns (BloomFilter.md), all stored together before the page indexes, so readers can
 //    skip row groups whose filter proves an equality's value absent;
+//  - on request (`encryption`), Parquet modular encryption of the footer and of all or some
+//    columns (every module of theirs), readable by parquet-java, Arrow and arrow-rs;
 //  - dictionary encoding (RLE_DICTIONARY data pages, PLAIN dictionary page) when the chunk's
 //    first page is smaller with it than in PLAIN (else PLAIN throughout, with no dictionary
 //    page), falling back to PLAIN for the rest of the chunk once the dictionary page would
@@ -57,6 +59,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +76,45 @@ namespace pqsift {
 struct BloomFilterOptions {
   int64_t ndv = 0;    // 0: the number of distinct values each row group actually holds
   double fpp = 0.01;  // in (0, 1)
+};
+
+// Writing a file with Parquet modular encryption (WriterOptions::encryption).
+//
+// The footer key encrypts the footer ("PARE" file) or, with `plaintext_footer`, signs it (a
+// "PAR1" file whose plaintext columns older readers still read). Columns: with no entry in
+// `columns`, every column is encrypted with the footer key ("uniform encryption"); otherwise
+// exactly the listed ones (by leaf path, as WriterOptions::bloom_filters names them), each with
+// its own key, or with the footer key when its key is empty; the others stay plaintext.
+// An encrypted column's page headers, pages, dictionary page, column and offset index and bloom
+// filter are modules under its key; its metadata too when its key is not the footer's, or the
+// footer is plaintext (then the plaintext copy loses its statistics, Encryption.md 5.5).
+//
+// Keys (16, 24 or 32 raw bytes) never land in the file: only the key metadata given, if any.
+// This struct wipes its keys when destroyed; the writer keeps its own wiped copies.
+struct ColumnEncryption {
+  std::string key;           // empty: the footer key
+  std::string key_metadata;  // stored in the column's crypto metadata when not empty
+};
+
+struct EncryptionOptions {
+  std::string footer_key;
+  std::string footer_key_metadata;  // stored for the footer key when not empty
+  std::map<std::string, ColumnEncryption> columns;
+  bool plaintext_footer = false;
+  // The AAD prefix (the file's identity, e.g. "table.part0"), stored in the file unless
+  // `store_aad_prefix` is false: readers must then supply it (DecryptionOptions::aad_prefix).
+  std::optional<std::string> aad_prefix;
+  bool store_aad_prefix = true;
+  // AES_GCM_CTR_V1 (pages under AES-CTR, not authenticated, every other module GCM) instead of
+  // AES_GCM_V1 (every module GCM).
+  bool ctr = false;
+
+  EncryptionOptions() = default;
+  EncryptionOptions(const EncryptionOptions&) = default;
+  EncryptionOptions(EncryptionOptions&&) = default;
+  EncryptionOptions& operator=(const EncryptionOptions&) = default;
+  EncryptionOptions& operator=(EncryptionOptions&&) = default;
+  ~EncryptionOptions();
 };
 
 struct WriterOptions {
@@ -118,6 +160,12 @@ struct WriterOptions {
   std::map<std::string, BloomFilterOptions> bloom_filters;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
+  // Parquet modular encryption (EncryptionOptions above): nullptr writes a plaintext file. Open fails with
+  // InvalidArgument for a key that is not 16, 24 or 32 bytes or a column the schema does not
+  // have; Write and Close with InvalidArgument past 32,767 row groups or pages in a chunk (the
+  // module AADs count them in 2-byte shorts). With encryption, page_checksums are not written
+  // for encrypted columns (their GCM tags authenticate the pages).
+  std::shared_ptr<const EncryptionOptions> encryption;
 };
 
 class ParquetWriter {

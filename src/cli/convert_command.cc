@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/encrypt_args.h"
 #include "cli/input/csv_reader.h"
 #include "cli/input/geometry_columns.h"
 #include "cli/input/jsonl_reader.h"
@@ -50,6 +51,7 @@ struct ConvertArgs {
   int32_t stats_truncate = WriterOptions{}.statistics_truncate_bytes;
   int threads = 0;
   bool stats = false;
+  EncryptArgs encrypt;
 };
 
 // "zstd:9" -> (ZSTD, 9); "none" -> UNCOMPRESSED.
@@ -186,6 +188,9 @@ int RunConvert(const ConvertArgs& args) {
   options.statistics_truncate_bytes = args.stats_truncate;
   st = ParseBloomFilters(args.bloom_filters, options);
   if (!st.ok()) return ReportError(st);
+  auto encryption = MakeEncryptionOptions(args.encrypt);
+  if (!encryption.ok()) return ReportError(encryption.status());
+  options.encryption = std::move(*encryption);
 
   const auto start = std::chrono::steady_clock::now();
   std::string format = args.format;
@@ -352,6 +357,7 @@ Command AddConvertCommand(CLI::App& root) {
                   "per core)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--stats", args->stats, "Print rows, row groups and seconds on stderr");
+  AddEncryptOptions(sub, args->encrypt);
   return {sub, [args] { return RunConvert(*args); }};
 }
 

@@ -2,6 +2,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 
 #include <climits>
 #include <memory>
@@ -71,6 +72,15 @@ bool Update(EVP_CIPHER_CTX* ctx, std::span<const uint8_t> aad, std::span<const u
 }  // namespace
 
 bool IsAesKeySize(size_t size) { return size == 16 || size == 24 || size == 32; }
+
+Status RandomBytes(std::span<uint8_t> out) {
+  if (out.empty()) return Status::OK();
+  if (out.size() > static_cast<size_t>(INT_MAX) ||
+      RAND_bytes(out.data(), static_cast<int>(out.size())) != 1) {
+    return OpenSslError("RAND_bytes");
+  }
+  return Status::OK();
+}
 
 void Wipe(void* bytes, size_t size) {
   if (size > 0) OPENSSL_cleanse(bytes, size);

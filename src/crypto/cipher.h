@@ -11,6 +11,7 @@
 //   counter starting at 1 (Encryption.md 4.2.2: "the first 31 bits set to 0, the last to 1");
 //   no padding, no authentication.
 // - Outputs have the input's length; `out` must have exactly that size (Internal otherwise).
+// - Nonces for encryption come from RandomBytes (OpenSSL's CSPRNG), one per module.
 // - Messages never contain key bytes; callers add which module failed.
 //
 // Thread safety: the functions are reentrant (a cipher context per call).
@@ -45,6 +46,11 @@ Status GcmEncrypt(std::span<const uint8_t> key, std::span<const uint8_t> nonce,
 // AES-CTR with the Parquet IV (nonce | 00 00 00 01): encryption and decryption are the same.
 Status CtrCrypt(std::span<const uint8_t> key, std::span<const uint8_t> nonce,
                 std::span<const uint8_t> in, std::span<uint8_t> out);
+
+// Fills `out` from OpenSSL's CSPRNG (RAND_bytes): the nonces of encrypted modules
+// (Encryption.md 4.1.3: RBG-based nonces, NIST SP 800-38D 8.2.2) and a file's AAD unique part.
+// Internal when the generator fails (never a predictable fallback).
+Status RandomBytes(std::span<uint8_t> out);
 
 // Sets `bytes` to zero in a way the compiler does not remove (OPENSSL_cleanse).
 void Wipe(void* bytes, size_t size);

@@ -1,5 +1,6 @@
 #include "crypto/module.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -86,9 +87,71 @@ Result<size_t> ModuleSize(std::span<const uint8_t> bytes, bool gcm, const Module
   return static_cast<size_t>(length) + kLengthSize;
 }
 
-bool ModuleDecryptor::UsesGcm(ModuleType type) const {
-  if (algorithm_ == Algorithm::kAesGcmV1) return true;
+namespace {
+
+bool GcmFor(Algorithm algorithm, ModuleType type) {
+  if (algorithm == Algorithm::kAesGcmV1) return true;
   return type != ModuleType::kDataPage && type != ModuleType::kDictionaryPage;
+}
+
+std::span<const uint8_t> AsBytes(const std::string& s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+}  // namespace
+
+bool ModuleDecryptor::UsesGcm(ModuleType type) const { return GcmFor(algorithm_, type); }
+bool ModuleEncryptor::UsesGcm(ModuleType type) const { return GcmFor(algorithm_, type); }
+
+Status ModuleEncryptor::Encrypt(const ModuleId& id, std::span<const uint8_t> plaintext,
+                                std::vector<uint8_t>& out) const {
+  uint8_t nonce[kNonceSize];
+  PQSIFT_RETURN_IF_ERROR(RandomBytes(nonce));
+  return EncryptWithNonce(id, plaintext, nonce, out);
+}
+
+Status ModuleEncryptor::EncryptWithNonce(const ModuleId& id, std::span<const uint8_t> plaintext,
+                                         std::span<const uint8_t> nonce,
+                                         std::vector<uint8_t>& out) const {
+  if (nonce.size() != kNonceSize) return Status::Internal("AES nonce is not 12 bytes");
+  const bool gcm = UsesGcm(id.type);
+  const size_t length = plaintext.size() + (gcm ? kGcmOverhead : kCtrOverhead) - kLengthSize;
+  if (length > 0x7fffffffu) {
+    return Status::InvalidArgument(DescribeModule(id) + ": a module of " +
+                                   std::to_string(plaintext.size()) +
+                                   " bytes is too large to encrypt (2 GiB)");
+  }
+  std::string aad;
+  if (gcm) {
+    PQSIFT_ASSIGN_OR_RETURN(aad, ModuleAad(file_aad_, id));
+  }
+  const size_t start = out.size();
+  out.resize(start + kLengthSize + length);
+  uint8_t* at = out.data() + start;
+  for (size_t i = 0; i < kLengthSize; ++i) at[i] = static_cast<uint8_t>(length >> (8 * i));
+  std::copy(nonce.begin(), nonce.end(), at + kLengthSize);
+  std::span<uint8_t> ciphertext(at + kLengthSize + kNonceSize, plaintext.size());
+  Status st = gcm ? GcmEncrypt(key_.span(), nonce, AsBytes(aad), plaintext, ciphertext,
+                               {ciphertext.data() + ciphertext.size(), kTagSize})
+                  : CtrCrypt(key_.span(), nonce, plaintext, ciphertext);
+  if (!st.ok()) {
+    out.resize(start);
+    return st.WithContext(DescribeModule(id));
+  }
+  return Status::OK();
+}
+
+Status ModuleEncryptor::Sign(const ModuleId& id, std::span<const uint8_t> plaintext,
+                             std::vector<uint8_t>& out) const {
+  uint8_t nonce[kNonceSize];
+  PQSIFT_RETURN_IF_ERROR(RandomBytes(nonce));
+  PQSIFT_ASSIGN_OR_RETURN(std::string aad, ModuleAad(file_aad_, id));
+  std::vector<uint8_t> ciphertext(plaintext.size());
+  uint8_t tag[kTagSize];
+  PQSIFT_RETURN_IF_ERROR(GcmEncrypt(key_.span(), nonce, AsBytes(aad), plaintext, ciphertext, tag));
+  out.insert(out.end(), nonce, nonce + kNonceSize);
+  out.insert(out.end(), tag, tag + kTagSize);
+  return Status::OK();
 }
 
 Status ModuleDecryptor::Decrypt(const ModuleId& id, std::span<const uint8_t> module,

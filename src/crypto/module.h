@@ -17,7 +17,12 @@
 // module whose tag does not verify is Authentication, naming the module ("data page header 3
 // of row group 0, column 2"), with nothing decrypted handed on. No message holds key bytes.
 //
-// Thread safety: a ModuleDecryptor is immutable; share it across threads.
+// Contract of ModuleEncryptor::Encrypt (the writer's side): appends exactly one module in the
+// serialized form above, with a fresh random nonce per module (cipher.h RandomBytes), the
+// module's AAD for GCM; InvalidArgument when an ordinal does not fit the AAD's short, or the
+// module would pass the 4-byte length (2 GiB). The key stays inside; no message holds it.
+//
+// Thread safety: a ModuleDecryptor or ModuleEncryptor is immutable; share it across threads.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +30,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "crypto/secret.h"
 #include "pqsift/io.h"
@@ -100,6 +106,37 @@ class ModuleDecryptor {
   // AAD of `id`: the check of a plaintext footer's signature (Encryption.md 5.5).
   Status VerifySignature(const ModuleId& id, std::span<const uint8_t> plaintext,
                          std::span<const uint8_t> nonce, std::span<const uint8_t> tag) const;
+
+ private:
+  SecretBytes key_;
+  Algorithm algorithm_;
+  std::string file_aad_;
+};
+
+// Encrypts the modules of one file (or one column of it) under one key: the write side of
+// ModuleDecryptor, with the same algorithm rules (UsesGcm).
+class ModuleEncryptor {
+ public:
+  // `file_aad`: AAD prefix | file unique.
+  ModuleEncryptor(SecretBytes key, Algorithm algorithm, std::string file_aad)
+      : key_(std::move(key)), algorithm_(algorithm), file_aad_(std::move(file_aad)) {}
+
+  Algorithm algorithm() const { return algorithm_; }
+  bool UsesGcm(ModuleType type) const;
+  size_t Overhead(ModuleType type) const { return UsesGcm(type) ? kGcmOverhead : kCtrOverhead; }
+
+  // Appends the module of `plaintext` (length | nonce | ciphertext [| tag]) to `out`.
+  Status Encrypt(const ModuleId& id, std::span<const uint8_t> plaintext,
+                 std::vector<uint8_t>& out) const;
+  // The same with a given nonce: for known-answer tests only (a nonce must never repeat
+  // under one key).
+  Status EncryptWithNonce(const ModuleId& id, std::span<const uint8_t> plaintext,
+                          std::span<const uint8_t> nonce, std::vector<uint8_t>& out) const;
+
+  // A plaintext footer's signature (Encryption.md 5.5): nonce | the GCM tag of `plaintext`
+  // under the AAD of `id` (28 bytes appended to `out`; the ciphertext is not kept).
+  Status Sign(const ModuleId& id, std::span<const uint8_t> plaintext,
+              std::vector<uint8_t>& out) const;
 
  private:
   SecretBytes key_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "crypto/module.h"
+#include "format/file_decryptor.h"
 #include "io/coalesce.h"
 
 namespace pqsift::format {
@@ -23,10 +25,103 @@ const ColumnMetaData* ChunkMetadata(const ParquetMetadata& metadata, const Bloom
   const RowGroup& rg = row_groups[r.row_group];
   if (r.leaf < 0 || static_cast<size_t>(r.leaf) >= rg.columns.size()) return nullptr;
   const std::optional<ColumnMetaData>& meta = rg.columns[r.leaf].meta_data;
-  // An encrypted chunk's filter is two encrypted modules (header, bitset), not decrypted yet:
-  // treated as absent, never misread.
-  if (rg.columns[r.leaf].is_encrypted) return nullptr;
   return meta ? &*meta : nullptr;
+}
+
+// An encrypted chunk's filter is two modules (header, bitset) under the chunk's key: its
+// decryptor, or null for a plaintext chunk. `*usable` is false for an encrypted chunk whose key
+// the file was not opened with (its filter is then absent: never misread).
+std::shared_ptr<const crypto::ModuleDecryptor> ChunkDecryptor(const ParquetMetadata& metadata,
+                                                              const BloomFilterRequest& r,
+                                                              bool* usable) {
+  *usable = true;
+  const std::vector<RowGroup>& row_groups = metadata.file().row_groups;
+  if (r.row_group >= row_groups.size() || r.leaf < 0 ||
+      static_cast<size_t>(r.leaf) >= row_groups[r.row_group].columns.size() ||
+      !row_groups[r.row_group].columns[r.leaf].is_encrypted) {
+    return nullptr;
+  }
+  *usable = false;
+  if (metadata.decryptor() == nullptr) return nullptr;
+  auto d = metadata.decryptor()->ChunkDecryptor(r.row_group, static_cast<size_t>(r.leaf), "");
+  if (!d.ok() || *d == nullptr) return nullptr;
+  *usable = true;
+  return *d;
+}
+
+// The chunk's metadata when its filter can be read (plaintext, or encrypted with its key).
+const ColumnMetaData* ReadableChunkMetadata(const ParquetMetadata& metadata,
+                                            const BloomFilterRequest& r) {
+  bool usable = false;
+  ChunkDecryptor(metadata, r, &usable);
+  return usable ? ChunkMetadata(metadata, r) : nullptr;
+}
+
+// Where the modules of a chunk's filter are, for their AADs.
+crypto::ModuleId FilterModule(const ParquetMetadata& metadata, const BloomFilterRequest& r,
+                              crypto::ModuleType type) {
+  return {type, metadata.decryptor()->RowGroupOrdinal(r.row_group), r.leaf, 0};
+}
+
+// A filter as stored: its header (plain, or decrypted from its module) and the bytes it takes
+// in the file (header and bitset, or their two modules).
+struct StoredFilter {
+  BloomFilterLayout layout;  // of the plaintext filter
+  uint64_t stored_bytes = 0;
+  std::vector<uint8_t> header;  // the decrypted header (encrypted filters only)
+};
+
+bool IsAuthentication(const Status& st) { return st.code() == StatusCode::kAuthentication; }
+
+// The stored filter from its first bytes. nullopt when unusable; Authentication when a module
+// fails it (a changed or moved module is an error, never "absent").
+Result<std::optional<StoredFilter>> StoredFilterOf(const crypto::ModuleDecryptor* d,
+                                                   const crypto::ModuleId& header_id,
+                                                   std::span<const uint8_t> bytes) {
+  StoredFilter out;
+  if (d == nullptr) {
+    Result<BloomFilterLayout> layout = DecodeBloomFilterLayout(bytes);
+    if (!layout.ok()) return std::optional<StoredFilter>();
+    out.layout = *layout;
+    out.stored_bytes = static_cast<uint64_t>(layout->total());
+    return std::optional<StoredFilter>(std::move(out));
+  }
+  Result<size_t> header_size = d->ModuleSizeAt(bytes, header_id);
+  if (!header_size.ok()) return std::optional<StoredFilter>();
+  Result<Buffer> header = d->Decrypt(header_id, bytes.first(*header_size));
+  if (!header.ok()) {
+    if (IsAuthentication(header.status())) return header.status();
+    return std::optional<StoredFilter>();
+  }
+  Result<BloomFilterLayout> layout = DecodeBloomFilterLayout(header->span());
+  if (!layout.ok() || layout->header_size != header->size()) return std::optional<StoredFilter>();
+  out.layout = *layout;
+  out.header.assign(header->span().begin(), header->span().end());
+  out.stored_bytes = *header_size + d->Overhead(crypto::ModuleType::kBloomFilterBitset) +
+                     static_cast<uint64_t>(layout->num_bytes);
+  return std::optional<StoredFilter>(std::move(out));
+}
+
+// The whole filter from its `stored` bytes (StoredFilterOf's stored_bytes of them).
+Result<std::optional<SplitBlockBloomFilter>> WholeFilterOf(const crypto::ModuleDecryptor* d,
+                                                           const crypto::ModuleId& bitset_id,
+                                                           const StoredFilter& filter,
+                                                           std::span<const uint8_t> stored) {
+  std::vector<uint8_t> plain;
+  if (d != nullptr) {
+    const size_t bitset_module = d->Overhead(bitset_id.type) + filter.layout.num_bytes;
+    Result<Buffer> bitset = d->Decrypt(bitset_id, stored.last(bitset_module));
+    if (!bitset.ok()) {
+      if (IsAuthentication(bitset.status())) return bitset.status();
+      return std::optional<SplitBlockBloomFilter>();
+    }
+    plain = filter.header;
+    plain.insert(plain.end(), bitset->span().begin(), bitset->span().end());
+    stored = plain;
+  }
+  Result<SplitBlockBloomFilter> parsed = SplitBlockBloomFilter::Parse(stored);
+  if (!parsed.ok()) return std::optional<SplitBlockBloomFilter>();
+  return std::optional<SplitBlockBloomFilter>(std::move(parsed).value());
 }
 
 // A filter this small is read whole even for a few hashes: its blocks would cost as much.
@@ -88,21 +183,23 @@ class RangeReader {
   std::vector<Buffer> buffers_;
 };
 
-std::optional<SplitBlockBloomFilter> ParseOrNothing(std::span<const uint8_t> bytes) {
-  Result<SplitBlockBloomFilter> filter = SplitBlockBloomFilter::Parse(bytes);
-  if (!filter.ok()) return std::nullopt;
-  return std::move(filter).value();
-}
-
 }  // namespace
+
+bool BloomFilterReadable(const ParquetMetadata& metadata, size_t row_group, int32_t leaf) {
+  bool usable = false;
+  ChunkDecryptor(metadata, {row_group, leaf, {}}, &usable);
+  return usable;
+}
 
 uint64_t BloomFilterReadEstimate(const RandomAccessFile& file, const ParquetMetadata& metadata,
                                  const BloomFilterRequest& request) {
   bool whole = false;
   std::optional<ByteRange> range =
-      FirstRange(ChunkMetadata(metadata, request), file.size(), &whole);
+      FirstRange(ReadableChunkMetadata(metadata, request), file.size(), &whole);
   if (!range) return 0;
-  if (!request.hashes.empty() && range->length > kSmallFilterBytes) {
+  bool usable = false;
+  const bool encrypted = ChunkDecryptor(metadata, request, &usable) != nullptr;
+  if (!encrypted && !request.hashes.empty() && range->length > kSmallFilterBytes) {
     return std::min(range->length,
                     kBloomFilterHeaderProbeBytes + request.hashes.size() * kBloomFilterBlockBytes);
   }
@@ -136,13 +233,18 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
   std::vector<std::optional<ByteRange>> first(requests.size());
   std::vector<bool> whole(requests.size());
   std::vector<bool> header_only(requests.size());
+  // Encrypted chunks: their decryptor. A GCM module authenticates only whole, so their filters
+  // are always read whole (no blocks).
+  std::vector<std::shared_ptr<const crypto::ModuleDecryptor>> decryptors(requests.size());
   std::vector<ByteRange> ranges, header_ranges;
   for (size_t i = 0; i < requests.size(); ++i) {
     bool is_whole = false;
-    first[i] = FirstRange(ChunkMetadata(metadata, requests[i]), file.size(), &is_whole);
+    first[i] = FirstRange(ReadableChunkMetadata(metadata, requests[i]), file.size(), &is_whole);
     whole[i] = is_whole;
     if (!first[i]) continue;
-    if (!requests[i].hashes.empty() && first[i]->length > kSmallFilterBytes) {
+    bool usable = false;
+    decryptors[i] = ChunkDecryptor(metadata, requests[i], &usable);
+    if (!decryptors[i] && !requests[i].hashes.empty() && first[i]->length > kSmallFilterBytes) {
       header_only[i] = true;
       first[i]->length = std::min(first[i]->length, kBloomFilterHeaderProbeBytes);
     }
@@ -160,7 +262,7 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
   // What the second pass reads for a request: the rest of its bitset, or some of its blocks.
   struct Second {
     size_t request;
-    BloomFilterLayout layout;
+    StoredFilter stored;
     std::vector<ByteRange> ranges;  // the rest (one range) or the blocks (one per block)
     std::vector<uint64_t> blocks;   // empty: `ranges` is the rest of the whole filter
   };
@@ -169,11 +271,23 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
   for (size_t i = 0; i < requests.size(); ++i) {
     if (!first[i]) continue;
     std::span<const uint8_t> bytes = prefix_of(i);
-    Result<BloomFilterLayout> layout = DecodeBloomFilterLayout(bytes);
-    if (!layout.ok()) continue;
-    const auto total = static_cast<uint64_t>(layout->total());
+    const crypto::ModuleDecryptor* d = decryptors[i].get();
+    PQSIFT_ASSIGN_OR_RETURN(std::optional<StoredFilter> stored,
+                            StoredFilterOf(d,
+                                           d ? FilterModule(metadata, requests[i],
+                                                            crypto::ModuleType::kBloomFilterHeader)
+                                             : crypto::ModuleId{},
+                                           bytes));
+    if (!stored) continue;
+    const BloomFilterLayout* layout = &stored->layout;
+    const uint64_t total = stored->stored_bytes;
+    const crypto::ModuleId bitset_id =
+        d ? FilterModule(metadata, requests[i], crypto::ModuleType::kBloomFilterBitset)
+          : crypto::ModuleId{};
     if (total <= bytes.size()) {
-      if (auto filter = ParseOrNothing(bytes.first(total))) out[i].emplace(std::move(*filter));
+      PQSIFT_ASSIGN_OR_RETURN(auto filter,
+                              WholeFilterOf(d, bitset_id, *stored, bytes.first(total)));
+      if (filter) out[i].emplace(std::move(*filter));
       continue;
     }
     // Longer than the footer says: not trusted.
@@ -182,7 +296,8 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
       continue;
     }
     if (!CheckRange(first[i]->offset, total, file.size(), "bloom filter").ok()) continue;
-    Second second{i, *layout, {}, {}};
+    Second second{i, std::move(*stored), {}, {}};
+    layout = &second.stored.layout;
     if (header_only[i]) {
       second.blocks = BlocksOf(requests[i].hashes, layout->num_bytes);
       // Blocks covering much of the bitset: read it whole (one request, no per-block seeks).
@@ -191,7 +306,7 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
         second.blocks.clear();
       }
     }
-    const uint64_t bitset = first[i]->offset + layout->header_size;
+    const uint64_t bitset = first[i]->offset + layout->header_size;  // (plaintext filters)
     for (uint64_t block : second.blocks) {
       second.ranges.push_back({bitset + block * kBloomFilterBlockBytes, kBloomFilterBlockBytes});
     }
@@ -220,7 +335,7 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
   PQSIFT_RETURN_IF_ERROR(blocks_read.Read(std::move(block_ranges), bytes_read));
   for (const Second& s : seconds) {
     if (!s.blocks.empty()) {
-      BloomFilterBlocks blocks(s.layout.num_bytes);
+      BloomFilterBlocks blocks(s.stored.layout.num_bytes);
       for (size_t b = 0; b < s.blocks.size(); ++b) {
         blocks.Add(s.blocks[b], blocks_read.View(s.ranges[b]));
       }
@@ -231,7 +346,15 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
     std::span<const uint8_t> tail = rests.View(s.ranges[0]);
     std::vector<uint8_t> joined(head.begin(), head.end());
     joined.insert(joined.end(), tail.begin(), tail.end());
-    if (auto filter = ParseOrNothing(joined)) out[s.request].emplace(std::move(*filter));
+    const crypto::ModuleDecryptor* d = decryptors[s.request].get();
+    PQSIFT_ASSIGN_OR_RETURN(
+        auto filter,
+        WholeFilterOf(
+            d,
+            d ? FilterModule(metadata, requests[s.request], crypto::ModuleType::kBloomFilterBitset)
+              : crypto::ModuleId{},
+            s.stored, std::span<const uint8_t>(joined).first(s.stored.stored_bytes)));
+    if (filter) out[s.request].emplace(std::move(*filter));
   }
   return loaded;
 }

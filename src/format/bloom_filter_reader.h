@@ -12,10 +12,16 @@
 // instead of 20 bitsets of 2 MiB). It gets the whole filter when that is small or the blocks
 // would cover much of it.
 //
+// An encrypted chunk's filter (Parquet modular encryption) is two GCM modules, the header and
+// the bitset, under the chunk's key (the file's FileDecryptor): read whole (a GCM module
+// authenticates only whole, so no blocks), decrypted, then used like a plaintext one. Without
+// the chunk's key it is absent.
+//
 // A filter that is absent, lies outside the file, is larger than kBloomFilterMaxBytes, does not
 // decode, disagrees with its bloom_filter_length or uses an algorithm, hash or compression
 // other than the spec's is unusable: nullopt, which means "every value may be present". Only
-// the file failing is an error.
+// the file failing is an error, and an encrypted filter's module failing authentication
+// (Authentication naming the module: a changed or moved module is never taken as absent).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +68,10 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
                                             std::span<const BloomFilterRequest> requests,
                                             uint64_t max_bytes, size_t must_load,
                                             uint64_t* bytes_read);
+
+// Whether the filter of chunk (row_group, leaf) can be read: the chunk is plaintext, or
+// encrypted and the file was opened with its key.
+bool BloomFilterReadable(const ParquetMetadata& metadata, size_t row_group, int32_t leaf);
 
 // The bytes a request may read before its header is known: its length from the footer, or the
 // prefix. 0 when the chunk has no usable offset. For bounding how many filters load at once.

@@ -75,7 +75,10 @@ class MetadataEncoder {
         EmptyStructUnion(o == pqsift::ColumnOrder::kUnknown ? 42 : static_cast<int16_t>(o));
       }
     }
-    if (m.has_encryption_algorithm) {
+    if (m.encryption_algorithm) {
+      w_.WriteStructFieldHeader(8);
+      EncryptionAlgorithm(*m.encryption_algorithm);
+    } else if (m.has_encryption_algorithm) {
       w_.WriteStructFieldHeader(8);
       EmptyStructUnion(1);  // AES_GCM_V1 (its fields are optional)
     }
@@ -193,11 +196,60 @@ class MetadataEncoder {
     if (c.offset_index_length) w_.WriteI32Field(5, *c.offset_index_length);
     if (c.column_index_offset) w_.WriteI64Field(6, *c.column_index_offset);
     if (c.column_index_length) w_.WriteI32Field(7, *c.column_index_length);
-    if (c.is_encrypted) {
+    if (c.crypto_metadata) {
       w_.WriteStructFieldHeader(8);  // crypto_metadata: ColumnCryptoMetaData union
-      EmptyStructUnion(1);
+      ColumnCryptoMetaData(*c.crypto_metadata);
+    } else if (c.is_encrypted) {
+      w_.WriteStructFieldHeader(8);
+      EmptyStructUnion(1);  // ENCRYPTION_WITH_FOOTER_KEY
     }
+    if (c.encrypted_column_metadata) w_.WriteBinaryField(9, *c.encrypted_column_metadata);
     End();
+  }
+
+  // ---- Parquet modular encryption (Encryption.md 5.2-5.4) ----
+
+  // union ColumnCryptoMetaData { 1: EncryptionWithFooterKey {}, 2: EncryptionWithColumnKey {
+  //   1: required list<string> path_in_schema, 2: optional binary key_metadata } }
+  void ColumnCryptoMetaData(const pqsift::ColumnCryptoMetaData& m) {
+    if (m.with_footer_key) {
+      EmptyStructUnion(1);
+      return;
+    }
+    BeginUnion();
+    w_.WriteStructFieldHeader(2);
+    Begin();
+    if (Keep("EncryptionWithColumnKey.path_in_schema")) BinaryList(1, m.path_in_schema);
+    if (m.key_metadata) w_.WriteBinaryField(2, *m.key_metadata);
+    End();
+    EndUnion();
+  }
+
+  // union EncryptionAlgorithm { 1: AesGcmV1, 2: AesGcmCtrV1 }, both { 1: optional binary
+  // aad_prefix, 2: optional binary aad_file_unique, 3: optional bool supply_aad_prefix }.
+  // REQUIRES: kind is not kUnknown.
+  void EncryptionAlgorithm(const pqsift::EncryptionAlgorithm& a) {
+    BeginUnion();
+    w_.WriteStructFieldHeader(a.kind == pqsift::EncryptionAlgorithm::Kind::kAesGcmCtrV1 ? 2 : 1);
+    Begin();
+    if (a.aad_prefix) w_.WriteBinaryField(1, *a.aad_prefix);
+    if (a.aad_file_unique) w_.WriteBinaryField(2, *a.aad_file_unique);
+    if (a.supply_aad_prefix) w_.WriteBoolField(3, *a.supply_aad_prefix);
+    End();
+    EndUnion();
+  }
+
+  // The plaintext head of an encrypted footer: { 1: required EncryptionAlgorithm, 2: optional
+  // binary key_metadata }.
+  MetadataEncoder& FileCryptoMetaData(const pqsift::FileCryptoMetaData& m) {
+    Begin();
+    if (Keep("FileCryptoMetaData.encryption_algorithm")) {
+      w_.WriteStructFieldHeader(1);
+      EncryptionAlgorithm(m.encryption_algorithm);
+    }
+    if (m.key_metadata) w_.WriteBinaryField(2, *m.key_metadata);
+    End();
+    return *this;
   }
 
   void ColumnMetaData(const pqsift::ColumnMetaData& m) {

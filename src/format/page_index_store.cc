@@ -128,11 +128,15 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
     Entry& e = entries_[w.key];
     std::span<const uint8_t> bytes = bytes_of(*w.range);
     if (auto decryptor = ChunkDecryptor(w.key.first, w.key.second)) {
-      // One module (Encryption.md: ColumnIndex / OffsetIndex); failing, the index is absent.
+      // One module (Encryption.md: ColumnIndex / OffsetIndex). Failing authentication (changed,
+      // moved, or another file's) it is an error, as a tampered page is; malformed, absent.
       crypto::ModuleId id{
           w.column_index ? crypto::ModuleType::kColumnIndex : crypto::ModuleType::kOffsetIndex,
           metadata_.decryptor()->RowGroupOrdinal(w.key.first), w.key.second, 0};
       Result<Buffer> plain = decryptor->Decrypt(id, bytes);
+      if (!plain.ok() && plain.status().code() == StatusCode::kAuthentication) {
+        return plain.status();
+      }
       if (!plain.ok()) continue;
       bytes_.push_back(std::move(plain).value());
       bytes = bytes_.back().span();

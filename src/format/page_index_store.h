@@ -8,7 +8,9 @@
 //
 // An index that is absent, lies outside the file, does not decode or disagrees with its row
 // group (page rows not adding up, a column index with another page count) is treated as absent:
-// pruning without it only reads more, never less. Only the file failing is an error.
+// pruning without it only reads more, never less. Only the file failing is an error, and an
+// encrypted chunk's index module failing authentication (Authentication naming the module: a
+// changed or moved module is never taken as absent). Without the chunk's key it is absent.
 //
 // Thread safety: Load() during planning, from one thread; the getters from any thread after.
 #pragma once

@@ -209,8 +209,9 @@ class BloomFilterStage final : public PruningStage {
     for (size_t k = 0; k < leaves.size(); ++k) {
       if (!leaves[k].known() || static_cast<size_t>(leaves[k].leaf) >= rg.columns.size()) continue;
       const std::optional<ColumnMetaData>& meta = rg.columns[leaves[k].leaf].meta_data;
+      // An encrypted chunk's filter only with its key (decrypted by the loader).
       out[k] = meta && meta->bloom_filter_offset.has_value() &&
-               !rg.columns[leaves[k].leaf].is_encrypted;  // encrypted: not read yet
+               format::BloomFilterReadable(context.metadata, g, leaves[k].leaf);
     }
     return out;
   }

@@ -16,6 +16,7 @@
 
 #include "arrow/builder.h"
 #include "column/dictionary_page.h"
+#include "format/chunk_readable.h"
 #include "prune/proof.h"
 #include "prune/stage.h"
 
@@ -119,7 +120,12 @@ class DictionaryStage final : public PruningStage {
     const RowGroup& rg = context.metadata.file().row_groups[g];
     if (!leaf.known() || static_cast<size_t>(leaf.leaf) >= rg.columns.size()) return std::nullopt;
     const ColumnChunk& chunk = rg.columns[leaf.leaf];
-    if (!chunk.meta_data || chunk.is_encrypted || chunk.file_path) return std::nullopt;
+    if (!chunk.meta_data || chunk.file_path) return std::nullopt;
+    // An encrypted chunk's dictionary page (two modules) only with the chunk's key.
+    if (chunk.is_encrypted &&
+        !format::CheckChunkReadable(context.metadata, g, static_cast<size_t>(leaf.leaf), "").ok()) {
+      return std::nullopt;
+    }
     if (!column::AllDataPagesDictionaryEncoded(*chunk.meta_data)) return std::nullopt;
     std::optional<ByteRange> range =
         column::DictionaryPageRange(*chunk.meta_data, context.file.size());

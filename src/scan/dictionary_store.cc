@@ -49,12 +49,19 @@ Status DictionaryStore::LoadOne(const Request& r, uint64_t* bytes_read) {
                       leaves[r.leaf].path + "'";
   // The page's declared uncompressed size is the file's claim: a small compressed page may not
   // make the planning allocate more than this (a larger one is simply no evidence).
-  column::PageReaderOptions options;
-  options.max_page_bytes = kMaxDecodedDictionaryBytes;
+  column::PageReaderOptions plain;
+  plain.max_page_bytes = kMaxDecodedDictionaryBytes;
+  // An encrypted chunk's dictionary page is decrypted with its key (without one: no evidence).
+  Result<column::PageReaderOptions> options =
+      column::ChunkPageOptions(plain, metadata_, r.row_group, static_cast<size_t>(r.leaf), where);
+  if (!options.ok()) return Status::OK();
   Result<std::shared_ptr<Array>> values = column::ReadDictionaryPage(
-      leaves[r.leaf], meta, bytes, range->offset, std::move(where), options);
+      leaves[r.leaf], meta, bytes, range->offset, std::move(where), *options);
   // A dictionary that does not decode is no evidence (the scan reports the corruption if it
-  // reads the chunk).
+  // reads the chunk); one that fails authentication is an error (a changed or moved module).
+  if (!values.ok() && values.status().code() == StatusCode::kAuthentication) {
+    return values.status();
+  }
   if (values.ok()) slot = std::move(values).value();
   if (fetched.size() == 0) return Status::OK();
   std::lock_guard<std::mutex> lock(mu_);

@@ -258,8 +258,10 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   Status AddValues();
   Status EndPage();
   void ChooseFirstPageEncoding();
-  // Appends the header of a page with `body_size` uncompressed bytes, then compressed_.
-  void AppendPage(format::PageHeader header, size_t body_size, std::vector<uint8_t>& out);
+  // Appends the header of a page with `body_size` uncompressed bytes, then compressed_; in an
+  // encrypted chunk, each as its module (`ordinal`: the data page's, in the AADs).
+  Status AppendPage(format::PageHeader header, size_t body_size, int32_t ordinal,
+                    std::vector<uint8_t>& out);
   void CountPage(PageType type, Encoding encoding) { ++page_counts_[{type, encoding}]; }
   std::optional<std::string> ColumnIndexBytes() const;
   // The statistics of values tracked by `bounds` with `nulls` nulls (the chunk's, or a page's
@@ -312,7 +314,7 @@ class TypedChunkWriter final : public ColumnChunkWriter {
 
   // Reused buffers.
   std::vector<Value> values_;
-  std::vector<uint8_t> scratch_, body_, compressed_;
+  std::vector<uint8_t> scratch_, body_, compressed_, encrypted_;
 };
 
 template <typename DType>
@@ -442,19 +444,48 @@ Status TypedChunkWriter<DType>::AddValues() {
 }
 
 template <typename DType>
-void TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_size,
-                                         std::vector<uint8_t>& out) {
+Status TypedChunkWriter<DType>::AppendPage(format::PageHeader header, size_t body_size,
+                                           int32_t ordinal, std::vector<uint8_t>& out) {
   header.uncompressed_page_size = static_cast<int32_t>(body_size);
-  header.compressed_page_size = static_cast<int32_t>(compressed_.size());
-  if (options_.page_checksums) {
+  const crypto::ModuleEncryptor* encryptor = options_.encryptor.get();
+  std::span<const uint8_t> stored = compressed_;
+  if (encryptor != nullptr) {
+    // The page is a module; compressed_page_size counts its stored bytes (Encryption.md 5.1).
+    const bool dictionary = header.type == PageType::kDictionaryPage;
+    encrypted_.clear();
+    PQSIFT_RETURN_IF_ERROR(encryptor->Encrypt(
+        {dictionary ? crypto::ModuleType::kDictionaryPage : crypto::ModuleType::kDataPage,
+         options_.row_group_ordinal, options_.column_ordinal, ordinal},
+        compressed_, encrypted_));
+    if (encrypted_.size() > static_cast<size_t>(INT32_MAX)) {
+      return Status::InvalidArgument("an encrypted page exceeds Parquet's 2 GiB page limit");
+    }
+    stored = encrypted_;
+  }
+  header.compressed_page_size = static_cast<int32_t>(stored.size());
+  // An encrypted page's integrity is its GCM tag; implementations disagree on whether a CRC
+  // covers the stored or the decrypted bytes, so none is written there.
+  if (options_.page_checksums && encryptor == nullptr) {
     header.crc =
         static_cast<int32_t>(crc32(0L, compressed_.data(), static_cast<uInt>(compressed_.size())));
   }
   std::string bytes = format::MetadataEncoder().PageHeader(header).Take();
-  out.reserve(out.size() + bytes.size() + compressed_.size());
-  out.insert(out.end(), bytes.begin(), bytes.end());
-  out.insert(out.end(), compressed_.begin(), compressed_.end());
-  uncompressed_bytes_ += static_cast<int64_t>(bytes.size() + body_size);
+  const size_t start = out.size();
+  out.reserve(out.size() + bytes.size() + crypto::kGcmOverhead + stored.size());
+  if (encryptor != nullptr) {
+    const bool dictionary = header.type == PageType::kDictionaryPage;
+    PQSIFT_RETURN_IF_ERROR(
+        encryptor->Encrypt({dictionary ? crypto::ModuleType::kDictionaryPageHeader
+                                       : crypto::ModuleType::kDataPageHeader,
+                            options_.row_group_ordinal, options_.column_ordinal, ordinal},
+                           {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, out));
+  } else {
+    out.insert(out.end(), bytes.begin(), bytes.end());
+  }
+  const size_t header_size = out.size() - start;
+  out.insert(out.end(), stored.begin(), stored.end());
+  uncompressed_bytes_ += static_cast<int64_t>(header_size + body_size);
+  return Status::OK();
 }
 
 template <typename DType>
@@ -521,7 +552,8 @@ Status TypedChunkWriter<DType>::EndPage() {
   }
   const PageType header_type = header.type;
   const size_t page_start = data_bytes_;
-  AppendPage(header, body_.size(), data_pages_.emplace_back());
+  const auto ordinal = static_cast<int32_t>(std::min<size_t>(data_pages_.size(), INT32_MAX));
+  PQSIFT_RETURN_IF_ERROR(AppendPage(header, body_.size(), ordinal, data_pages_.emplace_back()));
   data_bytes_ += data_pages_.back().size();
   pages_.push_back(
       {static_cast<int64_t>(page_start), static_cast<int32_t>(data_pages_.back().size()), rows_});
@@ -669,7 +701,7 @@ Status TypedChunkWriter<DType>::Finish(FinishedChunk& out, std::deque<std::strin
     format::DictionaryPageHeader& dict = header.dictionary_page_header.emplace();
     dict.num_values = static_cast<int32_t>(dictionary_->num_entries());
     dict.encoding = Encoding::kPlain;
-    AppendPage(header, body_.size(), out.dictionary_page);
+    PQSIFT_RETURN_IF_ERROR(AppendPage(header, body_.size(), 0, out.dictionary_page));
     CountPage(PageType::kDictionaryPage, Encoding::kPlain);
   }
   const auto dictionary_size = static_cast<int64_t>(out.dictionary_page.size());

@@ -6,6 +6,8 @@
 //   chunk = [dictionary page] data page*      page = PageHeader (Thrift compact) + body
 //   v1 data page body (compressed whole) = [repetition levels] [definition levels] values
 //     (levels: RLE with a 4-byte length, present when the leaf's maximum level is above 0)
+//   encrypted chunk (ChunkOptions::encryptor): page = header module + page module
+//     (crypto/module.h), compressed_page_size and the offset index counting stored bytes
 //   v2 data page body = [repetition levels] [definition levels] compressed values (levels RLE
 //     and uncompressed, their sizes in the header)
 //
@@ -22,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "crypto/module.h"
 #include "format/page_index.h"
 #include "pqsift/array.h"
 #include "pqsift/metadata.h"
@@ -47,6 +50,12 @@ struct ChunkOptions {
   std::optional<Encoding> encoding;
   // A bloom filter of the chunk's values. REQUIRES: not for BOOLEAN, 0 < fpp < 1, ndv >= 0.
   std::optional<BloomFilterOptions> bloom_filter;
+  // Parquet modular encryption: every page header and page a module under this encryptor, with
+  // these ordinals in its AAD (data pages count from 0 in the chunk). nullptr: plaintext.
+  // (The chunk's bloom filter, page index and metadata are encrypted by the file writer.)
+  std::shared_ptr<const crypto::ModuleEncryptor> encryptor;
+  int32_t row_group_ordinal = 0;
+  int32_t column_ordinal = 0;
 };
 
 // A finished chunk: its bytes (to be written in this order) and metadata whose offsets count

@@ -4,6 +4,10 @@
 //   "PAR1" | row group: chunk per column (ColumnChunkWriter) | ... | bloom filters |
 //   column indexes | offset indexes | FileMetaData | u32 footer length (LE) | "PAR1"
 //
+// With encryption (file_encryptor.h), the magic is "PARE" unless the footer is plaintext; each
+// encrypted column's pages are modules (the chunk writer's), its bloom filter two modules
+// (header, bitset), its column and offset index one each, and the footer is encrypted or signed.
+//
 // Bloom filters are grouped by row group, each in column order (BloomFilter.md). Past
 // kMaxHeldBloomBytes they are written right after their row group instead (the spec allows
 // both places), so memory stays bounded for files of many row groups.
@@ -14,9 +18,11 @@
 
 #include "arrow/sort.h"
 #include "compression/codec.h"
+#include "format/bloom_filter.h"
 #include "format/metadata_encoder.h"
 #include "pqsift/writer.h"
 #include "write/column_chunk_writer.h"
+#include "write/file_encryptor.h"
 #include "write/leaf_spec.h"
 #include "write/shredder.h"
 
@@ -90,15 +96,28 @@ struct ParquetWriter::State {
   std::vector<RowGroup> row_groups;
   std::vector<PendingIndex> indexes;
   std::vector<PendingBloomFilter> bloom_filters;
-  size_t bloom_filter_bytes = 0;    // held in bloom_filters
-  std::deque<std::string> strings;  // bytes the footer's views point to
-  Status error;                     // sticky: the first failure
+  size_t bloom_filter_bytes = 0;                    // held in bloom_filters
+  std::deque<std::string> strings;                  // bytes the footer's views point to
+  std::unique_ptr<write::FileEncryptor> encryptor;  // null: a plaintext file
+  Status error;                                     // sticky: the first failure
   bool closed = false;
 
   Status StartRowGroup() {
     chunks.clear();
-    for (const write::LeafPlan* leaf : leaves) {
+    const size_t ordinal = row_groups.size();
+    if (encryptor && ordinal > 32767) {
+      return Status::InvalidArgument(
+          "an encrypted file holds at most 32,767 row groups (module AADs count them in 2 "
+          "bytes): raise row_group_rows");
+    }
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const write::LeafPlan* leaf = leaves[i];
       write::ChunkOptions column = chunk_options;
+      if (encryptor) {
+        column.encryptor = encryptor->Column(i);
+        column.row_group_ordinal = static_cast<int32_t>(ordinal);
+        column.column_ordinal = static_cast<int32_t>(i);
+      }
       if (auto e = options.column_encodings.find(leaf->path); e != options.column_encodings.end()) {
         column.encoding = e->second;
       }
@@ -133,6 +152,21 @@ struct ParquetWriter::State {
   }
 
   Status Append(std::span<const uint8_t> bytes) { return file->Append(bytes); }
+
+  // The encryptor of chunk (row group g, leaf c)'s modules; null when it is plaintext.
+  const crypto::ModuleEncryptor* ColumnEncryptor(size_t c) const {
+    return encryptor ? encryptor->Column(c).get() : nullptr;
+  }
+  // `bytes` as module `type` of chunk (g, c): returned as they are for a plaintext chunk.
+  Result<std::vector<uint8_t>> Module(crypto::ModuleType type, size_t g, size_t c,
+                                      std::span<const uint8_t> bytes) const {
+    const crypto::ModuleEncryptor* e = ColumnEncryptor(c);
+    if (e == nullptr) return std::vector<uint8_t>(bytes.begin(), bytes.end());
+    std::vector<uint8_t> out;
+    PQSIFT_RETURN_IF_ERROR(
+        e->Encrypt({type, static_cast<int32_t>(g), static_cast<int32_t>(c), 0}, bytes, out));
+    return out;
+  }
 
   Status FlushRowGroup();
   Status SortAndFlush();
@@ -196,6 +230,20 @@ Status ParquetWriter::State::WriteBloomFilters() {
   for (PendingBloomFilter& bloom : bloom_filters) {
     ColumnMetaData& m = *row_groups[bloom.row_group].columns[bloom.column].meta_data;
     m.bloom_filter_offset = static_cast<int64_t>(file->position());
+    if (ColumnEncryptor(bloom.column) != nullptr) {
+      // Two modules: the header, then the bitset (Encryption.md 4.4.2's types 8 and 9).
+      PQSIFT_ASSIGN_OR_RETURN(format::BloomFilterLayout layout,
+                              format::DecodeBloomFilterLayout(bloom.bytes));
+      std::span<const uint8_t> all(bloom.bytes);
+      PQSIFT_ASSIGN_OR_RETURN(std::vector<uint8_t> header,
+                              Module(crypto::ModuleType::kBloomFilterHeader, bloom.row_group,
+                                     bloom.column, all.first(layout.header_size)));
+      PQSIFT_ASSIGN_OR_RETURN(std::vector<uint8_t> bitset,
+                              Module(crypto::ModuleType::kBloomFilterBitset, bloom.row_group,
+                                     bloom.column, all.subspan(layout.header_size)));
+      bloom.bytes = std::move(header);
+      bloom.bytes.insert(bloom.bytes.end(), bitset.begin(), bitset.end());
+    }
     m.bloom_filter_length = static_cast<int32_t>(bloom.bytes.size());  // at most 128 MiB + header
     PQSIFT_RETURN_IF_ERROR(Append(bloom.bytes));
   }
@@ -249,17 +297,23 @@ Status ParquetWriter::State::WritePageIndexes() {
   for (PendingIndex& index : indexes) {
     if (!index.column_index) continue;
     ColumnChunk& chunk = row_groups[index.row_group].columns[index.column];
+    PQSIFT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                            Module(crypto::ModuleType::kColumnIndex, index.row_group, index.column,
+                                   {reinterpret_cast<const uint8_t*>(index.column_index->data()),
+                                    index.column_index->size()}));
     chunk.column_index_offset = static_cast<int64_t>(file->position());
-    chunk.column_index_length = static_cast<int32_t>(index.column_index->size());
-    PQSIFT_RETURN_IF_ERROR(Append({reinterpret_cast<const uint8_t*>(index.column_index->data()),
-                                   index.column_index->size()}));
+    chunk.column_index_length = static_cast<int32_t>(bytes.size());
+    PQSIFT_RETURN_IF_ERROR(Append(bytes));
   }
   for (PendingIndex& index : indexes) {
-    std::string bytes = format::MetadataEncoder().OffsetIndex(index.offset_index).Take();
+    std::string plain = format::MetadataEncoder().OffsetIndex(index.offset_index).Take();
     ColumnChunk& chunk = row_groups[index.row_group].columns[index.column];
+    PQSIFT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                            Module(crypto::ModuleType::kOffsetIndex, index.row_group, index.column,
+                                   {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}));
     chunk.offset_index_offset = static_cast<int64_t>(file->position());
     chunk.offset_index_length = static_cast<int32_t>(bytes.size());
-    PQSIFT_RETURN_IF_ERROR(Append({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}));
+    PQSIFT_RETURN_IF_ERROR(Append(bytes));
   }
   return Status::OK();
 }
@@ -283,6 +337,17 @@ Status ParquetWriter::State::WriteFooter() {
                           : std::string_view(options.created_by);
   footer.column_orders.emplace(leaves.size(), ColumnOrder::kTypeDefined);
 
+  if (encryptor) {
+    // Every offset is known now: each encrypted chunk's metadata is final.
+    for (size_t g = 0; g < footer.row_groups.size(); ++g) {
+      for (size_t c = 0; c < footer.row_groups[g].columns.size(); ++c) {
+        PQSIFT_RETURN_IF_ERROR(encryptor->FinishChunk(static_cast<int32_t>(g), c,
+                                                      footer.row_groups[g].columns[c], strings));
+      }
+    }
+    PQSIFT_ASSIGN_OR_RETURN(std::vector<uint8_t> tail, encryptor->Footer(footer));
+    return Append(tail);
+  }
   std::string bytes = format::MetadataEncoder().FileMetaData(footer).Take();
   const auto length = static_cast<uint32_t>(bytes.size());
   uint8_t trailer[8];
@@ -325,7 +390,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   c.truncate_bytes = options.statistics_truncate_bytes;
   c.data_page_v2 = options.data_page_v2;
   c.page_checksums = options.page_checksums;
-  PQSIFT_RETURN_IF_ERROR(state->Append(kMagic));
+  if (options.encryption) {
+    std::vector<std::string> paths;
+    for (const write::LeafPlan* leaf : state->leaves) paths.push_back(leaf->path);
+    PQSIFT_ASSIGN_OR_RETURN(state->encryptor,
+                            write::FileEncryptor::Make(*options.encryption, paths));
+  }
+  PQSIFT_RETURN_IF_ERROR(state->Append(state->encryptor ? state->encryptor->magic()
+                                                        : std::span<const uint8_t>(kMagic)));
   if (!options.sort_by.empty() && !all_flat) {
     return Status::NotSupported("sorting row groups is supported for flat columns only");
   }

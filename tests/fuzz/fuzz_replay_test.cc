@@ -43,6 +43,21 @@ std::vector<std::string> SeedFiles() {
     paths.push_back(v);
   }
   paths.push_back(pqsift::testing::TestDataPath("tiny.parquet"));
+  // Parquet modular encryption: parquet-java's files (the encrypted_scan target's seeds).
+  const std::string data = pqsift::testing::ParquetTestingDir();
+  std::error_code ec;
+  if (!data.empty()) {
+    std::vector<std::string> encrypted;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(data) / "data", ec)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && name.ends_with(".parquet.encrypted")) {
+        encrypted.push_back(entry.path().string());
+      }
+    }
+    std::sort(encrypted.begin(), encrypted.end());
+    paths.insert(paths.end(), encrypted.begin(), encrypted.end());
+  }
   return paths;
 }
 

@@ -28,6 +28,15 @@
 // so the bloom-filter stage has filters of every type to prune with (DuckDB-written files carry
 // some already, on dictionary columns); --min-bloom-pruned-cases N fails the run when fewer
 // cases than N had a row group skipped by that stage (from --stats-json "stages").
+// --encrypt-share X rewrites that share of the files (those without a struct column) twice with
+// `pqsift convert`, from the same input with the same random layout (row groups, pages, bloom
+// filters): a plaintext copy, which becomes the file under test, and a copy with Parquet modular
+// encryption under random options (encrypted or signed plaintext footer, every column under the
+// footer key or each column under its own key, the footer key or none, GCM or GCM_CTR, an AAD
+// prefix stored, withheld or none, keys by flags or by key metadata in a --keys file). Every
+// case on such a file also runs the pruned scan on the encrypted copy with its keys, which must
+// print the same bytes as the plaintext one and make the same plan (row groups and pages read,
+// what each stage skipped); --min-encrypted-cases N fails the run with fewer such cases.
 // --in-process: PATH is a .mjs module exporting run(argv) (the stand-in of selftest.mjs), called
 // in this process instead of spawned (thousands of node start-ups are too slow for a self-test).
 // --url-base URL: the pruned runs read each file as URL/<its path under the workdir> (a server
@@ -47,7 +56,7 @@ const NAME = 'property_differential';
 function parseArgs(argv) {
   const a = { cases: 3000, files: 60, seed: 1, keep: false, strict: false, only: null, maxMismatches: 10,
               minPrunedShare: 0, minPagePrunedShare: 0, minDictionaryShare: 0, inProcess: false, maxShown: 5, bloomShare: 0,
-              minBloomPrunedCases: 0, layoutShare: 0, maxSliceRows: 0 };
+              minBloomPrunedCases: 0, layoutShare: 0, maxSliceRows: 0, encryptShare: 0, minEncryptedCases: 0 };
   for (let i = 2; i < argv.length; i++) {
     const x = argv[i];
     const val = () => { if (i + 1 >= argv.length) usage(`${x} needs a value`); return argv[++i]; };
@@ -70,6 +79,8 @@ function parseArgs(argv) {
     else if (x === '--max-shown') a.maxShown = Number(val());
     else if (x === '--layout-share') a.layoutShare = Number(val());
     else if (x === '--slice-rows') a.maxSliceRows = Number(val());
+    else if (x === '--encrypt-share') a.encryptShare = Number(val());
+    else if (x === '--min-encrypted-cases') a.minEncryptedCases = Number(val());
     else usage(`unknown argument ${x}`);
   }
   if (!a.pqsift) usage('--pqsift is required');
@@ -82,7 +93,7 @@ function usage(why) {
   process.stderr.write(`${NAME}: ${why}\nusage: node tests/property/differential.mjs --pqsift PATH [--cases N] [--files F] ` +
                        '[--seed S] [--workdir D] [--keep] [--strict] [--only K[.J],...] [--max-mismatches M] ' +
                        '[--min-pruned-share X] [--min-page-pruned-share X] [--min-dictionary-share X] [--in-process] [--bloom-share X] ' +
-                       '[--min-bloom-pruned-cases N]\n');
+                       '[--min-bloom-pruned-cases N] [--encrypt-share X] [--min-encrypted-cases N]\n');
   process.exit(2);
 }
 
@@ -225,7 +236,7 @@ const totals = {
   cases: 0, compared: 0, failures: 0, duckRejects: 0, pqsiftRejects: 0, rowsCompared: 0, statsCases: 0,
   prunedCases: 0, rgTotal: 0, rgRead: 0, statsInconsistent: 0, emptyResults: 0, files: 0, rowGroups: 0,
   oneSidedErrors: 0, fullyMatchedCases: 0, pagePrunedCases: 0, pagesNotFetchedCases: 0, bloomPrunedCases: 0, dictionaryCases: 0,
-  pageBoundCases: 0, slicedCases: 0, layoutFiles: 0,
+  pageBoundCases: 0, slicedCases: 0, layoutFiles: 0, encryptedFiles: 0, encryptedCases: 0, encryptedPrunedCases: 0,
   msWrite: 0, msDuck: 0, msPqsift: 0, msCompare: 0,
 };
 const duckRejectSamples = new Map();
@@ -246,6 +257,8 @@ function reproducer(c, kind, details) {
     'commands:',
     `  ${[pqsift, ...c.prunedArgv].map(shq).join(' ')}`,
     `  ${[pqsift, ...c.unprunedArgv].map(shq).join(' ')}`,
+    ...(c.encryptedArgv ? [`  ${[pqsift, ...c.encryptedArgv].map(shq).join(' ')}`,
+                           `  encrypted copy: ${spec.encrypted.argv.map(shq).join(' ')}`] : []),
     `  duckdb -c ${shq(`SET TimeZone='UTC'; ${c.sql}`)}`,
     ...details.map((d) => `  ${d}`),
     `rerun: node tests/property/differential.mjs --pqsift ${shq(pqsift)} --seed ${args.seed} --files ${args.files} ` +
@@ -292,10 +305,19 @@ async function runCase(c, slot) {
   // For the reproducer: the oracle's query (the rows whose keep is true), on the file.
   c.sql = `SELECT (${c.duckWhere ?? c.where}) AS keep, ${selSql} FROM read_parquet(${sqlPath(c.file)})`;
 
+  // --encrypt-share: the same pruned run on the encrypted copy, with its keys.
+  const encStatsPath = path.join(outDir, `stats${slot}.enc.json`);
+  if (c.spec.encrypted) {
+    fs.rmSync(encStatsPath, { force: true });
+    c.encryptedArgv = ['scan', c.spec.encrypted.file, ...c.spec.encrypted.keys, ...c.prunedArgv.slice(2, -2),
+                       '--stats-json', encStatsPath];
+  }
+
   const t0 = performance.now();
   const timed = (p) => p.then((r) => { totals.msPqsift += performance.now() - t0; return r; });
   const pendingPruned = timed(runPqsift(c.prunedArgv));
   const pendingUnpruned = timed(runPqsift(c.unprunedArgv));
+  const pendingEncrypted = c.encryptedArgv ? runPqsift(c.encryptedArgv) : null;
   let duck;
   try {
     // The same query on the file loaded once into a table: DuckDB's own Parquet reader (and its
@@ -305,10 +327,11 @@ async function runCase(c, slot) {
     duck = { error: e.message.split('\n')[0] };
   }
   totals.msDuck += performance.now() - t0;
-  const [pruned, unpruned] = await Promise.all([pendingPruned, pendingUnpruned]);
+  const [pruned, unpruned, encrypted] = await Promise.all([pendingPruned, pendingUnpruned, pendingEncrypted]);
   const t1 = performance.now();
   try {
-    return await checkCase(c, duck, pruned, unpruned, statsPath);
+    await checkCase(c, duck, pruned, unpruned, statsPath);
+    if (encrypted) checkEncrypted(c, pruned, encrypted, statsPath, encStatsPath);
   } finally {
     totals.msCompare += performance.now() - t1;
   }
@@ -416,6 +439,108 @@ async function checkCase(c, duck, pruned, unpruned, statsPath) {
   if (problems.length) fail(c, 'MISMATCH', problems);
 }
 
+// The pruned scan of the encrypted copy against the plaintext one: the same output (or the same
+// error line), and the same plan.
+function checkEncrypted(c, pruned, encrypted, statsPath, encStatsPath) {
+  if (!isOk(encrypted) && !isCleanError(encrypted)) {
+    fail(c, 'CRASH OR BAD EXIT (encrypted copy)', [`encrypted run: ${describeRun(encrypted)}`]);
+    return;
+  }
+  if (isOk(pruned) !== isOk(encrypted) || (!isOk(pruned) && pruned.stderr !== encrypted.stderr)) {
+    fail(c, 'ENCRYPTED != PLAINTEXT', [`plaintext: ${describeRun(pruned)}`, `encrypted: ${describeRun(encrypted)}`]);
+    return;
+  }
+  if (!isOk(pruned)) return;
+  totals.encryptedCases++;
+  const problems = [];
+  if (pruned.stdout !== encrypted.stdout) {
+    const p = splitLines(pruned.stdout);
+    const e = splitLines(encrypted.stdout);
+    const first = p.findIndex((l, k) => l !== e[k]);
+    const at = first < 0 ? Math.min(p.length, e.length) : first;
+    problems.push(`ENCRYPTED != PLAINTEXT: ${e.length} vs ${p.length} lines; first difference at line ${at + 1}:`,
+                  `  encrypted: ${e[at]?.slice(0, 300) ?? '(end of output)'}`,
+                  `  plaintext: ${p[at]?.slice(0, 300) ?? '(end of output)'}`);
+  }
+  try {
+    const s = JSON.parse(fs.readFileSync(statsPath, 'utf8'));
+    const t = JSON.parse(fs.readFileSync(encStatsPath, 'utf8'));
+    const plan = (x) => JSON.stringify({
+      row_groups_read: x.row_groups_read, row_groups_fully_matched: x.row_groups_fully_matched,
+      pages_total: x.pages_total, pages_read: x.pages_read, pages_not_fetched: x.pages_not_fetched,
+      rows_decoded: x.rows_decoded,
+      stages: (x.stages ?? []).map((st) => [st.stage, st.row_groups_skipped, st.row_groups_fully_matched, st.rows_pruned]),
+    });
+    if (plan(s) !== plan(t)) problems.push(`PLAN DIFFERS: plaintext ${plan(s)}`, `             encrypted ${plan(t)}`);
+    if (Number(t.row_groups_read) < Number(t.row_groups_total ?? t.row_groups)) totals.encryptedPrunedCases++;
+  } catch (e) {
+    problems.push(`--stats-json of the plaintext or encrypted run unreadable: ${e.message}`);
+  }
+  if (problems.length) fail(c, 'ENCRYPTED COPY', problems);
+}
+
+const hexKey = (rng, bytes) => Array.from({ length: bytes }, () => rng.int(0, 255).toString(16).padStart(2, '0')).join('');
+
+// --encrypt-share: the plaintext and encrypted copies (see the header). spec.encrypted holds the
+// encrypted copy's path, the key flags a reader needs and the convert command that wrote it.
+async function withEncryptedCopy(spec, file, rng) {
+  if (!rng.chance(args.encryptShare) || spec.columns.some((c) => c.type.startsWith('STRUCT'))) return;
+  const layout = ['--row-group-rows', String(rng.pick([300, 1000, 4096])), '--page-rows', String(rng.pick([37, 200, 1000]))];
+  const bloom = spec.columns.filter((c) => c.type !== 'BOOLEAN' && rng.chance(0.5)).map((c) => c.name);
+  if (bloom.length) layout.push('--bloom-filter', bloom.join(','));
+  const footerKey = hexKey(rng, rng.pick([16, 24, 32]));
+  const enc = ['--encrypt-footer', footerKey];
+  let keys = ['--footer-key', footerKey];
+  const ids = { kf: footerKey };
+  const metadata = rng.chance(0.5);
+  if (metadata) enc.push('--key-metadata', 'footer:kf');
+  const perColumn = rng.chance(0.6);
+  const how = {};
+  if (perColumn) {
+    for (const [k, c] of spec.columns.entries()) {
+      how[c.name] = rng.pick(['own', 'own', 'footer', 'plain']);
+      if (how[c.name] === 'footer') enc.push('--encrypt-column', c.name);
+      if (how[c.name] !== 'own') continue;
+      const key = rng.chance(0.5) ? hexKey(rng, rng.pick([16, 24, 32])) : Buffer.from(hexKey(rng, 16), 'hex').toString('base64');
+      enc.push('--encrypt-column', `${c.name}:${key}`);
+      keys.push('--column-key', `${c.name}:${key}`);
+      if (metadata) { enc.push('--key-metadata', `${c.name}:k${k}`); ids[`k${k}`] = key; }
+    }
+    // At least one encrypted column, or this is no test of them.
+    if (!Object.values(how).some((h) => h !== 'plain')) enc.push('--encrypt-column', spec.columns[0].name);
+  }
+  const plaintextFooter = rng.chance(0.5);
+  if (plaintextFooter) enc.push('--plaintext-footer');
+  const ctr = rng.chance(0.5);
+  if (ctr) enc.push('--ctr');
+  const aad = rng.pick(['none', 'stored', 'supplied']);
+  const prefix = `table_${spec.name}`;
+  if (aad !== 'none') enc.push('--aad-prefix', prefix);
+  if (aad === 'supplied') { enc.push('--no-aad-storage'); keys.push('--aad-prefix', prefix); }
+  if (metadata) {
+    // The keys by the key metadata the file stores (the footer key and each column's own key).
+    const keysFile = file.replace(/\.parquet$/, '.keys.json');
+    fs.writeFileSync(keysFile, JSON.stringify({ key_ids: ids, ...(aad === 'supplied' ? { aad_prefix: prefix } : {}) }) + '\n');
+    keys = ['--keys', keysFile];
+  }
+  const plainTmp = file.replace(/\.parquet$/, '.plain.parquet');
+  const encFile = file.replace(/\.parquet$/, '.enc.parquet');
+  const argv = ['convert', file, encFile, ...layout, ...enc];
+  for (const [out, extra] of [[plainTmp, []], [encFile, enc]]) {
+    const r = await runPqsift(['convert', file, out, ...layout, ...extra]);
+    if (r.status !== 0) {
+      totals.failures++;
+      process.stdout.write(`FAIL pqsift convert (encrypted copy) of ${spec.name}: ${describeRun(r)} ${r.stderr}\n`);
+      return;
+    }
+  }
+  fs.renameSync(plainTmp, file);
+  spec.writer += '+pqsift-enc';
+  spec.encrypted = { file: encFile, keys, argv: ['pqsift', ...argv] };
+  spec.options = { ...spec.options, encrypted: { layout, perColumn, how, plaintextFooter, ctr, aad, metadata } };
+  totals.encryptedFiles++;
+}
+
 // --bloom-share: the file rewritten by `pqsift convert --bloom-filter` (its writer becomes
 // "<writer>+pqsift-bloom"); files with a struct column stay as they are (convert writes flat
 // columns only).
@@ -498,6 +623,7 @@ for (let f = 0; f < args.files && !stopped; f++) {
   }
   if (args.bloomShare > 0 && !inProcess) await withBloomFilters(spec, file, gen.rngFor('bloom', args.seed, f));
   if (args.layoutShare > 0 && !inProcess) await withPageLayout(spec, file, gen.rngFor('layout', args.seed, f));
+  if (args.encryptShare > 0 && !inProcess) await withEncryptedCopy(spec, file, gen.rngFor('encrypt', args.seed, f));
   if (!inProcess) spec.pages = await countPages(file);
   const profile = await gen.profileFile(con, file);
   await con.run(`CREATE OR REPLACE TABLE oracle AS SELECT * FROM read_parquet(${sqlPath(file)})`);
@@ -554,6 +680,10 @@ if (totals.statsCases) {
 } else {
   out.push('  pruning: no --stats-json output: cannot tell whether pruning happened');
 }
+if (args.encryptShare > 0) {
+  out.push(`  encryption: ${totals.encryptedFiles} files with an encrypted copy (--encrypt-share); ${totals.encryptedCases} cases ` +
+           `compared with it (same output and plan), ${totals.encryptedPrunedCases} of them skipped a row group`);
+}
 out.push(`  page layouts: ${totals.layoutFiles} files rewritten by pqsift convert (--layout-share); ${totals.slicedCases} cases ` +
          `with small slices (--slice-rows); pages decompressed checked against the file's pages in ${totals.pageBoundCases} cases`);
 const sec = (ms) => `${(ms / 1000).toFixed(0)} s`;
@@ -587,6 +717,9 @@ if (args.minPagePrunedShare > 0 && pageShare < args.minPagePrunedShare) {
 }
 if (totals.bloomPrunedCases < args.minBloomPrunedCases) {
   reasons.push(`only ${totals.bloomPrunedCases} cases skipped a row group by its bloom filters (--min-bloom-pruned-cases ${args.minBloomPrunedCases})`);
+}
+if (totals.encryptedCases < args.minEncryptedCases) {
+  reasons.push(`only ${totals.encryptedCases} cases compared an encrypted copy (--min-encrypted-cases ${args.minEncryptedCases})`);
 }
 const dictionaryShare = totals.statsCases ? totals.dictionaryCases / totals.statsCases : 0;
 if (args.minDictionaryShare > 0 && dictionaryShare < args.minDictionaryShare) {
