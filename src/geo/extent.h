@@ -6,7 +6,8 @@
 // and for GEOGRAPHY so are X outside [-180, 180] and Y outside [-90, 90]; a geometry with no X or
 // no Y left (EMPTY, POINT EMPTY, all NaN) has no extent and intersects nothing. Writers build the
 // bbox by the same rule, so it bounds every extent in its chunk; a bbox with a NaN bound or
-// a wrapping X (xmin > xmax, GEOGRAPHY across the antimeridian) proves nothing about X.
+// a wrapping X (xmin > xmax, GEOGRAPHY across the antimeridian) proves nothing about X, and its
+// bounds are widened by a relative 1e-9 first (GEOGRAPHY writers round a few ulps inward).
 //
 // Pure functions and plain structs; thread-safe.
 #pragma once

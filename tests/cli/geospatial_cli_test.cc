@@ -120,9 +120,8 @@ TEST(GeospatialCli, BoxFilterPrunesWithoutLosingRows) {
   const std::string stats =
       (std::filesystem::temp_directory_path() / ("pqsift_geo_stats_" + std::to_string(::getpid())))
           .string();
-  auto r =
-      testing::RunCli({"count", GeoFile("geography-points.parquet"), "--where",
-                       "st_intersects_extent(geometry, 0, 0, 30, 30)", "--stats-json", stats});
+  auto r = testing::RunCli({"count", GeoFile("geography-points.parquet"), "--where",
+                            "st_intersects_extent(geometry, 0, 0, 30, 30)", "--stats-json", stats});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json s = json::parse(testing::Slurp(stats));
   EXPECT_GT(s["row_groups_skipped"].get<int64_t>(), 25) << s.dump();

@@ -181,6 +181,8 @@ TEST(Extent, BoxTestsAndWraparound) {
   EXPECT_FALSE(BoxMayIntersect(b, {21, 0, 30, 5}));
   EXPECT_FALSE(BoxMayIntersect(b, {0, 6, 30, 9}));
   EXPECT_FALSE(BoxMayIntersect(b, {25, 0, 5, 5}));
+  // A vertex a few ulps outside a (GEOGRAPHY, trigonometric) bbox is not lost.
+  EXPECT_TRUE(BoxMayIntersect(b, {20 + 1e-12, 0, 30, 5}));
   // A wrapping bbox proves nothing about X, only about Y.
   BoundingBox wrap{170, -170, 0, 5};
   EXPECT_TRUE(BoxMayIntersect(wrap, {0, 0, 10, 5}));

@@ -96,7 +96,10 @@ function body(kind, dims, cx, cy, spread, depth) {
   const n = DIMS[dims];
   const empty = rand() < 0.08;
   switch (kind) {
-    case 'POINT': return empty ? null : coord(cx, cy, spread, n);
+    case 'POINT': {  // a point of all NaN is POINT EMPTY in WKB
+      const p = empty ? null : coord(cx, cy, spread, n);
+      return p === null || p.every(Number.isNaN) ? null : p;
+    }
     case 'LINESTRING': return empty ? [] : points(cx, cy, spread, n, int(2, 5));
     case 'POLYGON': return empty ? [] : Array.from({ length: int(1, 2) }, () => points(cx, cy, spread, n, int(4, 6)));
     case 'MULTIPOINT': return empty ? [] : Array.from({ length: int(1, 3) }, () => body('POINT', dims, cx, cy, spread, depth));

@@ -87,7 +87,9 @@ class CsvWriter final : public TextWriter {
     check_.clear();
     for (const Field& f : fields()) {
       TypeId id = f.type->id;
-      check_.push_back(!plain_delimiter || id == TypeId::kLargeString || layout::IsNested(id));
+      // WKT text of a geometry has commas too.
+      check_.push_back(!plain_delimiter || id == TypeId::kLargeString || layout::IsNested(id) ||
+                       !f.type->extension_name.empty());
     }
     for (int64_t row = 0; row < batch.num_rows; ++row) {
       for (size_t c = 0; c < columns.size(); ++c) {
