@@ -32,7 +32,7 @@ def test_row_index_is_the_position_in_the_file_under_pruning(tmp_path):
     stats = pqsift.scan(path, row_index=True,
                         filter="file_row_number BETWEEN 2345 AND 2444")
     stats.to_pandas()
-    assert stats.stats()["row_groups"]["read"] == 1
+    assert stats.stats()["row_groups_read"] == 1
 
 
 def test_filename_and_limit(tmp_path):
