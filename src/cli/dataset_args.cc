@@ -1,5 +1,8 @@
 #include "cli/dataset_args.h"
 
+#include <filesystem>
+#include <utility>
+
 namespace pqsift::cli {
 
 void AddDatasetOptions(CLI::App* sub, DatasetArgs& args, bool paths_optional) {
@@ -49,6 +52,16 @@ Result<Dataset> DiscoverDataset(const DatasetArgs& args) {
 Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& given,
                                           const std::string& split) {
   ScanOptions options = given;
+  // `--with-row-index data.parquet` takes the path as the column's name (the flag's value is
+  // optional): say so rather than scan something else.
+  for (const auto& [flag, name] : {std::pair{"--with-row-index", &args.row_index},
+                                   std::pair{"--with-filename", &args.filename}}) {
+    std::error_code ec;
+    if (name->find('/') != std::string::npos || std::filesystem::exists(*name, ec)) {
+      return Status::InvalidArgument(std::string(flag) + " takes a column name, not '" + *name +
+                                     "': put PATH first, or write " + flag + "=NAME");
+    }
+  }
   if (!args.row_index.empty()) options.row_index_column = args.row_index;
   if (!args.filename.empty()) options.filename_column = args.filename;
   if (args.keys.any()) {

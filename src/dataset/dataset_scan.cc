@@ -22,6 +22,7 @@
 #include "expr/substitute.h"
 #include "io/open_files.h"
 #include "pqsift/dataset.h"
+#include "pqsift/storage.h"
 #include "prune/proof.h"
 #include "scan/scan_input.h"
 #include "scan/thread_pool.h"
@@ -146,8 +147,10 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   if (!options.filename_column.empty()) {
     constant_fields.push_back({options.filename_column, PartitionType::kString});
     partition_names.push_back(options.filename_column);
-    for (size_t f = 0; f < files.size(); ++f)
-      values[f].push_back(expr::Value::Bytes(files[f].path));
+    // Without user info or a query string: they may hold secrets (a presigned URL's).
+    for (size_t f = 0; f < files.size(); ++f) {
+      values[f].push_back(expr::Value::Bytes(RedactUrl(files[f].path)));
+    }
   }
   std::vector<PartitionField> schema_fields = constant_fields;
   if (!options.row_index_column.empty()) {

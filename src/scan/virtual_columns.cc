@@ -1,5 +1,7 @@
 #include "scan/virtual_columns.h"
 
+#include "pqsift/storage.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -101,8 +103,10 @@ Status PrepareVirtualColumns(const ScanOptions& options, ScanInput* input) {
   if (!filename.empty() &&
       std::find(partitions.begin(), partitions.end(), filename) == partitions.end()) {
     input->partition_columns.push_back(filename);
-    for (ScanFile& f : input->files)
-      f.partition_values.push_back(expr::Value::Bytes(f.file->name()));
+    for (ScanFile& f : input->files) {
+      // Without user info or a query string: they may hold secrets (a presigned URL's).
+      f.partition_values.push_back(expr::Value::Bytes(RedactUrl(f.file->name())));
+    }
   }
   return Status::OK();
 }

@@ -8,8 +8,9 @@
 //               whatever the stages, LIMIT, top-k or a split left out. Filters on it are proved
 //               by the "row positions" stage (prune/row_position_stage.cc).
 //   filename    VARCHAR, a constant per file: a partition column whose value is the file's
-//               path, so a filter on it is decided as partition values are, by the dataset before
-//               any footer is read (dataset/dataset_scan.cc) and by every stage after.
+//               path (RedactUrl: no user info or query string, they may hold secrets), so a filter
+//               on it is decided as partition values are, by the dataset before any footer is read
+//               (dataset/dataset_scan.cc) and by every stage after.
 //
 // A dataset scan adds both to its unified schema itself (and the filename to its partition
 // values, to prove filters on it before opening files); a scan of plain files gets them here
