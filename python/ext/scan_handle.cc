@@ -182,9 +182,9 @@ ScanStats ScanHandle::Stats() {
   return state_->stats;
 }
 
-std::string ScanHandle::ExplainJson() {
-  Call([](State& s) {
-    s.json = ExplainJsonText(*s.scanner, s.request.options.filter);
+std::string ScanHandle::ExplainJson(bool chunks) {
+  Call([chunks](State& s) {
+    s.json = ExplainJsonText(*s.scanner, chunks);
     return Status::OK();
   });
   return std::move(state_->json);
