@@ -127,10 +127,14 @@ void ExpectPlanMatches(const Scanner& scanner) {
         before = rg.verdicts[v].rows_after;
       }
       EXPECT_EQ(before, rg.rows_selected);  // the last verdict leaves the final selection
-      if (!rg.verdicts.empty()) EXPECT_EQ(rg.decided_by, rg.verdicts.back().stage);
+      if (!rg.verdicts.empty()) {
+        EXPECT_EQ(rg.decided_by, rg.verdicts.back().stage);
+      }
       int64_t selection_rows = 0;
       for (const RowSpan& r : rg.selection) selection_rows += r.end - r.begin;
-      if (rg.decision == RowGroupDecision::kSelection) EXPECT_EQ(selection_rows, rg.rows_selected);
+      if (rg.decision == RowGroupDecision::kSelection) {
+        EXPECT_EQ(selection_rows, rg.rows_selected);
+      }
       int64_t chunk_bytes = 0;
       for (const ColumnChunkPlan& c : rg.columns) {
         SCOPED_TRACE(c.path);
