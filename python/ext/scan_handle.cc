@@ -79,6 +79,7 @@ struct ScanHandle::State {
   std::shared_ptr<RecordBatch> batch;
   ScanStats stats;
   std::string json;
+  bool explain_chunks = false;  // ExplainJson's argument, for the scan's thread
   int64_t rows = 0;
   std::shared_ptr<Scanner> taken;
 
@@ -183,8 +184,9 @@ ScanStats ScanHandle::Stats() {
 }
 
 std::string ScanHandle::ExplainJson(bool chunks) {
-  Call([chunks](State& s) {
-    s.json = ExplainJsonText(*s.scanner, chunks);
+  state_->explain_chunks = chunks;
+  Call([](State& s) {
+    s.json = ExplainJsonText(*s.scanner, s.explain_chunks);
     return Status::OK();
   });
   return std::move(state_->json);
