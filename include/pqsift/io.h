@@ -159,7 +159,7 @@ class RandomAccessFile {
 
   // Starts reading `ranges` into `*out` (one Buffer per range, in order) and calls `done` once
   // every read has ended, with OK or the first error: at once on this thread for a local
-  // file, later on a store's I/O thread for a remote one. No wait is counted: io::FetchWave
+  // file, later on a store's I/O thread for a remote one. No wait is counted: FetchWave
   // starts the reads of many files and waits for all of them as one round trip.
   // REQUIRES: `*out` is not touched until `done` runs. OutOfRange (through `done`) for a range
   // outside the file.

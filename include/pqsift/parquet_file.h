@@ -32,9 +32,6 @@
 
 namespace pqsift {
 
-namespace format {
-class FileDecryptor;  // src/format/file_decryptor.h
-}  // namespace format
 class Storage;  // pqsift/storage.h
 
 struct OpenOptions {
@@ -60,10 +57,10 @@ class ParquetMetadata {
   // Length of the Thrift FileMetaData, as stored before the trailing magic (decrypted, for an
   // encrypted footer).
   uint64_t footer_length() const { return footer_.size(); }
-  // Parquet modular encryption: whether the footer was encrypted ("PARE"), and how the file's
-  // encrypted chunks are decrypted (nullptr when no chunk is encrypted).
+  // Parquet modular encryption: whether the footer was encrypted ("PARE"), and whether the file
+  // has encrypted chunks (then how they are decrypted is the library's own business).
   bool encrypted_footer() const { return encrypted_footer_; }
-  const format::FileDecryptor* decryptor() const { return decryptor_.get(); }
+  bool has_encrypted_chunks() const { return decryptor_ != nullptr; }
 
   int64_t num_rows() const { return file_.num_rows; }
   size_t num_row_groups() const { return file_.row_groups.size(); }
@@ -77,6 +74,7 @@ class ParquetMetadata {
 
  private:
   friend class MetadataMaker;
+  friend struct MetadataInternals;
 
   std::string file_name_;
   uint64_t file_size_ = 0;
@@ -87,7 +85,9 @@ class ParquetMetadata {
   Schema schema_;
   bool encrypted_footer_ = false;
   std::vector<Buffer> decrypted_;  // the decrypted footer and column metadata file_ points into
-  std::shared_ptr<const format::FileDecryptor> decryptor_;
+  // How the encrypted chunks are decrypted (null when none is): the library's FileDecryptor,
+  // opaque to this header.
+  std::shared_ptr<const void> decryptor_;
 };
 
 // Reads and decodes the footer of `file`. Errors name the file: Corruption for a file that is

@@ -3,7 +3,7 @@
 // A Scanner reads the projected columns of one or more files and returns the rows that satisfy
 // the filter, as batches in file order (or, with ScanOptions::order_by and a limit, the first
 // rows in that order). Open() reads the footers and builds the access plan
-// (prune/access_plan.h): the pruning stages decide, from the cheapest evidence first, which row
+// (pqsift/plan.h): the pruning stages decide, from the cheapest evidence first, which row
 // groups cannot match (skipped: no byte of them is read) and which match on every row (fully
 // matched: no per-row filter). Next() carries the plan out: row groups (and within them,
 // columns) are decoded in parallel on a pool of `threads` workers; the filter's columns are
@@ -34,17 +34,13 @@
 #include "pqsift/array.h"
 #include "pqsift/arrow_export.h"
 #include "pqsift/parquet_file.h"
+#include "pqsift/plan.h"
 #include "pqsift/runtime_filter.h"
 #include "pqsift/status.h"
 
 namespace pqsift {
 
-namespace prune {
-struct AccessPlan;
-}
-namespace scan {
-struct ScanInput;
-}
+struct ScannerInternals;  // the library's own access (src/scan/scanner_internals.h)
 
 // The order in which a scan reads row groups, most promising first for the first rows of
 // ORDER BY column [DESC] [NULLS FIRST]: by the statistics' max (DESC) or min (ASC), row groups
@@ -129,87 +125,6 @@ struct ScanOptions {
   std::string filename_column;
 };
 
-// What one pruning stage of the plan decided and what its evidence cost.
-struct StageStats {
-  std::string stage;  // "row-group statistics", "page index", "dictionary", ...
-  uint64_t row_groups_considered = 0;
-  uint64_t row_groups_skipped = 0;
-  uint64_t row_groups_fully_matched = 0;
-  int64_t rows_pruned = 0;
-  uint64_t bytes_read = 0;  // evidence fetched (also counted in ScanStats::bytes_read)
-  double seconds = 0;
-  uint64_t requests = 0;     // the stage's reads (one wave for all files: see round_trips)
-  uint64_t round_trips = 0;  // sequential waits they cost
-};
-
-// What a scan cost and produced so far. Exact: every byte read goes through the counted I/O.
-struct ScanStats {
-  // Files of the dataset (after path expansion), those never opened because their partition
-  // values or the manifest's statistics proved no row can match, and footers decoded (the
-  // footer cache spares the others).
-  uint64_t files_total = 0;
-  uint64_t files_skipped_by_partition = 0;
-  uint64_t files_skipped_by_manifest = 0;
-  uint64_t footers_read = 0;
-  // A count (count_only) of files proven fully matched: their rows from the manifest, unopened.
-  uint64_t files_counted_by_manifest = 0;
-  uint64_t files = 0;       // files opened (their footers known)
-  uint64_t file_bytes = 0;  // total size of the files
-  uint64_t bytes_read = 0;  // footers, pruning evidence and column chunks
-  uint64_t read_requests = 0;
-  // Remote stores: requests sent again after transient failures (5xx, 429, resets, truncated
-  // bodies, stalls); not counted in read_requests.
-  uint64_t retries = 0;
-  // Sequential round trips: waits on the stores, where a wave of requests sent side by side
-  // counts once (pqsift/io.h); and the wall time with at least one read waiting.
-  uint64_t round_trips = 0;
-  double io_wait_seconds = 0;
-  // Opening the files and reading their footers (part of the totals above).
-  uint64_t footer_requests = 0;
-  uint64_t footer_round_trips = 0;
-  uint64_t footer_bytes = 0;
-  uint64_t row_groups = 0;                // in the files
-  uint64_t row_groups_skipped = 0;        // by the plan (pruned, or beyond a limit)
-  uint64_t row_groups_fully_matched = 0;  // by the plan: read without a per-row filter
-  uint64_t row_groups_read = 0;           // whose data the scan started to read
-  // Data pages of the column chunks the scan opened: decoded, and passed over undecoded (row
-  // groups the plan skipped are not opened, so their pages are not counted). pages_total
-  // includes the pages not fetched at all: the offset index showed they hold no selected row;
-  // bytes_not_fetched are the column chunk bytes that saved.
-  uint64_t pages_total = 0;
-  uint64_t pages_read = 0;
-  uint64_t pages_not_fetched = 0;
-  uint64_t bytes_not_fetched = 0;
-  // Pages (data and dictionary) whose bodies were decompressed (stored uncompressed: taken as
-  // they are) and decoded, and their uncompressed bytes. A scan decompresses a page at most once,
-  // however it cuts its rows into slices: a reader is handed from slice to slice.
-  uint64_t pages_decompressed = 0;
-  uint64_t bytes_decompressed = 0;
-  // Row groups and pages of the constrained columns a runtime filter ruled out right before
-  // their fetch (not counted in row_groups_skipped, which the plan decided).
-  uint64_t row_groups_skipped_at_runtime = 0;
-  uint64_t pages_skipped_at_runtime = 0;
-  int64_t rows_total = 0;     // in the files
-  int64_t rows_decoded = 0;   // rows decoded in at least one column
-  int64_t rows_returned = 0;  // rows handed out by Next()
-  double plan_seconds = 0;    // footers and pruning stages (wall)
-  double filter_seconds = 0;  // decoding filter columns and evaluating the filter (all threads)
-  double decode_seconds = 0;  // decoding the returned columns (all threads)
-  std::vector<StageStats> stages;  // the plan's stages, in the order they ran
-  // Dictionary page bytes the dictionary stage fetched that the scan then used instead of
-  // reading them again.
-  uint64_t evidence_bytes_reused = 0;
-};
-
-// What the plan says a scan will read, before it reads any data page.
-struct ScanEstimate {
-  // Column chunk bytes of the projected and filter columns (only the pages a selection needs,
-  // where the offset index says where they are).
-  uint64_t bytes_to_read = 0;
-  int64_t row_groups_to_read = 0;
-  int64_t rows_to_read = 0;
-};
-
 class Scanner : public BatchReader {
  public:
   // Opens every file, reads its footer and builds the access plan. InvalidArgument for an unknown
@@ -221,9 +136,7 @@ class Scanner : public BatchReader {
   static Result<std::unique_ptr<Scanner>> Open(
       std::vector<std::shared_ptr<RandomAccessFile>> files,
       std::vector<std::shared_ptr<const ParquetMetadata>> metadata, const ScanOptions& options);
-  // Scans the files of a dataset (scan/scan_input.h; built by pqsift/dataset.h): columns
-  // resolved in each file by path, partition columns and missing columns as constants.
-  static Result<std::unique_ptr<Scanner>> Open(scan::ScanInput input, const ScanOptions& options);
+  // (Datasets: pqsift/dataset.h opens a Scanner over a dataset's files.)
 
   ~Scanner() override;
 
@@ -236,11 +149,14 @@ class Scanner : public BatchReader {
   // their next window. For interrupting a scan (Ctrl-C in Python); afterwards the Scanner is
   // good for stats() and destruction only.
   void Cancel();
-  // The access plan built by Open (per file and row group, and what each stage pruned).
-  const prune::AccessPlan& plan() const;
+  // The access plan built by Open (pqsift/plan.h: per file, row group, column chunk and page,
+  // what each stage proved and why, and the forecast), built on the first call and kept: the
+  // reference stays valid as long as the Scanner.
+  const AccessPlan& plan() const;
   ScanEstimate Estimate() const;
 
  private:
+  friend struct ScannerInternals;
   struct State;
   explicit Scanner(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;

@@ -1,7 +1,7 @@
 #include "json_reports.h"
 
 #include "cli/inspect_json.h"
-#include "cli/plan_report.h"
+#include "pqsift/plan.h"
 
 namespace pqsift::python {
 
@@ -14,11 +14,11 @@ std::string Dump(const nlohmann::ordered_json& j) {
 
 }  // namespace
 
-std::string ExplainJsonText(const Scanner& scanner, const std::string& filter) {
-  return Dump(cli::ExplainJson(scanner, filter));
+std::string ExplainJsonText(const Scanner& scanner, bool chunks) {
+  return ExplainJson(scanner.plan(), -1, chunks);
 }
 
-std::string StatsJsonText(const ScanStats& stats) { return Dump(cli::StatsJson(stats)); }
+std::string StatsJsonText(const ScanStats& stats) { return StatsJson(stats, -1); }
 
 std::string InspectJsonText(const ParquetMetadata& metadata) {
   return Dump(cli::InspectJson(metadata));

@@ -185,7 +185,7 @@ PYBIND11_MODULE(_pqsift, m) {
            })
       .def("count_rows", &ScanHandle::CountRows)
       .def("stats_json", [](ScanHandle& h) { return StatsJsonText(h.Stats()); })
-      .def("explain_json", &ScanHandle::ExplainJson)
+      .def("explain_json", &ScanHandle::ExplainJson, py::arg("chunks") = false)
       .def("max_rows", &ScanHandle::MaxRows)
       .def("schema_capsule", [](ScanHandle& h) { return SchemaCapsule(*h.Schema()); })
       .def("stream_capsule", [](ScanHandle& h) { return StreamCapsule(h.TakeScanner()); })

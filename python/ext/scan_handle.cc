@@ -79,6 +79,7 @@ struct ScanHandle::State {
   std::shared_ptr<RecordBatch> batch;
   ScanStats stats;
   std::string json;
+  bool explain_chunks = false;  // ExplainJson's argument, for the scan's thread
   int64_t rows = 0;
   std::shared_ptr<Scanner> taken;
 
@@ -182,9 +183,10 @@ ScanStats ScanHandle::Stats() {
   return state_->stats;
 }
 
-std::string ScanHandle::ExplainJson() {
+std::string ScanHandle::ExplainJson(bool chunks) {
+  state_->explain_chunks = chunks;
   Call([](State& s) {
-    s.json = ExplainJsonText(*s.scanner, s.request.options.filter);
+    s.json = ExplainJsonText(*s.scanner, s.explain_chunks);
     return Status::OK();
   });
   return std::move(state_->json);

@@ -45,7 +45,7 @@ class ScanHandle {
   // The next batch, nullptr at the end (and after Close).
   std::shared_ptr<RecordBatch> Next();
   ScanStats Stats();
-  std::string ExplainJson();
+  std::string ExplainJson(bool chunks);
   // Reads to the end, counting rows (for a count_only request: count(*)).
   int64_t CountRows();
   // The rows the plan will read at most (LIMIT applied): an upper bound on the rows returned,

@@ -84,6 +84,29 @@ def test_explain_is_the_cli_json(cli, events):
     assert "skip" in decisions
 
 
+def test_explain_keeps_every_verdict_and_the_pages(cli, events):
+    # The library's plan (pqsift/plan.h), not a re-rendering: every stage's verdict with its
+    # evidence, and per column chunk its pages with their fates, adding up to the row group.
+    where = "id BETWEEN 1000 AND 1999"
+    plan = pqsift.scan(events, filter=where).explain(chunks=True)
+    cli_plan = json.loads(run_cli("explain", events, "--where", where, "--json", "--chunks").stdout)
+    assert [f["row_groups"] for f in plan["files"]] == [f["row_groups"] for f in cli_plan["files"]]
+    groups = [rg for f in plan["files"] for rg in f["row_groups"]]
+    assert all(f["fate"] == "opened" for f in plan["files"])
+    for rg in groups:
+        if rg["decided_by"]:
+            assert rg["verdicts"][-1]["stage"] == rg["decided_by"]
+            assert all(v["evidence"] for v in rg["verdicts"])
+        pruned = sum(v["rows_before"] - v["rows_after"] for v in rg["verdicts"])
+        assert pruned + rg["rows_selected"] == rg["rows"]
+        for c in rg["columns"]:
+            if c["pages"]:
+                assert sum(p["num_rows"] for p in c["pages"]) == rg["rows"]
+                assert sum(p["rows_selected"] for p in c["pages"]) == rg["rows_selected"]
+    skipped = [rg for rg in groups if rg["decision"] == "skip"]
+    assert skipped and "no row can satisfy the filter" in skipped[0]["verdicts"][0]["evidence"]
+
+
 def test_stats_after_reading(events):
     s = pqsift.scan(events, filter="id < 100")
     df = s.to_pandas()

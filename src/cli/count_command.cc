@@ -9,7 +9,7 @@
 
 #include "cli/command.h"
 #include "cli/dataset_args.h"
-#include "cli/plan_report.h"
+#include "cli/report_files.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {

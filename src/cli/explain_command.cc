@@ -1,6 +1,7 @@
-// `pqsift explain PATH... [--where EXPR] [--select ...] [--limit N] [--json] [--no-prune]`: the
-// access plan and why, without reading any data page: per row group whether the scan skips it,
-// scans it or selects rows of it, which stage decided, and the bytes the scan would read.
+// `pqsift explain PATH... [--where EXPR] [--select ...] [--limit N] [--json] [--html OUT]
+// [--no-prune]`: the access plan and why, without reading any data page: per row group whether
+// the scan skips it, scans it or selects rows of it, every stage that proved something and its
+// evidence, and the bytes the scan would read. The reports are the library's (pqsift/plan.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,7 +9,7 @@
 
 #include "cli/command.h"
 #include "cli/dataset_args.h"
-#include "cli/plan_report.h"
+#include "cli/report_files.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {
@@ -20,6 +21,8 @@ struct ExplainArgs {
   std::string where;
   int64_t limit = -1;
   bool json = false;
+  bool chunks = false;
+  std::string html;
   bool no_prune = false;
   bool no_dictionary = false;
   bool no_page_headers = false;
@@ -36,11 +39,15 @@ int RunExplain(const ExplainArgs& args) {
   options.threads = 1;
   auto scanner = OpenScan(args.dataset, options);
   if (!scanner.ok()) return ReportError(scanner.status());
-  json explain = ExplainJson(**scanner, args.where);
+  const AccessPlan& plan = (*scanner)->plan();
+  if (!args.html.empty()) {
+    Status written = WriteReportFile(args.html, ExplainHtml(plan));
+    if (!written.ok()) return ReportError(written);
+  }
   if (args.json) {
-    std::cout << explain.dump(2) << '\n';
-  } else {
-    std::cout << ExplainText(explain);
+    std::cout << ExplainJson(plan, 2, args.chunks) << '\n';
+  } else if (args.html.empty()) {
+    std::cout << ExplainText(plan);
   }
   std::cout.flush();
   if (!std::cout) return ReportError(Status::IOError("stdout: write failed"));
@@ -61,6 +68,11 @@ Command AddExplainCommand(CLI::App& root) {
   sub->add_option("--limit", args->limit, "A row limit (as for scan)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--json", args->json, "Print the plan as JSON");
+  sub->add_flag("--chunks", args->chunks,
+                "With --json: also each row group's column chunks and their pages, with fates");
+  sub->add_option("--html", args->html,
+                  "Write the plan as one self-contained HTML page to FILE (a grid of row groups "
+                  "by columns, pages coloured by what pruned them; the text is then not printed)");
   sub->add_flag("--no-prune", args->no_prune, "Show the plan without pruning");
   sub->add_flag("--no-dictionary", args->no_dictionary,
                 "Do not read dictionary pages to prune (the other stages still run)");

@@ -11,13 +11,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 #include "cli/dataset_args.h"
 #include "cli/output/batch_writer.h"
-#include "cli/plan_report.h"
+#include "cli/report_files.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {
@@ -50,6 +51,7 @@ struct ScanArgs {
   bool no_page_headers = false;
   int64_t page_headers_min_bytes = int64_t{256} << 10;
   std::string stats_json;
+  std::string stats_html;
   int64_t limit = -1;
   std::string format = "csv";
   std::string output;
@@ -124,6 +126,10 @@ int RunScan(const ScanArgs& args) {
   options.open.tail_bytes = args.footer_read_bytes;
   auto scanner = OpenScan(args.dataset, options, args.split);
   if (!scanner.ok()) return ReportError(scanner.status());
+  // --stats-html pictures the plan as it stood before the scan read any data (its forecast),
+  // next to what the scan then read.
+  std::optional<AccessPlan> plan;
+  if (!args.stats_html.empty()) plan = (*scanner)->plan();
 
   std::ofstream file;
   if (!args.output.empty() && !parquet) {
@@ -157,6 +163,10 @@ int RunScan(const ScanArgs& args) {
   ScanStats stats = (*scanner)->stats();
   Status reported = ReportStats(stats, args.stats, args.stats_json);
   if (!reported.ok()) return ReportError(reported);
+  if (plan) {
+    reported = WriteReportFile(args.stats_html, ExplainHtml(*plan, &stats));
+    if (!reported.ok()) return ReportError(reported);
+  }
   return 0;
 }
 
@@ -227,6 +237,9 @@ Command AddScanCommand(CLI::App& root) {
                 "After the scan, print on stderr what it read and pruned (bytes, requests, row "
                 "groups, pages, rows, time per stage)");
   sub->add_option("--stats-json", args->stats_json, "Write the same counters as JSON to FILE");
+  sub->add_option("--stats-html", args->stats_html,
+                  "Write the access plan and what the scan read as one self-contained HTML page "
+                  "to FILE (as explain --html, with the scan's counters and time per stage)");
   return {sub, [args] { return RunScan(*args); }};
 }
 

@@ -6,13 +6,15 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
 #include "cli/command.h"
 #include "cli/dataset_args.h"
-#include "cli/plan_report.h"
 #include "pqsift/dataset.h"
 
 namespace pqsift::cli {
 namespace {
+
+using json = nlohmann::ordered_json;
 
 struct SplitsArgs {
   DatasetArgs dataset;

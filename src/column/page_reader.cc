@@ -8,14 +8,16 @@
 
 #include "compression/codec.h"
 #include "format/file_decryptor.h"
+#include "format/metadata_internals.h"
 
 namespace pqsift::column {
 
 Result<PageReaderOptions> ChunkPageOptions(PageReaderOptions options, const ParquetMetadata& md,
                                            size_t g, size_t column, std::string_view where) {
-  if (md.decryptor() == nullptr) return options;
-  PQSIFT_ASSIGN_OR_RETURN(options.decryptor, md.decryptor()->ChunkDecryptor(g, column, where));
-  options.row_group_ordinal = md.decryptor()->RowGroupOrdinal(g);
+  if (format::DecryptorOf(md) == nullptr) return options;
+  PQSIFT_ASSIGN_OR_RETURN(options.decryptor,
+                          format::DecryptorOf(md)->ChunkDecryptor(g, column, where));
+  options.row_group_ordinal = format::DecryptorOf(md)->RowGroupOrdinal(g);
   options.column_ordinal = static_cast<int32_t>(column);
   return options;
 }

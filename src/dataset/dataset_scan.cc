@@ -25,6 +25,7 @@
 #include "pqsift/storage.h"
 #include "prune/proof.h"
 #include "scan/scan_input.h"
+#include "scan/scanner_internals.h"
 #include "scan/thread_pool.h"
 
 namespace pqsift {
@@ -115,6 +116,25 @@ Result<PartitionProof> PrunePartitions(const expr::AstNode& ast, const std::stri
   return out;
 }
 
+// What kept file `f` from being opened, for explain: its partition values ("day=2026-01-05")
+// when they proved it, the manifest's statistics otherwise.
+std::string UnopenedEvidence(const Dataset& dataset, size_t f, FileFate fate,
+                             const std::string& proven) {
+  if (fate == FileFate::kSkippedByManifest) {
+    return "manifest statistics: no row can satisfy the filter";
+  }
+  std::string values;
+  for (size_t p = 0; p < dataset.partitions().size(); ++p) {
+    if (!values.empty()) values += "/";
+    const std::optional<std::string>& value = dataset.partition_values()[f][p];
+    values += dataset.partitions()[p].name + "=" + (value ? *value : std::string("NULL"));
+  }
+  if (fate == FileFate::kCountedByManifest) {
+    return "every row satisfies the filter (" + proven + "): rows counted from the manifest";
+  }
+  return values + ": no row can satisfy the filter";
+}
+
 }  // namespace
 
 // Datasets of more files than this are read as described at `many` below.
@@ -161,6 +181,8 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   for (const std::string& c : options.columns) names.push_back(c.substr(0, c.find('.')));
   std::vector<bool> keep(files.size(), true);
   std::vector<std::string> proven(files.size());
+  // Why each file left out was (for the access plan); kOpened: kept so far.
+  std::vector<FileFate> fates(files.size(), FileFate::kOpened);
   if (!options.filter.empty()) {
     PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<expr::AstNode> ast, expr::Parse(options.filter));
     ColumnNames(*ast, &names);
@@ -173,6 +195,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
       for (size_t f = 0; f < files.size(); ++f) {
         if (!proof.may_match[f]) {
           keep[f] = false;
+          fates[f] = FileFate::kSkippedByPartition;
           ++input.counts.files_skipped_by_partition;
         } else if (proof.fully_matched[f]) {
           proven[f] = "partition values";
@@ -189,6 +212,9 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
                                    constant_fields, options.row_index_column, values, &keep,
                                    &proven, &input.counts, &manifest_schema, &manifest_rows));
   }
+  for (size_t f = 0; f < files.size(); ++f) {
+    if (!keep[f] && fates[f] == FileFate::kOpened) fates[f] = FileFate::kSkippedByManifest;
+  }
   if (options.count_only && split == nullptr) {
     // count(*): a file every row of which matches (no filter, or evidence proved it) and whose
     // manifest entry is fresh is counted from the manifest, never opened.
@@ -196,6 +222,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
       bool all_match = options.filter.empty() || (options.prune && !proven[f].empty());
       if (!keep[f] || !all_match || manifest_rows[f] < 0) continue;
       keep[f] = false;
+      fates[f] = FileFate::kCountedByManifest;
       ++input.counts.files_counted_by_manifest;
       input.counts.rows_counted_by_manifest += manifest_rows[f];
     }
@@ -270,6 +297,11 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     PQSIFT_ASSIGN_OR_RETURN(auto one, load_all({f}, &input.counts.footers_read));
     return std::move(one.front());
   };
+  for (size_t f = 0; f < files.size(); ++f) {
+    if (keep[f]) continue;
+    input.unopened.push_back({files[f].path, files[f].size, fates[f],
+                              UnopenedEvidence(dataset, f, fates[f], proven[f])});
+  }
   // The footers of the files that remain, kept in file order.
   std::vector<size_t> kept;
   for (size_t f = 0; f < files.size(); ++f) {
@@ -288,7 +320,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     PQSIFT_ASSIGN_OR_RETURN(input.schema,
                             dataset::UnifySchemas({&manifest_schema, 1}, schema_fields));
     input.footer_io = input.io->Snapshot();
-    return Scanner::Open(std::move(input), options);
+    return ScannerInternals::Open(std::move(input), options);
   }
   PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(footers, schema_fields));
   // The schema comes from the files the scan reads; when pruning left out every file (then the
@@ -315,7 +347,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     PQSIFT_ASSIGN_OR_RETURN(input.schema, dataset::UnifySchemas(every, schema_fields));
   }
   input.footer_io = input.io->Snapshot();
-  return Scanner::Open(std::move(input), options);
+  return ScannerInternals::Open(std::move(input), options);
 }
 
 }  // namespace pqsift

@@ -8,6 +8,7 @@
 #include "column/leaf_reader.h"
 #include "dataset/footer_cache.h"
 #include "prune/access_plan.h"
+#include "scan/scanner_internals.h"
 
 namespace pqsift {
 namespace dataset {
@@ -66,7 +67,7 @@ Result<std::vector<Split>> PlanSplits(const Dataset& dataset, const ScanOptions&
   ScanOptions plan_options = options;
   plan_options.threads = 1;
   PQSIFT_ASSIGN_OR_RETURN(auto scanner, OpenDatasetScan(dataset, plan_options));
-  const prune::AccessPlan& plan = scanner->plan();
+  const prune::AccessPlan& plan = ScannerInternals::Plan(*scanner);
   std::vector<Split> out;
   for (const prune::FilePlan& file : plan.files) {
     const DatasetFile* found = nullptr;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "format/file_decryptor.h"
+#include "format/metadata_internals.h"
 
 namespace pqsift::format {
 namespace {
@@ -29,8 +30,10 @@ Status CheckChunkReadable(const ColumnChunk& chunk, std::string_view where) {
 Status CheckChunkReadable(const ParquetMetadata& md, size_t g, size_t column,
                           std::string_view where) {
   const ColumnChunk& chunk = md.file().row_groups[g].columns[column];
-  if (!chunk.is_encrypted || md.decryptor() == nullptr) return CheckChunkReadable(chunk, where);
-  PQSIFT_ASSIGN_OR_RETURN(auto decryptor, md.decryptor()->ChunkDecryptor(g, column, where));
+  if (!chunk.is_encrypted || format::DecryptorOf(md) == nullptr)
+    return CheckChunkReadable(chunk, where);
+  PQSIFT_ASSIGN_OR_RETURN(auto decryptor,
+                          format::DecryptorOf(md)->ChunkDecryptor(g, column, where));
   if (decryptor == nullptr) return Status::Internal(std::string(where) + ": no decryptor");
   return CheckPlaintext(chunk, where);
 }

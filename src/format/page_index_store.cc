@@ -4,6 +4,7 @@
 #include <set>
 
 #include "format/file_decryptor.h"
+#include "format/metadata_internals.h"
 #include "io/coalesce.h"
 
 namespace pqsift::format {
@@ -34,8 +35,8 @@ bool CoversRows(const OffsetIndex& index, int64_t num_rows) {
 
 std::shared_ptr<const crypto::ModuleDecryptor> PageIndexStore::ChunkDecryptor(size_t row_group,
                                                                               int32_t leaf) const {
-  if (metadata_.decryptor() == nullptr) return nullptr;
-  auto decryptor = metadata_.decryptor()->ChunkDecryptor(row_group, static_cast<size_t>(leaf), "");
+  if (DecryptorOf(metadata_) == nullptr) return nullptr;
+  auto decryptor = DecryptorOf(metadata_)->ChunkDecryptor(row_group, static_cast<size_t>(leaf), "");
   return decryptor.ok() ? *decryptor : nullptr;
 }
 
@@ -132,7 +133,7 @@ Status PageIndexStore::Load(std::span<const Request> requests, uint64_t* bytes_r
       // moved, or another file's) it is an error, as a tampered page is; malformed, absent.
       crypto::ModuleId id{
           w.column_index ? crypto::ModuleType::kColumnIndex : crypto::ModuleType::kOffsetIndex,
-          metadata_.decryptor()->RowGroupOrdinal(w.key.first), w.key.second, 0};
+          DecryptorOf(metadata_)->RowGroupOrdinal(w.key.first), w.key.second, 0};
       Result<Buffer> plain = decryptor->Decrypt(id, bytes);
       if (!plain.ok() && plain.status().code() == StatusCode::kAuthentication) {
         return plain.status();

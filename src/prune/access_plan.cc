@@ -32,39 +32,47 @@ Decision RowGroupPlan::decision() const {
   return rows.SelectsAll(num_rows) ? Decision::kScan : Decision::kSelection;
 }
 
-void RowGroupPlan::Narrow(const RowSelection& selection, const std::string& stage) {
+void RowGroupPlan::Record(const std::string& stage, VerdictKind kind, std::string evidence) {
+  decided_by = stage;
+  int64_t matched = fully_matched ? rows.row_count() : matched_rows.row_count();
+  verdicts.push_back({stage, kind, rows, matched, std::move(evidence)});
+}
+
+void RowGroupPlan::Narrow(const RowSelection& selection, const std::string& stage,
+                          std::string evidence) {
   RowSelection narrowed = rows.Intersect(selection);
   if (narrowed == rows) return;
   rows = std::move(narrowed);
   matched_rows = matched_rows.Intersect(rows);
   if (rows.empty()) fully_matched = false;  // nothing is read, so nothing is matched
-  decided_by = stage;
+  Record(stage, rows.empty() ? VerdictKind::kSkipped : VerdictKind::kNarrowed, std::move(evidence));
 }
 
-void RowGroupPlan::Skip(const std::string& stage) {
+void RowGroupPlan::Skip(const std::string& stage, std::string evidence) {
   if (rows.empty()) return;
   rows = RowSelection();
   matched_rows = RowSelection();
   fully_matched = false;  // nothing is read, so nothing is matched
-  decided_by = stage;
+  Record(stage, VerdictKind::kSkipped, std::move(evidence));
 }
 
-void RowGroupPlan::MarkFullyMatched(const std::string& stage) {
+void RowGroupPlan::MarkFullyMatched(const std::string& stage, std::string evidence) {
   if (fully_matched) return;
   fully_matched = true;
-  decided_by = stage;
+  Record(stage, VerdictKind::kFullyMatched, std::move(evidence));
 }
 
-void RowGroupPlan::MarkRowsMatched(const RowSelection& matched, const std::string& stage) {
+void RowGroupPlan::MarkRowsMatched(const RowSelection& matched, const std::string& stage,
+                                   std::string evidence) {
   RowSelection more = matched_rows.Union(matched.Intersect(rows));
   if (more == rows && !rows.empty()) {
     matched_rows = RowSelection();
-    MarkFullyMatched(stage);
+    MarkFullyMatched(stage, std::move(evidence));
     return;
   }
   if (more == matched_rows) return;
   matched_rows = std::move(more);
-  decided_by = stage;
+  Record(stage, VerdictKind::kRowsMatched, std::move(evidence));
 }
 
 FilePlan ScanAllPlan(std::string path, const FileMetaData& file) {

@@ -15,6 +15,18 @@ namespace pqsift::prune {
 
 enum class Decision : uint8_t { kSkip, kScan, kSelection };
 
+// What one stage proved about a row group. Every stage that changed the plan of a row group
+// leaves one (two when it both narrowed and proved rows matched), in the order they ran, so
+// explain shows each proof and not only the last.
+enum class VerdictKind : uint8_t { kSkipped, kNarrowed, kFullyMatched, kRowsMatched };
+struct Verdict {
+  std::string stage;
+  VerdictKind kind = VerdictKind::kNarrowed;
+  RowSelection rows;         // the row group's selection right after this verdict
+  int64_t rows_matched = 0;  // rows proven to match right after it
+  std::string evidence;      // what the stage saw, e.g. "max(ts) = 2026-02-28: no row matches"
+};
+
 struct RowGroupPlan {
   int64_t num_rows = 0;
   RowSelection rows;           // All(num_rows) for Scan, empty for Skip
@@ -22,18 +34,24 @@ struct RowGroupPlan {
   // Selected rows proven to satisfy the filter (a subset of `rows`; the page index proves it for
   // some pages of a row group that is not fully matched): the residual filter skips them.
   RowSelection matched_rows;
-  std::string decided_by;  // the stage that last narrowed it or proved it ("" = none)
+  std::string decided_by;         // the stage that last narrowed it or proved it ("" = none)
+  std::vector<Verdict> verdicts;  // every stage that changed it, in order (decided_by: the last)
 
   // A row group read whole, nothing proven yet: where every plan starts.
   static RowGroupPlan ScanAll(int64_t num_rows);
 
   Decision decision() const;
-  // Narrows to rows ∩ selection and records `stage` if that changed anything.
-  void Narrow(const RowSelection& selection, const std::string& stage);
-  void Skip(const std::string& stage);
-  void MarkFullyMatched(const std::string& stage);
+  // Narrows to rows ∩ selection and records `stage` (and its `evidence`) if that changed
+  // anything. Each mutator records a Verdict only when it changes the plan.
+  void Narrow(const RowSelection& selection, const std::string& stage, std::string evidence = {});
+  void Skip(const std::string& stage, std::string evidence = {});
+  void MarkFullyMatched(const std::string& stage, std::string evidence = {});
   // Adds `matched` ∩ rows to matched_rows; all of them matched: fully matched.
-  void MarkRowsMatched(const RowSelection& matched, const std::string& stage);
+  void MarkRowsMatched(const RowSelection& matched, const std::string& stage,
+                       std::string evidence = {});
+
+ private:
+  void Record(const std::string& stage, VerdictKind kind, std::string evidence);
 };
 
 struct FilePlan {

@@ -266,9 +266,22 @@ class BloomFilterStage final : public PruningStage {
       return true;
     };
     if (MayBeTrue(*context.filter.root, probes, absent)) return;
+    // The evidence: the columns whose filters proved some probed value absent.
+    std::vector<bool> named(leaves.size(), false);
+    for (const auto& entry : probes) {
+      if (absent(entry.second)) named[entry.second.column] = true;
+    }
+    std::string proved;  // in filter column order, whatever the map's order
+    for (size_t k = 0; k < named.size(); ++k) {
+      if (!named[k]) continue;
+      if (!proved.empty()) proved += ", ";
+      proved += context.filter.columns[k].path;
+    }
     RowGroupPlan& p = plan.row_groups[g];
     report.rows_pruned += p.rows.row_count();
-    p.Skip(std::string(name()));
+    p.Skip(std::string(name()), "bloom filter of " + proved +
+                                    " holds none of the filter's values: no row can satisfy "
+                                    "the filter");
     ++report.row_groups_skipped;
   }
 };

@@ -101,7 +101,8 @@ class DictionaryStage final : public PruningStage {
     std::string stage(name());
     for (size_t i = 0; i < groups.size(); ++i) {
       if (!fetched[i]) continue;
-      ApplyRowGroupOutcome(outcomes[i], stage, plan.row_groups[groups[i]], report);
+      ApplyRowGroupOutcome(outcomes[i], stage, context.filter, table, i, plan.row_groups[groups[i]],
+                           report);
     }
     return Finish(start, report);
   }

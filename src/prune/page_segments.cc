@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "prune/evidence.h"
 #include "prune/proof.h"
 #include "prune/statistics.h"
 
@@ -57,26 +58,82 @@ StatisticsTable BuildTable(const FileContext& context, const std::vector<CutRowG
   return table;
 }
 
-void Narrow(const CutRowGroup& cut, const std::vector<Outcomes>& outcomes,
-            const std::vector<FilterLeaf>& leaves, const PageEvidence& evidence,
-            const std::string& stage, FilePlan& plan, StageReport& report) {
+// "18 of 20 segments (rows 0-99999 of pages cut at every filter column's page boundary); e.g.
+// rows 0-4999: min(id) = 0, max(id) = 4999: no row can satisfy the filter": the evidence of one
+// kind of verdict (segments that cannot match, or that match whole) for the explain report.
+std::string SegmentEvidence(const FileContext& context, const StatisticsTable& table,
+                            const CutRowGroup& cut, const std::vector<size_t>& segments,
+                            Outcomes example_outcome) {
+  if (segments.empty()) return {};
+  int64_t rows = 0;
+  for (size_t s : segments) rows += cut.starts[s + 1] - cut.starts[s];
+  size_t first = segments.front();
+  return std::to_string(segments.size()) + " of " + std::to_string(cut.segments()) +
+         " page segments, " + std::to_string(rows) + " rows; e.g. rows " +
+         std::to_string(cut.starts[first]) + "-" + std::to_string(cut.starts[first + 1] - 1) +
+         ": " + DescribeBounds(context.filter, table, cut.first_container + first) + ": " +
+         DescribeOutcome(example_outcome);
+}
+
+// The rows binary search on a sorted column index left out of the segments (page_index_stage.cc
+// proves only the window it leaves): "rows 0-511 ruled out by binary search ...", or "".
+std::string SearchEvidence(const CutRowGroup& cut) {
+  if (cut.segments() == 0) {
+    return "binary search on a sorted column index: no page can hold a matching row";
+  }
+  const int64_t begin = cut.starts.front();
+  const int64_t end = cut.starts.back();
+  std::string out;
+  if (begin > 0) out = "rows 0-" + std::to_string(begin - 1);
+  if (end < cut.num_rows) {
+    out += (out.empty() ? "rows " : " and ") + std::to_string(end) + "-" +
+           std::to_string(cut.num_rows - 1);
+  }
+  if (!out.empty()) out += " ruled out by binary search on a sorted column index";
+  return out;
+}
+
+// The evidence of a verdict that removed rows: binary search's and the segments'.
+std::string PrunedEvidence(const FileContext& context, const StatisticsTable& table,
+                           const CutRowGroup& cut, const std::vector<size_t>& pruned) {
+  std::string search = SearchEvidence(cut);
+  std::string segments = SegmentEvidence(context, table, cut, pruned, 0);
+  if (search.empty() || segments.empty()) return search + segments;
+  return search + "; " + segments;
+}
+
+void Narrow(const FileContext& context, const StatisticsTable& table, const CutRowGroup& cut,
+            const std::vector<Outcomes>& outcomes, const std::vector<FilterLeaf>& leaves,
+            const PageEvidence& evidence, const std::string& stage, FilePlan& plan,
+            StageReport& report) {
   std::vector<RowRange> may_match;
   std::vector<RowRange> matched;
+  std::vector<size_t> pruned_segments;
+  std::vector<size_t> matched_segments;
   for (size_t s = 0; s < cut.segments(); ++s) {
     Outcomes o = outcomes[cut.first_container + s];
     RowRange segment{cut.starts[s], cut.starts[s + 1]};
-    if (!CannotMatch(o)) may_match.push_back(segment);
-    if (FullyMatches(o)) matched.push_back(segment);
+    if (CannotMatch(o)) {
+      pruned_segments.push_back(s);
+    } else {
+      may_match.push_back(segment);
+    }
+    if (FullyMatches(o)) {
+      matched.push_back(segment);
+      matched_segments.push_back(s);
+    }
   }
   RowGroupPlan& p = plan.row_groups[cut.row_group];
   int64_t before = p.rows.row_count();
   if (may_match.empty()) {
-    p.Skip(stage);
+    p.Skip(stage, PrunedEvidence(context, table, cut, pruned_segments));
     ++report.row_groups_skipped;
   } else {
-    p.Narrow(RowSelection::FromRanges(std::move(may_match)), stage);
+    p.Narrow(RowSelection::FromRanges(std::move(may_match)), stage,
+             PrunedEvidence(context, table, cut, pruned_segments));
     int64_t matched_before = p.matched_rows.row_count();
-    p.MarkRowsMatched(RowSelection::FromRanges(std::move(matched)), stage);
+    p.MarkRowsMatched(RowSelection::FromRanges(std::move(matched)), stage,
+                      SegmentEvidence(context, table, cut, matched_segments, kCanBeTrue));
     if (p.fully_matched) {
       ++report.row_groups_fully_matched;
     } else {
@@ -135,10 +192,14 @@ void ProveSegments(const FileContext& context, std::vector<CutRowGroup> cuts,
   }
   if (cuts.empty()) return;
   std::vector<Outcomes> outcomes;
+  StatisticsTable table;
   if (containers > 0) {
-    outcomes = Prove(context.filter, BuildTable(context, cuts, containers, leaves, evidence));
+    table = BuildTable(context, cuts, containers, leaves, evidence);
+    outcomes = Prove(context.filter, table);
   }
-  for (const CutRowGroup& cut : cuts) Narrow(cut, outcomes, leaves, evidence, stage, plan, report);
+  for (const CutRowGroup& cut : cuts) {
+    Narrow(context, table, cut, outcomes, leaves, evidence, stage, plan, report);
+  }
 }
 
 }  // namespace pqsift::prune

@@ -30,7 +30,8 @@ class RowGroupStatisticsStage final : public PruningStage {
       std::vector<Outcomes> outcomes = Prove(context.filter, table);
       std::string stage(name());
       for (size_t i = 0; i < groups.size(); ++i) {
-        ApplyRowGroupOutcome(outcomes[i], stage, plan.row_groups[groups[i]], report);
+        ApplyRowGroupOutcome(outcomes[i], stage, context.filter, table, i,
+                             plan.row_groups[groups[i]], report);
       }
     }
     report.row_groups_considered += static_cast<int64_t>(groups.size());

@@ -1,6 +1,7 @@
 #include "prune/stage.h"
 
 #include "column/arrow_type.h"
+#include "prune/evidence.h"
 
 namespace pqsift::prune {
 
@@ -44,14 +45,17 @@ StatisticsTable RowGroupStatisticsTable(const FileContext& context,
   return table;
 }
 
-void ApplyRowGroupOutcome(Outcomes outcome, const std::string& stage, RowGroupPlan& plan,
-                          StageReport& report) {
+void ApplyRowGroupOutcome(Outcomes outcome, const std::string& stage,
+                          const expr::BoundFilter& filter, const StatisticsTable& table, size_t c,
+                          RowGroupPlan& plan, StageReport& report) {
+  if (!CannotMatch(outcome) && !FullyMatches(outcome)) return;
+  std::string evidence = DescribeBounds(filter, table, c) + ": " + DescribeOutcome(outcome);
   if (CannotMatch(outcome)) {
     report.rows_pruned += plan.rows.row_count();
-    plan.Skip(stage);
+    plan.Skip(stage, std::move(evidence));
     ++report.row_groups_skipped;
   } else if (FullyMatches(outcome)) {
-    plan.MarkFullyMatched(stage);
+    plan.MarkFullyMatched(stage, std::move(evidence));
     ++report.row_groups_fully_matched;
   }
 }

@@ -57,9 +57,11 @@ FilterLeaf ResolveFilterLeaf(const FileContext& context, size_t filter_column);
 StatisticsTable RowGroupStatisticsTable(const FileContext& context, std::span<const size_t> groups);
 
 // A row-group stage's proof for one row group: skipped when no row can match, fully matched when
-// every row must (both recorded as decided by `stage` and counted in `report`).
-void ApplyRowGroupOutcome(Outcomes outcome, const std::string& stage, RowGroupPlan& plan,
-                          StageReport& report);
+// every row must (both recorded as decided by `stage`, with the bounds of container `c` of
+// `table` as the evidence, and counted in `report`).
+void ApplyRowGroupOutcome(Outcomes outcome, const std::string& stage,
+                          const expr::BoundFilter& filter, const StatisticsTable& table, size_t c,
+                          RowGroupPlan& plan, StageReport& report);
 
 // Internal error unless `plan` has one entry per row group of the file: every stage checks it
 // before indexing one by the other.

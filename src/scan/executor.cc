@@ -18,6 +18,7 @@
 #include "scan/page_locations.h"
 #include "scan/planned_file.h"
 #include "scan/planner.h"
+#include "scan/public_plan.h"
 #include "scan/row_group_data.h"
 #include "scan/runtime_check.h"
 #include "scan/slice.h"
@@ -48,6 +49,7 @@ struct Executor::State {
   bool missing_columns_are_null = false;
   std::vector<std::string> partition_columns;
   DatasetCounts dataset_counts;
+  std::vector<UnopenedFile> unopened;       // the dataset's files pruned before opening
   std::shared_ptr<IoCounters> io;           // the files' shared counters (null: each file's own)
   IoStats footer_io;                        // what opening the files and their footers cost
   std::vector<DecodedColumn> columns;       // the output columns: path and the scan's type
@@ -560,6 +562,7 @@ Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOpti
   }
   state->partition_columns = std::move(input.partition_columns);
   state->dataset_counts = input.counts;
+  state->unopened = std::move(input.unopened);
   state->io = input.io;
   state->footer_io = input.footer_io;
   state->limit.emplace(options.limit, !options.filter.empty(), options.read_order.has_value());
@@ -654,6 +657,11 @@ Result<std::shared_ptr<RecordBatch>> Executor::Next() {
 
 const prune::AccessPlan& Executor::plan() const { return state_->plan; }
 
+AccessPlan Executor::PublicPlan() const {
+  const State& s = *state_;
+  return MakePublicPlan({&s.plan, s.files, s.unopened, s.options.filter, stats(), Estimate()});
+}
+
 ScanEstimate Executor::Estimate() const {
   ScanEstimate out;
   const State& s = *state_;
@@ -686,9 +694,13 @@ ScanEstimate Executor::Estimate() const {
         }
         if (!pages) {
           out.bytes_to_read += before_cache(*range);
+          if (before_cache(*range) > 0) ++out.ranges_to_read;
           continue;
         }
-        for (const ByteRange& r : pages->reads) out.bytes_to_read += before_cache(r);
+        for (const ByteRange& r : pages->reads) {
+          out.bytes_to_read += before_cache(r);
+          if (before_cache(r) > 0) ++out.ranges_to_read;
+        }
       }
     }
   }

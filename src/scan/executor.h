@@ -40,6 +40,8 @@ class Executor {
   Result<std::shared_ptr<RecordBatch>> Next();
   ScanStats stats() const;
   const prune::AccessPlan& plan() const;
+  // The plan as the public value (scan/public_plan.h), made on each call.
+  AccessPlan PublicPlan() const;
   ScanEstimate Estimate() const;
   // Stops the scan: tasks not yet started do nothing (callable from any thread).
   void Cancel();

@@ -29,10 +29,11 @@ void ScanLimit::PruneRowGroups(int64_t limit, bool filtered, prune::AccessPlan& 
       }
       int64_t before = selected;
       if (kept.empty()) {
-        rg.Skip(report.stage);
+        rg.Skip(report.stage, "past the first " + std::to_string(limit) + " rows");
         ++report.row_groups_skipped;
       } else {
-        rg.Narrow(prune::RowSelection::FromRanges(std::move(kept)), report.stage);
+        rg.Narrow(prune::RowSelection::FromRanges(std::move(kept)), report.stage,
+                  "past the first " + std::to_string(limit) + " rows");
       }
       report.rows_pruned += before - rg.rows.row_count();
     }

@@ -22,10 +22,11 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
       rg_plan.num_rows = rg.num_rows;
       rg_plan.rows = prune::RowSelection::All(rg.num_rows);
       if (!input.fully_matched_by.empty() && options.prune && input.filter != nullptr) {
-        rg_plan.MarkFullyMatched(std::string(input.fully_matched_by));
+        rg_plan.MarkFullyMatched(std::string(input.fully_matched_by),
+                                 "every row of the file satisfies the filter");
       }
       if (g < input.excluded_row_groups.size() && input.excluded_row_groups[g] != 0) {
-        rg_plan.Skip("split");
+        rg_plan.Skip("split", "the row group's midpoint lies outside the split");
       }
       file.row_groups.push_back(std::move(rg_plan));
     }

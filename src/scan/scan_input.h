@@ -17,6 +17,7 @@
 #include "expr/value.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
+#include "pqsift/plan.h"
 #include "pqsift/schema.h"
 
 namespace pqsift::scan {
@@ -47,6 +48,14 @@ struct DatasetCounts {
   int64_t rows_counted_by_manifest = 0;
 };
 
+// A file of the dataset the dataset's evidence kept from being opened, for the access plan.
+struct UnopenedFile {
+  std::string path;
+  uint64_t size = 0;
+  FileFate fate = FileFate::kSkippedByPartition;
+  std::string evidence;  // "day=2026-01-05", "manifest statistics"
+};
+
 struct ScanInput {
   std::vector<ScanFile> files;
   // The columns the filter binds to and the projection resolves in. Null: the first file's
@@ -58,6 +67,8 @@ struct ScanInput {
   // every file must hold every column read, as without a schema.
   bool strict_columns = false;
   DatasetCounts counts;
+  // The files pruned before opening, in dataset order (also counted in `counts`).
+  std::vector<UnopenedFile> unopened;
   // The counters the files share (their round trips and network wait add up only there), and
   // what opening the files and reading their footers cost; null: each file's own counts.
   std::shared_ptr<IoCounters> io;

@@ -3,11 +3,13 @@
 // planning, slicing, decoding) or, for ORDER BY ... LIMIT, top-k over an executor
 // (scan/top_k.h). Nothing else happens here.
 #include <memory>
+#include <optional>
 
 #include "io/open_files.h"
 #include "pqsift/scan.h"
 #include "scan/executor.h"
 #include "scan/scan_input.h"
+#include "scan/scanner_internals.h"
 #include "scan/top_k.h"
 #include "scan/virtual_columns.h"
 
@@ -16,6 +18,9 @@ namespace pqsift {
 struct Scanner::State {
   std::unique_ptr<scan::Executor> executor;  // set unless ORDER BY ... LIMIT
   std::unique_ptr<scan::TopK> top_k;         // set: Next() returns its rows
+  // The public plan, made on the first plan() call (page-level detail of thousands of files
+  // costs more than a scan that never asks for it should pay).
+  mutable std::optional<AccessPlan> public_plan;
   const scan::Executor& inner() const { return top_k ? top_k->inner() : *executor; }
 };
 
@@ -47,7 +52,7 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(const std::vector<std::string>& p
   input.counts.files_total = input.files.size();
   input.counts.footers_read = input.files.size();
   input.footer_io = input.io->Snapshot();
-  return Open(std::move(input), options);
+  return ScannerInternals::Open(std::move(input), options);
 }
 
 Result<std::unique_ptr<Scanner>> Scanner::Open(
@@ -63,10 +68,12 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
   }
   input.counts.files_total = input.files.size();
   input.counts.footers_read = input.files.size();
-  return Open(std::move(input), options);
+  return ScannerInternals::Open(std::move(input), options);
 }
 
-Result<std::unique_ptr<Scanner>> Scanner::Open(scan::ScanInput input, const ScanOptions& options) {
+Result<std::unique_ptr<Scanner>> ScannerInternals::Open(scan::ScanInput input,
+                                                        const ScanOptions& options) {
+  using State = Scanner::State;
   PQSIFT_RETURN_IF_ERROR(scan::PrepareVirtualColumns(options, &input));
   auto state = std::make_unique<State>();
   if (!options.order_by.empty() && !options.count_only) {
@@ -85,7 +92,14 @@ Result<std::shared_ptr<RecordBatch>> Scanner::Next() {
   return state_->top_k ? state_->top_k->Next() : state_->executor->Next();
 }
 
-const prune::AccessPlan& Scanner::plan() const { return state_->inner().plan(); }
+const AccessPlan& Scanner::plan() const {
+  if (!state_->public_plan) state_->public_plan = state_->inner().PublicPlan();
+  return *state_->public_plan;
+}
+
+const prune::AccessPlan& ScannerInternals::Plan(const Scanner& scanner) {
+  return scanner.state_->inner().plan();
+}
 
 ScanEstimate Scanner::Estimate() const { return state_->inner().Estimate(); }
 

@@ -24,7 +24,30 @@ TEST(ExplainCliTest, TextShowsEachRowGroupAndWhy) {
   EXPECT_NE(r.out.find("row group 0: skip"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(row-group statistics)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("row groups: 1 to read of 5 (4 skipped"), std::string::npos) << r.out;
+  // Every stage's verdict under its row group, with the evidence.
+  EXPECT_NE(r.out.find("    row-group statistics: skipped, 4096 -> 0 rows: min(id) = 0, "
+                       "max(id) = 4095"),
+            std::string::npos)
+      << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(ExplainCliTest, HtmlIsOneSelfContainedPage) {
+  std::string html =
+      (std::filesystem::temp_directory_path() / ("pqsift_explain_" + std::to_string(::getpid())))
+          .string();
+  auto r = RunCli(
+      {"explain", testing::ExamplePath("events.parquet"), "--where", kWhere, "--html", html});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;  // the page instead of the text
+  std::string page = testing::Slurp(html);
+  std::filesystem::remove(html);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  // Nothing is fetched: no source, link or url() of anything outside the page.
+  for (const char* external : {"src=", "href=", "url(", "@import", "http://", "https://"}) {
+    EXPECT_EQ(page.find(external), std::string::npos) << external;
+  }
+  EXPECT_NE(page.find("row-group statistics"), std::string::npos);
 }
 
 TEST(ExplainCliTest, JsonAgreesWithTheScan) {

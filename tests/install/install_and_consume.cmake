@@ -16,6 +16,30 @@ foreach(f bin/pqsift include/pqsift/parquet_file.h lib/libpqsift.a lib/cmake/pqs
   endif()
 endforeach()
 
+# 0. Each public header compiles alone against the installed tree, and names nothing of the
+#    library's internals (no namespace of a src/ layer, no include outside pqsift/).
+file(GLOB headers ${prefix}/include/pqsift/*.h)
+list(LENGTH headers header_count)
+if(header_count LESS 10)
+  message(FATAL_ERROR "only ${header_count} public headers installed")
+endif()
+file(MAKE_DIRECTORY ${WORK_DIR}/alone)
+foreach(h IN LISTS headers)
+  get_filename_component(name ${h} NAME)
+  file(READ ${h} text)
+  string(REGEX MATCH "(prune|scan|format|expr|column|io|dataset|report|thrift|encoding|compression|crypto|write|variant|arrow|cli|python)::" internal "${text}")
+  if(internal)
+    message(FATAL_ERROR "public header ${name} names the library-internal namespace ${internal}")
+  endif()
+  string(REGEX MATCH "#include \"[^\"]*\"" quoted "${text}")
+  string(REGEX MATCH "#include \"pqsift/" ours "${quoted}")
+  if(quoted AND NOT ours)
+    message(FATAL_ERROR "public header ${name} includes ${quoted}")
+  endif()
+  file(WRITE ${WORK_DIR}/alone/${name}.cc "#include <pqsift/${name}>\nint main() { return 0; }\n")
+  run(c++ -std=c++20 -Wall -Wextra -Werror -fsyntax-only -I${prefix}/include ${WORK_DIR}/alone/${name}.cc)
+endforeach()
+
 # 1. CMake package.
 run(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/consumer -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)

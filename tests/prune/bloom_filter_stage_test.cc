@@ -15,6 +15,7 @@
 #include "pqsift/scan.h"
 #include "pqsift/writer.h"
 #include "prune/access_plan.h"
+#include "scan/scanner_internals.h"
 #include "testing/files.h"
 #include "testing/parquet_files.h"
 
@@ -95,7 +96,7 @@ int64_t CountRows(const std::vector<uint8_t>& bytes, const std::string& filter, 
   auto scanner = Scanner::Open({file}, {*metadata}, options);
   EXPECT_TRUE(scanner.ok()) << filter << ": " << scanner.status().ToString();
   if (!scanner.ok()) return -1;
-  if (plan) *plan = (*scanner)->plan();
+  if (plan) *plan = ScannerInternals::Plan(**scanner);
   int64_t rows = 0;
   for (;;) {
     auto batch = (*scanner)->Next();
@@ -431,7 +432,7 @@ int64_t Count(const std::string& path, const std::string& filter, prune::AccessP
   auto scanner = Scanner::Open({path}, options);
   EXPECT_TRUE(scanner.ok()) << scanner.status().ToString();
   if (!scanner.ok()) return -1;
-  *plan = (*scanner)->plan();
+  *plan = ScannerInternals::Plan(**scanner);
   int64_t rows = 0;
   for (;;) {
     auto batch = (*scanner)->Next();

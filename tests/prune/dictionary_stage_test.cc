@@ -20,6 +20,7 @@
 #include "pqsift/scan.h"
 #include "pqsift/writer.h"
 #include "prune/access_plan.h"
+#include "scan/scanner_internals.h"
 
 namespace pqsift {
 namespace {
@@ -105,11 +106,11 @@ Outcome Scan(const Written& w, const std::string& filter, PruningOptions pruning
                                std::vector<std::shared_ptr<const ParquetMetadata>>{*md}, options);
   EXPECT_TRUE(scanner.ok()) << scanner.status().ToString();
   if (!scanner.ok()) return out;
-  for (const prune::RowGroupPlan& rg : (*scanner)->plan().files[0].row_groups) {
+  for (const prune::RowGroupPlan& rg : ScannerInternals::Plan(**scanner).files[0].row_groups) {
     out.decisions.push_back(rg.rows.empty() ? "skip" : rg.fully_matched ? "full" : "read");
     out.decided_by.push_back(rg.decided_by);
   }
-  for (const prune::StageReport& s : (*scanner)->plan().stages) {
+  for (const prune::StageReport& s : ScannerInternals::Plan(**scanner).stages) {
     if (s.stage == "dictionary") out.dictionary = s;
   }
   for (;;) {
@@ -315,7 +316,7 @@ TEST(DictionaryStage, AnUnreadableDictionaryIsNoEvidenceNotAnError) {
   auto scanner = Scanner::Open(std::vector<std::shared_ptr<RandomAccessFile>>{file},
                                std::vector<std::shared_ptr<const ParquetMetadata>>{*md}, options);
   ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
-  const prune::AccessPlan& plan = (*scanner)->plan();
+  const prune::AccessPlan& plan = ScannerInternals::Plan(**scanner);
   EXPECT_FALSE(plan.files[0].row_groups[0].rows.empty());  // kept: no proof
   EXPECT_TRUE(plan.files[0].row_groups[3].rows.empty());   // the others still decided
   for (const prune::StageReport& s : plan.stages) {

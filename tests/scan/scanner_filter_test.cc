@@ -11,6 +11,7 @@
 
 #include "pqsift/scan.h"
 #include "prune/access_plan.h"
+#include "scan/scanner_internals.h"
 #include "testing/files.h"
 
 namespace pqsift {
@@ -173,7 +174,7 @@ TEST(ScannerFilterTest, ExplainPlanWithoutReadingData) {
   options.filter = "id BETWEEN 5000 AND 5010";
   auto scanner = Scanner::Open({testing::ExamplePath("events.parquet")}, options);
   ASSERT_TRUE(scanner.ok()) << scanner.status().message();
-  const prune::AccessPlan& plan = (*scanner)->plan();
+  const prune::AccessPlan& plan = ScannerInternals::Plan(**scanner);
   ASSERT_EQ(plan.files.size(), 1u);
   ASSERT_EQ(plan.files[0].row_groups.size(), 5u);
   for (size_t g = 0; g < 5; ++g) {

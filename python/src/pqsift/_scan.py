@@ -345,15 +345,17 @@ class Scan:
         finally:
             self._finished(handle)
 
-    def explain(self) -> Dict[str, Any]:
+    def explain(self, chunks: bool = False) -> Dict[str, Any]:
         """The access plan, without reading any data page (``pqsift explain --json``): per file
         and row group the decision (skip, scan, selection of row ranges), whether it is fully
-        matched and which stage decided; per pruning stage what it skipped and read; the files
-        skipped by partition values or the manifest; the bytes, row groups and rows the scan
-        will read."""
+        matched, which stage decided and every stage's verdict with its evidence; per pruning
+        stage what it skipped and read; the files skipped by partition values or the manifest;
+        the bytes, row groups and rows the scan will read. ``chunks=True``
+        (``--json --chunks``): also each row group's column chunks and their pages, with the
+        fate of each page."""
         handle = _pqsift.ScanHandle(self._paths, self._split, dict(self._options, threads=1))
         try:
-            return json.loads(handle.explain_json())
+            return json.loads(handle.explain_json(chunks))
         finally:
             handle.close()
 

@@ -1,22 +1,51 @@
-#include "cli/plan_report.h"
-
+// The explain and stats reports as JSON and as text (pqsift/plan.h): the text is made from
+// the JSON, so the two always agree.
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 
-#include "prune/access_plan.h"
+#include "pqsift/plan.h"
+#include "report/plan_json.h"
 
-namespace pqsift::cli {
-namespace {
+namespace pqsift::report {
 
-const char* DecisionName(prune::Decision d) {
+const char* DecisionName(RowGroupDecision d) {
   switch (d) {
-    case prune::Decision::kSkip: return "skip";
-    case prune::Decision::kScan: return "scan";
-    case prune::Decision::kSelection: return "selection";
+    case RowGroupDecision::kSkip: return "skip";
+    case RowGroupDecision::kScan: return "scan";
+    case RowGroupDecision::kSelection: return "selection";
   }
   return "?";
 }
+
+const char* VerdictName(VerdictKind k) {
+  switch (k) {
+    case VerdictKind::kSkipped: return "skipped";
+    case VerdictKind::kNarrowed: return "narrowed";
+    case VerdictKind::kFullyMatched: return "fully matched";
+    case VerdictKind::kRowsMatched: return "rows matched";
+  }
+  return "?";
+}
+
+const char* FateName(Fate f) {
+  switch (f) {
+    case Fate::kRead: return "read";
+    case Fate::kFullyMatched: return "fully matched";
+    case Fate::kSkipped: return "skipped";
+  }
+  return "?";
+}
+
+const char* FileFateName(FileFate f) {
+  switch (f) {
+    case FileFate::kOpened: return "opened";
+    case FileFate::kSkippedByPartition: return "skipped by partition values";
+    case FileFate::kSkippedByManifest: return "skipped by the manifest";
+    case FileFate::kCountedByManifest: return "counted from the manifest";
+  }
+  return "?";
+}
+
+namespace {
 
 std::string Format(const char* fmt, auto... args) {
   char buf[512];
@@ -52,44 +81,83 @@ std::string FilesLine(uint64_t total, uint64_t by_partition, uint64_t by_manifes
       static_cast<unsigned long long>(by_manifest), static_cast<unsigned long long>(footers));
 }
 
+json ColumnJson(const ColumnChunkPlan& c) {
+  json pages = json::array();
+  for (const PagePlan& p : c.pages) {
+    json page = {{"first_row", p.first_row},
+                 {"num_rows", p.num_rows},
+                 {"offset", p.offset},
+                 {"compressed_bytes", p.compressed_bytes},
+                 {"fate", FateName(p.fate)},
+                 {"stage", p.stage},
+                 {"rows_selected", p.rows_selected}};
+    if (!p.bounds.empty()) page["bounds"] = p.bounds;
+    pages.push_back(std::move(page));
+  }
+  json out = {{"path", c.path},
+              {"filter_column", c.filter_column},
+              {"offset", c.offset},
+              {"compressed_bytes", c.compressed_bytes},
+              {"uncompressed_bytes", c.uncompressed_bytes}};
+  if (!c.bounds.empty()) out["bounds"] = c.bounds;
+  out["pages"] = std::move(pages);
+  return out;
+}
+
+json RowGroupJson(const RowGroupPlan& rg, bool with_chunks) {
+  json r;
+  r["row_group"] = rg.index;
+  r["decision"] = DecisionName(rg.decision);
+  r["rows"] = rg.num_rows;
+  r["rows_selected"] = rg.rows_selected;
+  r["fully_matched"] = rg.fully_matched;
+  r["rows_matched"] = rg.rows_matched;
+  r["decided_by"] = rg.decided_by;
+  if (rg.decision == RowGroupDecision::kSelection) {
+    json ranges = json::array();
+    for (const RowSpan& range : rg.selection) ranges.push_back({range.begin, range.end});
+    r["selection"] = std::move(ranges);
+  }
+  json verdicts = json::array();
+  for (const Verdict& v : rg.verdicts) {
+    verdicts.push_back({{"stage", v.stage},
+                        {"verdict", VerdictName(v.kind)},
+                        {"rows_before", v.rows_before},
+                        {"rows_after", v.rows_after},
+                        {"rows_matched", v.rows_matched},
+                        {"evidence", v.evidence}});
+  }
+  r["verdicts"] = std::move(verdicts);
+  r["compressed_bytes"] = rg.compressed_bytes;
+  if (!with_chunks) return r;
+  json columns = json::array();
+  for (const ColumnChunkPlan& c : rg.columns) columns.push_back(ColumnJson(c));
+  r["columns"] = std::move(columns);
+  return r;
+}
+
 }  // namespace
 
-json ExplainJson(const Scanner& scanner, const std::string& filter) {
-  const prune::AccessPlan& plan = scanner.plan();
-  ScanStats stats = scanner.stats();
-  ScanEstimate estimate = scanner.Estimate();
+json PlanJson(const AccessPlan& plan, bool with_files, bool with_chunks) {
   json out;
-  out["filter"] = filter;
+  out["filter"] = plan.filter;
   json files = json::array();
-  for (const prune::FilePlan& file : plan.files) {
+  for (const FilePlan& file : plan.files) {
+    if (!with_files) break;
     json f;
     f["path"] = file.path;
+    f["size"] = file.size;
+    f["fate"] = FileFateName(file.fate);
+    if (!file.evidence.empty()) f["evidence"] = file.evidence;
+    if (file.num_rows >= 0) f["rows"] = file.num_rows;
     json groups = json::array();
-    for (size_t g = 0; g < file.row_groups.size(); ++g) {
-      const prune::RowGroupPlan& rg = file.row_groups[g];
-      json r;
-      r["row_group"] = g;
-      r["decision"] = DecisionName(rg.decision());
-      r["rows"] = rg.num_rows;
-      r["rows_selected"] = rg.rows.row_count();
-      r["fully_matched"] = rg.fully_matched;
-      r["rows_matched"] = rg.fully_matched ? rg.rows.row_count() : rg.matched_rows.row_count();
-      r["decided_by"] = rg.decided_by;
-      if (rg.decision() == prune::Decision::kSelection) {
-        json ranges = json::array();
-        for (const prune::RowRange& range : rg.rows.ranges()) {
-          ranges.push_back({range.begin, range.end});
-        }
-        r["selection"] = std::move(ranges);
-      }
-      groups.push_back(std::move(r));
-    }
+    for (const RowGroupPlan& rg : file.row_groups) groups.push_back(RowGroupJson(rg, with_chunks));
     f["row_groups"] = std::move(groups);
     files.push_back(std::move(f));
   }
   out["files"] = std::move(files);
   json stages = json::array();
-  for (const prune::StageReport& s : plan.stages) {
+  for (const StagePlan& s : plan.stages) {
     stages.push_back({{"stage", s.stage},
                       {"row_groups_considered", s.row_groups_considered},
                       {"row_groups_skipped", s.row_groups_skipped},
@@ -100,6 +168,8 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
                       {"pages_pruned", s.pages_pruned},
                       {"pages_ruled_out_by_search", s.pages_ruled_out_by_search},
                       {"bytes_read", s.bytes_read},
+                      {"requests", s.requests},
+                      {"round_trips", s.round_trips},
                       {"evidence_loaded", s.evidence_loaded},
                       {"evidence_too_large", s.evidence_too_large},
                       {"evidence_unusable", s.evidence_unusable},
@@ -107,30 +177,34 @@ json ExplainJson(const Scanner& scanner, const std::string& filter) {
   }
   out["stages"] = std::move(stages);
   out["summary"] = {
-      {"files_total", stats.files_total},
-      {"files_skipped", stats.files_skipped_by_partition + stats.files_skipped_by_manifest},
-      {"files_skipped_by_partition", stats.files_skipped_by_partition},
-      {"files_skipped_by_manifest", stats.files_skipped_by_manifest},
-      {"footers_read", stats.footers_read},
-      {"row_groups_total", stats.row_groups},
-      {"row_groups_skipped", stats.row_groups_skipped},
-      {"row_groups_fully_matched", stats.row_groups_fully_matched},
-      {"row_groups_to_read", estimate.row_groups_to_read},
-      {"rows_total", stats.rows_total},
-      {"rows_to_read", estimate.rows_to_read},
-      {"file_bytes", stats.file_bytes},
-      {"bytes_read_so_far", stats.bytes_read},
-      {"bytes_to_read", estimate.bytes_to_read}};
+      {"files_total", plan.files_total},
+      {"files_skipped", plan.files_skipped_by_partition + plan.files_skipped_by_manifest},
+      {"files_skipped_by_partition", plan.files_skipped_by_partition},
+      {"files_skipped_by_manifest", plan.files_skipped_by_manifest},
+      {"footers_read", plan.footers_read},
+      {"row_groups_total", plan.row_groups_total},
+      {"row_groups_skipped", plan.row_groups_skipped},
+      {"row_groups_fully_matched", plan.row_groups_fully_matched},
+      {"row_groups_to_read", plan.forecast.row_groups_to_read},
+      {"rows_total", plan.rows_total},
+      {"rows_to_read", plan.forecast.rows_to_read},
+      {"file_bytes", plan.file_bytes},
+      {"bytes_read_so_far", plan.bytes_read_for_plan},
+      {"bytes_to_read", plan.forecast.bytes_to_read},
+      {"ranges_to_read", plan.forecast.ranges_to_read}};
   return out;
 }
 
-std::string ExplainText(const json& explain) {
+namespace {
+
+std::string ExplainTextOf(const json& explain) {
   std::string out;
   const json& sum = explain["summary"];
   if (!explain["filter"].get<std::string>().empty()) {
     out += "filter: " + explain["filter"].get<std::string>() + "\n";
   }
   for (const json& f : explain["files"]) {
+    if (f.value("fate", "opened") != "opened") continue;  // counted in the files line
     out += f["path"].get<std::string>() + "\n";
     for (const json& r : f["row_groups"]) {
       std::string line = Format("  row group %d: %-9s %lld of %lld rows", r["row_group"].get<int>(),
@@ -146,6 +220,16 @@ std::string ExplainText(const json& explain) {
       }
       out += line + "\n";
       if (r.contains("selection")) out += "    " + SelectionText(r["selection"]) + "\n";
+      // Every stage's proof, not only the last: "    page index: narrowed 1000 -> 200 rows: ..."
+      for (const json& v : r.value("verdicts", json::array())) {
+        out += Format("    %s: %s, %lld -> %lld rows", v["stage"].get<std::string>().c_str(),
+                      v["verdict"].get<std::string>().c_str(), v["rows_before"].get<long long>(),
+                      v["rows_after"].get<long long>());
+        if (!v["evidence"].get<std::string>().empty()) {
+          out += ": " + v["evidence"].get<std::string>();
+        }
+        out += "\n";
+      }
     }
   }
   for (const json& s : explain["stages"]) {
@@ -192,7 +276,7 @@ std::string ExplainText(const json& explain) {
   return out;
 }
 
-json StatsJson(const ScanStats& s) {
+json StatsJsonOf(const ScanStats& s) {
   json stages = json::array();
   for (const StageStats& st : s.stages) {
     stages.push_back({{"stage", st.stage},
@@ -243,7 +327,7 @@ json StatsJson(const ScanStats& s) {
           {"stages", std::move(stages)}};
 }
 
-std::string StatsText(const ScanStats& s) {
+std::string StatsTextOf(const ScanStats& s) {
   std::string out = FilesLine(s.files_total, s.files_skipped_by_partition,
                               s.files_skipped_by_manifest, s.footers_read);
   if (s.files_counted_by_manifest > 0) {
@@ -306,13 +390,32 @@ std::string StatsText(const ScanStats& s) {
   return out;
 }
 
-Status ReportStats(const ScanStats& stats, bool text, const std::string& json_path) {
-  if (text) std::cerr << StatsText(stats);
-  if (json_path.empty()) return Status::OK();
-  std::ofstream file(json_path, std::ios::trunc);
-  file << StatsJson(stats).dump(2) << '\n';
-  if (!file) return Status::IOError(json_path + ": write failed");
-  return Status::OK();
+}  // namespace
+
+json ScanStatsJson(const ScanStats& stats) { return StatsJsonOf(stats); }
+
+std::string Dump(const json& value, int indent) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
-}  // namespace pqsift::cli
+}  // namespace pqsift::report
+
+namespace pqsift {
+
+std::string ExplainText(const AccessPlan& plan) {
+  // The text shows no chunk or page: building their JSON would cost a wide file's explain more
+  // than the rest of it.
+  return report::ExplainTextOf(report::PlanJson(plan, true, /*with_chunks=*/false));
+}
+
+std::string ExplainJson(const AccessPlan& plan, int indent, bool chunks) {
+  return report::Dump(report::PlanJson(plan, true, chunks), indent);
+}
+
+std::string StatsText(const ScanStats& stats) { return report::StatsTextOf(stats); }
+
+std::string StatsJson(const ScanStats& stats, int indent) {
+  return report::Dump(report::StatsJsonOf(stats), indent);
+}
+
+}  // namespace pqsift
