@@ -1035,9 +1035,8 @@ class Binder {
       return AsPredicate(x);
     }
     if (n.name != "starts_with") {
-      return ErrorAt(n.pos,
-                     "unknown function '" + n.name +
-                         "' (known: starts_with, st_intersects_extent, variant_get)");
+      return ErrorAt(n.pos, "unknown function '" + n.name +
+                                "' (known: starts_with, st_intersects_extent, variant_get)");
     }
     if (n.children.size() != 2) return ErrorAt(n.pos, "starts_with takes two arguments");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));

@@ -104,7 +104,7 @@ struct Expr {
   std::string pattern;                          // kLike, kILike, kStartsWith
   std::vector<variant::PathStep> variant_path;  // kVariantGet
   variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
-  bool geography = false;                       // kIntersectsExtent
+  bool geography = false;                                      // kIntersectsExtent
   std::vector<std::shared_ptr<const Expr>> children;
 };
 

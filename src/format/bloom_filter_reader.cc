@@ -4,6 +4,7 @@
 
 #include "crypto/module.h"
 #include "format/file_decryptor.h"
+#include "format/metadata_internals.h"
 #include "io/coalesce.h"
 
 namespace pqsift::format {
@@ -42,8 +43,8 @@ std::shared_ptr<const crypto::ModuleDecryptor> ChunkDecryptor(const ParquetMetad
     return nullptr;
   }
   *usable = false;
-  if (metadata.decryptor() == nullptr) return nullptr;
-  auto d = metadata.decryptor()->ChunkDecryptor(r.row_group, static_cast<size_t>(r.leaf), "");
+  if (DecryptorOf(metadata) == nullptr) return nullptr;
+  auto d = DecryptorOf(metadata)->ChunkDecryptor(r.row_group, static_cast<size_t>(r.leaf), "");
   if (!d.ok() || *d == nullptr) return nullptr;
   *usable = true;
   return *d;
@@ -60,7 +61,7 @@ const ColumnMetaData* ReadableChunkMetadata(const ParquetMetadata& metadata,
 // Where the modules of a chunk's filter are, for their AADs.
 crypto::ModuleId FilterModule(const ParquetMetadata& metadata, const BloomFilterRequest& r,
                               crypto::ModuleType type) {
-  return {type, metadata.decryptor()->RowGroupOrdinal(r.row_group), r.leaf, 0};
+  return {type, DecryptorOf(metadata)->RowGroupOrdinal(r.row_group), r.leaf, 0};
 }
 
 // A filter as stored: its header (plain, or decrypted from its module) and the bytes it takes

@@ -12,8 +12,8 @@
 #include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "expr/evaluate.h"
-#include "geo/extent.h"
 #include "expr/like.h"
+#include "geo/extent.h"
 
 namespace pqsift::prune {
 namespace {

@@ -184,11 +184,16 @@ class RowPositionStage final : public PruningStage {
           can_true.Intersect(RowSelection::FromRanges({{first, first + n}}));
       for (const RowRange& r : inside.ranges()) local.push_back({r.begin - first, r.end - first});
       const int64_t before = p.rows.row_count();
+      // The evidence: the row group's place in the file, from the footer's row counts.
+      const std::string where =
+          "rows " + std::to_string(first) + " to " + std::to_string(first + n - 1) + " of the file";
       if (local.empty()) {
-        p.Skip(stage);
+        p.Skip(stage, where + ": no row position can satisfy the filter");
         ++report.row_groups_skipped;
       } else {
-        p.Narrow(RowSelection::FromRanges(std::move(local)), stage);
+        const int64_t kept = inside.row_count();
+        p.Narrow(RowSelection::FromRanges(std::move(local)), stage,
+                 where + ": " + std::to_string(kept) + " row positions can satisfy the filter");
       }
       report.rows_pruned += before - p.rows.row_count();
     }
