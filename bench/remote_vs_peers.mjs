@@ -229,20 +229,22 @@ if (file) {
   if (args.only.includes('full')) {
     out('## Full scan (every column, output discarded)');
     out();
-    out('| where | requests | round trips | MiB read | time (ms) | rows/s | vs local |');
-    out('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    out('| where | requests | round trips | MiB read | time (ms) | rows/s | vs local | pqsift: waves, waiting (ms) |');
+    out('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     const local = [];
     for (let k = 0; k < args.runs; k++) local.push(runPqsift(['scan', file.path, '--format', 'none']));
     const localMs = median(local.map((r) => r.ms));
     const ls = local[0].stats;
     out(`| local | ${ls.requests} | ${ls.round_trips} | ${mib(ls.bytes_read)} | ${localMs.toFixed(0)} | ` +
-        `${(args.rows / localMs * 1000 / 1e6).toFixed(1)} M | 100% |`);
+        `${(args.rows / localMs * 1000 / 1e6).toFixed(1)} M | 100% | ${ls.waves}, ${(ls.io_wait_seconds * 1e3).toFixed(0)} |`);
     for (const delay of args.delays) {
       const proxyPort = await startProxy(nginxPort, delay);
       const url = `http://127.0.0.1:${proxyPort}/${name}`;
       const r = await measure(proxyPort, args.runs, () => runPqsift(['scan', url, '--format', 'none']));
+      const ps = r.stats;
       out(`| HTTP +${delay} ms | ${r.counts.requests} | ${r.counts.round_trips} | ${mib(r.counts.bytes)} | ` +
-          `${r.ms.toFixed(0)} | ${(args.rows / r.ms * 1000 / 1e6).toFixed(1)} M | ${(100 * localMs / r.ms).toFixed(0)}% |`);
+          `${r.ms.toFixed(0)} | ${(args.rows / r.ms * 1000 / 1e6).toFixed(1)} M | ${(100 * localMs / r.ms).toFixed(0)}% | ` +
+          `${ps ? `${ps.waves}, ${(ps.io_wait_seconds * 1e3).toFixed(0)}` : ''} |`);
     }
     out();
   }

@@ -9,10 +9,14 @@
 // which store it reads.
 //
 // Round trips: the files of one scan share an IoCounters. Every blocking read (Read, ReadInto,
-// ReadRanges) and every wave of reads started together (io/wave.h) is a wait; a wait that
-// begins while no other wait of the same counters is in progress starts a new round trip, so
-// requests made side by side count once, and round_trips is the number of sequential
-// latencies a scan paid.
+// ReadRanges), every wave of reads started together (io/wave.h) and every wave started
+// without waiting for it (a scan's prefetch: BeginAsync/EndAsync) keeps the store busy; a busy
+// period that begins while no other is in progress starts a new round trip, so requests made
+// side by side (or while others are in flight) count once, and round_trips is the number of
+// sequential latencies a scan paid. `waves` counts the waves themselves (deterministic for a
+// fixed plan whatever the timing: what request-count tests assert), and wait_seconds only the
+// time some thread was blocked on the store (a prefetch that arrives before it is needed costs
+// none).
 //
 // Thread safety: all methods are const-safe and may be called from several threads at once;
 // implementations must allow concurrent DoRead calls (pread-style, no shared file position).
@@ -90,8 +94,10 @@ struct IoStats {
   uint64_t bytes_read = 0;
   uint64_t read_requests = 0;
   uint64_t retries = 0;      // requests sent again after a transient failure
-  uint64_t round_trips = 0;  // sequential waits (see the header comment)
-  double wait_seconds = 0;   // wall time during which at least one wait was in progress
+  uint64_t round_trips = 0;  // sequential busy periods (see the header comment)
+  uint64_t waves = 0;        // blocking reads and waves, each once (see the header comment)
+  double wait_seconds = 0;   // wall time during which at least one thread waited on the store
+  double busy_seconds = 0;   // wall time during which at least one request was in flight
 };
 
 // Counters shared by a group of files (a scan's): bytes, requests, retries, and the round
@@ -104,9 +110,17 @@ class IoCounters {
     requests_.fetch_add(1, std::memory_order_relaxed);
   }
   void AddRetry() { retries_.fetch_add(1, std::memory_order_relaxed); }
-  // A wait begins / ends (io/wave.h and the blocking reads bracket their requests with these).
+  // A wait begins / ends (io/wave.h and the blocking reads bracket their requests with these):
+  // one wave, the store busy and a thread blocked.
   void BeginWait();
   void EndWait();
+  // A wave started without waiting for it (a prefetch): one wave, the store busy, nobody
+  // blocked; EndAsync when its last read has ended (on any thread).
+  void BeginAsync();
+  void EndAsync();
+  // A thread blocks on bytes a started wave has not delivered yet (no new wave).
+  void BeginBlocked();
+  void EndBlocked();
 
   // Brackets a wait: BeginWait now, EndWait when destroyed. `counters` may be null.
   class Wait {
@@ -128,11 +142,21 @@ class IoCounters {
   std::atomic<uint64_t> bytes_read_{0};
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> retries_{0};
+  // A union of intervals: how long at least one of its users was inside one, and how many
+  // separate stretches that made.
+  struct Span {
+    int inside = 0;
+    uint64_t stretches = 0;
+    std::chrono::steady_clock::time_point since;
+    std::chrono::steady_clock::duration total{};
+    void Enter();
+    void Leave();
+    double Seconds() const;
+  };
   mutable std::mutex mu_;
-  int waiting_ = 0;
-  uint64_t round_trips_ = 0;
-  std::chrono::steady_clock::time_point busy_since_;
-  std::chrono::steady_clock::duration busy_{};
+  uint64_t waves_ = 0;
+  Span busy_;     // requests in flight: its stretches are the round trips
+  Span blocked_;  // threads waiting
 };
 
 class RandomAccessFile {

@@ -181,6 +181,9 @@ struct StageStats {
   double seconds = 0;
   uint64_t requests = 0;     // the stage's reads (one wave for all files: see round_trips)
   uint64_t round_trips = 0;  // sequential waits they cost
+  uint64_t waves = 0;        // waves of requests (see ScanStats::waves)
+  uint64_t retries = 0;      // requests sent again
+  double io_wait_seconds = 0;
 };
 
 // What a scan cost and produced so far. Exact: every byte read goes through the counted I/O.
@@ -201,14 +204,22 @@ struct ScanStats {
   // Remote stores: requests sent again after transient failures (5xx, 429, resets, truncated
   // bodies, stalls); not counted in read_requests.
   uint64_t retries = 0;
-  // Sequential round trips: waits on the stores, where a wave of requests sent side by side
-  // counts once (pqsift/io.h); and the wall time with at least one read waiting.
+  // Sequential round trips: busy periods of the stores, where a wave of requests sent side by
+  // side, or while others are in flight (the data fetched ahead), counts once (pqsift/io.h);
+  // waves: the waves of requests themselves, each once (exact for a fixed plan, whatever the
+  // timing); the wall time with at least one thread waiting on a store (latency the prefetch did
+  // not hide), and with at least one request in flight.
   uint64_t round_trips = 0;
+  uint64_t waves = 0;
   double io_wait_seconds = 0;
+  double io_busy_seconds = 0;
   // Opening the files and reading their footers (part of the totals above).
   uint64_t footer_requests = 0;
   uint64_t footer_round_trips = 0;
   uint64_t footer_bytes = 0;
+  uint64_t footer_waves = 0;
+  uint64_t footer_retries = 0;
+  double footer_io_wait_seconds = 0;
   uint64_t row_groups = 0;                // in the files
   uint64_t row_groups_skipped = 0;        // by the plan (pruned, or beyond a limit)
   uint64_t row_groups_fully_matched = 0;  // by the plan: read without a per-row filter

@@ -82,7 +82,14 @@ struct ScanOptions {
   // reads it in part: each reader then fetches only the pages it needs, while it needs them, and
   // slices start at page starts. Smaller chunks are read whole. Tests set 0.
   int64_t page_locations_min_chunk_bytes = int64_t{1} << 20;
-  int threads = 0;     // decoding threads; 0: one per core
+  int threads = 0;  // decoding threads; 0: one per core
+  // Remote files: the bytes of the next slices are fetched while the slices before them decode,
+  // as long as what they hold (fetched or in flight, not yet decoded) stays under this (plus one
+  // slice's); 0: each slice's bytes are fetched when it is launched. Not with a limit or a
+  // runtime filter (which may leave later slices unread): those fetch at launch. Local files
+  // are read by the tasks themselves (prefetching them measured no faster, with 3.5x the
+  // memory). 128 MiB covers 100 ms of latency at 1 GiB/s.
+  uint64_t prefetch_bytes = uint64_t{128} << 20;
   int64_t limit = -1;  // stop after this many rows; -1: no limit
   // A filter in the `--where` language (docs/filter-language.md); empty: every row.
   std::string filter;

@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/dataset_args.h"
 #include "cli/report_files.h"
+#include "cli/progress.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {
@@ -37,11 +38,15 @@ int RunCount(const CountArgs& args) {
   auto scanner = OpenScan(args.dataset, options);
   if (!scanner.ok()) return ReportError(scanner.status());
   int64_t rows = 0;
-  for (;;) {
-    auto batch = (*scanner)->Next();
-    if (!batch.ok()) return ReportError(batch.status());
-    if (*batch == nullptr) break;
-    rows += (*batch)->num_rows;
+  {
+    Progress progress;
+    for (;;) {
+      auto batch = (*scanner)->Next();
+      if (!batch.ok()) return ReportError(batch.status());
+      if (*batch == nullptr) break;
+      rows += (*batch)->num_rows;
+      if (progress.enabled()) progress.Update(rows, (*scanner)->stats());
+    }
   }
   std::cout << rows << '\n';
   std::cout.flush();

@@ -3,9 +3,6 @@
 // [--threads N] [--stats] [--stats-json FILE] [--no-prune]`: decodes the selected columns of the
 // rows that match and writes them as CSV, JSON Lines, a table, nothing, or a Parquet file. With
 // --order-by and --limit K: the first K rows in that order (top-k).
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -19,6 +16,7 @@
 #include "cli/dataset_args.h"
 #include "cli/output/batch_writer.h"
 #include "cli/report_files.h"
+#include "cli/progress.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {
@@ -58,37 +56,13 @@ struct ScanArgs {
   int threads = 0;
   int64_t batch_size = 64 * 1024;
   int64_t slice_rows = 0;
+  uint64_t prefetch_bytes = ScanOptions{}.prefetch_bytes;
   int64_t page_locations_min_bytes = int64_t{1} << 20;
   bool verify_crc = false;
   int64_t max_page_bytes = ScanOptions{}.max_page_bytes;
   uint64_t footer_read_bytes = OpenOptions{}.tail_bytes;
   bool stats = false;
   std::string binary = "hex";
-};
-
-// A progress line on stderr, only when stderr is a terminal, at most five times a second.
-class Progress {
- public:
-  Progress() : enabled_(isatty(STDERR_FILENO) != 0), start_(Clock::now()), last_(start_) {}
-  void Update(int64_t rows, uint64_t bytes) {
-    if (!enabled_) return;
-    auto now = Clock::now();
-    if (now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    double seconds = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\r%lld rows, %.1f MiB read, %.0f rows/s   ", static_cast<long long>(rows),
-                 static_cast<double>(bytes) / (1 << 20), static_cast<double>(rows) / seconds);
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  bool enabled_;
-  bool shown_ = false;
-  Clock::time_point start_, last_;
 };
 
 int RunScan(const ScanArgs& args) {
@@ -120,6 +94,7 @@ int RunScan(const ScanArgs& args) {
   options.threads = args.threads;
   options.batch_size = args.batch_size;
   options.slice_rows = args.slice_rows;
+  options.prefetch_bytes = args.prefetch_bytes;
   options.page_locations_min_chunk_bytes = args.page_locations_min_bytes;
   options.verify_crc = args.verify_crc;
   options.max_page_bytes = args.max_page_bytes;
@@ -150,8 +125,10 @@ int RunScan(const ScanArgs& args) {
     if (*batch == nullptr) break;
     Status st = (*writer)->Write(**batch);
     if (!st.ok()) return ReportError(st);
-    ScanStats s = (*scanner)->stats();
-    progress.Update(s.rows_returned, s.bytes_read);
+    if (progress.enabled()) {
+      ScanStats s = (*scanner)->stats();
+      progress.Update(s.rows_returned, s);
+    }
   }
   Status st = (*writer)->Finish();
   if (!st.ok()) return ReportError(st);
@@ -216,6 +193,9 @@ Command AddScanCommand(CLI::App& root) {
   sub->add_option("--batch-size", args->batch_size, "Rows per batch")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  sub->add_option("--prefetch-bytes", args->prefetch_bytes,
+                  "Remote files: bytes of the next slices fetched while earlier ones decode, at "
+                  "most (default 128 MiB; 0: each slice's when it starts)");
   sub->add_option("--slice-rows", args->slice_rows,
                   "Rows per slice, a thread's unit of work (default: chosen per row group)")
       ->check(CLI::NonNegativeNumber);

@@ -1,6 +1,7 @@
 #include "format/bloom_filter_reader.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "crypto/module.h"
 #include "format/file_decryptor.h"
@@ -155,14 +156,23 @@ class RangeReader {
   Status Read(std::vector<ByteRange> ranges, uint64_t* bytes_read) {
     blocks_ = io::CoalesceRanges(std::move(ranges), max_gap_);
     buffers_.clear();
-    for (const ByteRange& block : blocks_) {
-      if (auto cached = metadata_.CachedBytes(block)) {
-        buffers_.push_back(Buffer::CopyOf(*cached));  // read with the footer already
+    buffers_.resize(blocks_.size());
+    // The blocks not read with the footer, side by side: one wave.
+    std::vector<ByteRange> to_read;
+    std::vector<size_t> where;
+    for (size_t b = 0; b < blocks_.size(); ++b) {
+      if (auto cached = metadata_.CachedBytes(blocks_[b])) {
+        buffers_[b] = Buffer::CopyOf(*cached);
         continue;
       }
-      PQSIFT_ASSIGN_OR_RETURN(Buffer read, file_.Read(block));
-      *bytes_read += block.length;
-      buffers_.push_back(std::move(read));
+      to_read.push_back(blocks_[b]);
+      where.push_back(b);
+    }
+    if (to_read.empty()) return Status::OK();
+    PQSIFT_ASSIGN_OR_RETURN(std::vector<Buffer> read, file_.ReadRanges(to_read));
+    for (size_t r = 0; r < to_read.size(); ++r) {
+      *bytes_read += to_read[r].length;
+      buffers_[where[r]] = std::move(read[r]);
     }
     return Status::OK();
   }
@@ -220,6 +230,173 @@ std::vector<uint64_t> BlocksOf(std::span<const uint64_t> hashes, int64_t num_byt
 
 }  // namespace
 
+namespace {
+
+// The first pass for each request: what it reads first (the whole filter, a prefix, or only
+// the header when it names few hashes), and those reads coalesced as the loader makes them.
+// Encrypted chunks come with their decryptor: a GCM module authenticates only whole, so their
+// filters are always read whole (no blocks).
+struct FirstPass {
+  std::vector<std::optional<ByteRange>> first;
+  std::vector<bool> whole, header_only;
+  std::vector<std::shared_ptr<const crypto::ModuleDecryptor>> decryptors;
+  std::vector<ByteRange> ranges, header_ranges;  // not coalesced yet
+};
+
+FirstPass PlanFirstPass(const RandomAccessFile& file, const ParquetMetadata& metadata,
+                        std::span<const BloomFilterRequest> requests) {
+  FirstPass p;
+  p.first.resize(requests.size());
+  p.whole.resize(requests.size());
+  p.header_only.resize(requests.size());
+  p.decryptors.resize(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    bool is_whole = false;
+    p.first[i] = FirstRange(ReadableChunkMetadata(metadata, requests[i]), file.size(), &is_whole);
+    p.whole[i] = is_whole;
+    if (!p.first[i]) continue;
+    bool usable = false;
+    p.decryptors[i] = ChunkDecryptor(metadata, requests[i], &usable);
+    if (!p.decryptors[i] && !requests[i].hashes.empty() &&
+        p.first[i]->length > kSmallFilterBytes) {
+      p.header_only[i] = true;
+      p.first[i]->length = std::min(p.first[i]->length, kBloomFilterHeaderProbeBytes);
+    }
+    (p.header_only[i] ? p.header_ranges : p.ranges).push_back(*p.first[i]);
+  }
+  return p;
+}
+
+// What the second pass reads for a request: the rest of its bitset, or some of its blocks.
+struct Second {
+  size_t request;
+  StoredFilter stored;
+  std::vector<ByteRange> ranges;  // the rest (one range) or the blocks (one per block)
+  std::vector<uint64_t> blocks;   // empty: `ranges` is the rest of the whole filter
+};
+
+// The first pass read: each request's filter when its first read held all of it (into `out`,
+// when given), else what its second read must fetch; deferring, from the first request past
+// `must_load` whose second read would pass `max_bytes`, that one and the rest (`*complete`).
+// Authentication when an encrypted filter's module fails it.
+Result<std::vector<Second>> PlanSecondPass(
+    const RandomAccessFile& file, const ParquetMetadata& metadata,
+    std::span<const BloomFilterRequest> requests, const FirstPass& p,
+    const std::function<std::span<const uint8_t>(size_t)>& prefix_of, uint64_t max_bytes,
+    size_t must_load, std::vector<std::optional<LoadedBloomFilter>>* out, size_t* complete) {
+  std::vector<Second> seconds;
+  uint64_t second_bytes = 0;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (!p.first[i]) continue;
+    std::span<const uint8_t> bytes = prefix_of(i);
+    const crypto::ModuleDecryptor* d = p.decryptors[i].get();
+    PQSIFT_ASSIGN_OR_RETURN(
+        std::optional<StoredFilter> stored,
+        StoredFilterOf(
+            d,
+            d ? FilterModule(metadata, requests[i], crypto::ModuleType::kBloomFilterHeader)
+              : crypto::ModuleId{},
+            bytes));
+    if (!stored) continue;
+    const uint64_t total = stored->stored_bytes;
+    if (total <= bytes.size()) {
+      if (out != nullptr) {
+        const crypto::ModuleId bitset_id =
+            d ? FilterModule(metadata, requests[i], crypto::ModuleType::kBloomFilterBitset)
+              : crypto::ModuleId{};
+        PQSIFT_ASSIGN_OR_RETURN(auto filter,
+                                WholeFilterOf(d, bitset_id, *stored, bytes.first(total)));
+        if (filter) (*out)[i].emplace(std::move(*filter));
+      }
+      continue;
+    }
+    // Longer than the footer says: not trusted.
+    if (p.whole[i] &&
+        total > static_cast<uint64_t>(*ChunkMetadata(metadata, requests[i])->bloom_filter_length)) {
+      continue;
+    }
+    if (!CheckRange(p.first[i]->offset, total, file.size(), "bloom filter").ok()) continue;
+    Second second{i, std::move(*stored), {}, {}};
+    const BloomFilterLayout& layout = second.stored.layout;
+    if (p.header_only[i]) {
+      second.blocks = BlocksOf(requests[i].hashes, layout.num_bytes);
+      // Blocks covering much of the bitset: read it whole (one request, no per-block seeks).
+      if (second.blocks.size() * kBloomFilterBlockBytes * 8 >=
+          static_cast<uint64_t>(layout.num_bytes)) {
+        second.blocks.clear();
+      }
+    }
+    const uint64_t bitset = p.first[i]->offset + layout.header_size;  // (plaintext filters)
+    for (uint64_t block : second.blocks) {
+      second.ranges.push_back({bitset + block * kBloomFilterBlockBytes, kBloomFilterBlockBytes});
+    }
+    if (second.blocks.empty()) second.ranges.push_back({p.first[i]->end(), total - bytes.size()});
+    uint64_t length = 0;
+    for (const ByteRange& r : second.ranges) length += r.length;
+    if (i >= must_load && second_bytes + length > max_bytes) {
+      // Too much at once (filters of many row groups, or hostile headers all claiming large
+      // bitsets over the same bytes): this request and the later ones wait for another call.
+      *complete = i;
+      if (out != nullptr) {
+        for (size_t later = i; later < requests.size(); ++later) (*out)[later].reset();
+      }
+      break;
+    }
+    second_bytes += length;
+    seconds.push_back(std::move(second));
+  }
+  return seconds;
+}
+
+// The reads a RangeReader makes for `ranges` (coalesced, those held with the footer left out).
+void AppendReads(const ParquetMetadata& metadata, std::vector<ByteRange> ranges, uint64_t max_gap,
+                 std::vector<ByteRange>* out) {
+  for (const ByteRange& block : io::CoalesceRanges(std::move(ranges), max_gap)) {
+    if (!metadata.CachedBytes(block)) out->push_back(block);
+  }
+}
+
+}  // namespace
+
+std::vector<ByteRange> BloomFilterFirstReads(const RandomAccessFile& file,
+                                             const ParquetMetadata& metadata,
+                                             std::span<const BloomFilterRequest> requests) {
+  FirstPass p = PlanFirstPass(file, metadata, requests);
+  std::vector<ByteRange> out;
+  AppendReads(metadata, std::move(p.ranges), kMaxGap, &out);
+  AppendReads(metadata, std::move(p.header_ranges), kMaxBlockGap, &out);
+  return out;
+}
+
+Result<std::vector<ByteRange>> BloomFilterSecondReads(const RandomAccessFile& file,
+                                                      const ParquetMetadata& metadata,
+                                                      std::span<const BloomFilterRequest> requests,
+                                                      uint64_t max_bytes, size_t must_load) {
+  FirstPass p = PlanFirstPass(file, metadata, requests);
+  if (p.ranges.empty() && p.header_ranges.empty()) return std::vector<ByteRange>{};
+  uint64_t unused = 0;
+  RangeReader whole_prefixes(file, metadata, kMaxGap);
+  RangeReader headers(file, metadata, kMaxBlockGap);
+  PQSIFT_RETURN_IF_ERROR(whole_prefixes.Read(p.ranges, &unused));
+  PQSIFT_RETURN_IF_ERROR(headers.Read(p.header_ranges, &unused));
+  auto prefix_of = [&](size_t i) {
+    return (p.header_only[i] ? headers : whole_prefixes).View(*p.first[i]);
+  };
+  size_t complete = requests.size();
+  PQSIFT_ASSIGN_OR_RETURN(std::vector<Second> seconds,
+                          PlanSecondPass(file, metadata, requests, p, prefix_of, max_bytes,
+                                         must_load, nullptr, &complete));
+  std::vector<ByteRange> rest_ranges, block_ranges;
+  for (const Second& s : seconds) {
+    std::vector<ByteRange>& to = s.blocks.empty() ? rest_ranges : block_ranges;
+    to.insert(to.end(), s.ranges.begin(), s.ranges.end());
+  }
+  std::vector<ByteRange> out;
+  AppendReads(metadata, std::move(rest_ranges), kMaxGap, &out);
+  AppendReads(metadata, std::move(block_ranges), kMaxBlockGap, &out);
+  return out;
+}
+
 Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
                                             const ParquetMetadata& metadata,
                                             std::span<const BloomFilterRequest> requests,
@@ -229,101 +406,18 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
   loaded.filters.resize(requests.size());
   loaded.complete = requests.size();
   std::vector<std::optional<LoadedBloomFilter>>& out = loaded.filters;
-  // Per request: what the first read covers, whether that is the footer-given whole filter,
-  // and whether only the header is read first (the request names few hashes).
-  std::vector<std::optional<ByteRange>> first(requests.size());
-  std::vector<bool> whole(requests.size());
-  std::vector<bool> header_only(requests.size());
-  // Encrypted chunks: their decryptor. A GCM module authenticates only whole, so their filters
-  // are always read whole (no blocks).
-  std::vector<std::shared_ptr<const crypto::ModuleDecryptor>> decryptors(requests.size());
-  std::vector<ByteRange> ranges, header_ranges;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    bool is_whole = false;
-    first[i] = FirstRange(ReadableChunkMetadata(metadata, requests[i]), file.size(), &is_whole);
-    whole[i] = is_whole;
-    if (!first[i]) continue;
-    bool usable = false;
-    decryptors[i] = ChunkDecryptor(metadata, requests[i], &usable);
-    if (!decryptors[i] && !requests[i].hashes.empty() && first[i]->length > kSmallFilterBytes) {
-      header_only[i] = true;
-      first[i]->length = std::min(first[i]->length, kBloomFilterHeaderProbeBytes);
-    }
-    (header_only[i] ? header_ranges : ranges).push_back(*first[i]);
-  }
-  if (ranges.empty() && header_ranges.empty()) return loaded;
+  FirstPass p = PlanFirstPass(file, metadata, requests);
+  if (p.ranges.empty() && p.header_ranges.empty()) return loaded;
   RangeReader whole_prefixes(file, metadata, kMaxGap);
   RangeReader headers(file, metadata, kMaxBlockGap);
-  PQSIFT_RETURN_IF_ERROR(whole_prefixes.Read(std::move(ranges), bytes_read));
-  PQSIFT_RETURN_IF_ERROR(headers.Read(std::move(header_ranges), bytes_read));
+  PQSIFT_RETURN_IF_ERROR(whole_prefixes.Read(p.ranges, bytes_read));
+  PQSIFT_RETURN_IF_ERROR(headers.Read(p.header_ranges, bytes_read));
   auto prefix_of = [&](size_t i) {
-    return (header_only[i] ? headers : whole_prefixes).View(*first[i]);
+    return (p.header_only[i] ? headers : whole_prefixes).View(*p.first[i]);
   };
-
-  // What the second pass reads for a request: the rest of its bitset, or some of its blocks.
-  struct Second {
-    size_t request;
-    StoredFilter stored;
-    std::vector<ByteRange> ranges;  // the rest (one range) or the blocks (one per block)
-    std::vector<uint64_t> blocks;   // empty: `ranges` is the rest of the whole filter
-  };
-  std::vector<Second> seconds;
-  uint64_t second_bytes = 0;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    if (!first[i]) continue;
-    std::span<const uint8_t> bytes = prefix_of(i);
-    const crypto::ModuleDecryptor* d = decryptors[i].get();
-    PQSIFT_ASSIGN_OR_RETURN(std::optional<StoredFilter> stored,
-                            StoredFilterOf(d,
-                                           d ? FilterModule(metadata, requests[i],
-                                                            crypto::ModuleType::kBloomFilterHeader)
-                                             : crypto::ModuleId{},
-                                           bytes));
-    if (!stored) continue;
-    const BloomFilterLayout* layout = &stored->layout;
-    const uint64_t total = stored->stored_bytes;
-    const crypto::ModuleId bitset_id =
-        d ? FilterModule(metadata, requests[i], crypto::ModuleType::kBloomFilterBitset)
-          : crypto::ModuleId{};
-    if (total <= bytes.size()) {
-      PQSIFT_ASSIGN_OR_RETURN(auto filter,
-                              WholeFilterOf(d, bitset_id, *stored, bytes.first(total)));
-      if (filter) out[i].emplace(std::move(*filter));
-      continue;
-    }
-    // Longer than the footer says: not trusted.
-    if (whole[i] &&
-        total > static_cast<uint64_t>(*ChunkMetadata(metadata, requests[i])->bloom_filter_length)) {
-      continue;
-    }
-    if (!CheckRange(first[i]->offset, total, file.size(), "bloom filter").ok()) continue;
-    Second second{i, std::move(*stored), {}, {}};
-    layout = &second.stored.layout;
-    if (header_only[i]) {
-      second.blocks = BlocksOf(requests[i].hashes, layout->num_bytes);
-      // Blocks covering much of the bitset: read it whole (one request, no per-block seeks).
-      if (second.blocks.size() * kBloomFilterBlockBytes * 8 >=
-          static_cast<uint64_t>(layout->num_bytes)) {
-        second.blocks.clear();
-      }
-    }
-    const uint64_t bitset = first[i]->offset + layout->header_size;  // (plaintext filters)
-    for (uint64_t block : second.blocks) {
-      second.ranges.push_back({bitset + block * kBloomFilterBlockBytes, kBloomFilterBlockBytes});
-    }
-    if (second.blocks.empty()) second.ranges.push_back({first[i]->end(), total - bytes.size()});
-    uint64_t length = 0;
-    for (const ByteRange& r : second.ranges) length += r.length;
-    if (i >= must_load && second_bytes + length > max_bytes) {
-      // Too much at once (filters of many row groups, or hostile headers all claiming large
-      // bitsets over the same bytes): this request and the later ones wait for another call.
-      loaded.complete = i;
-      for (size_t later = i; later < requests.size(); ++later) out[later].reset();
-      break;
-    }
-    second_bytes += length;
-    seconds.push_back(std::move(second));
-  }
+  PQSIFT_ASSIGN_OR_RETURN(std::vector<Second> seconds,
+                          PlanSecondPass(file, metadata, requests, p, prefix_of, max_bytes,
+                                         must_load, &out, &loaded.complete));
   if (seconds.empty()) return loaded;
   std::vector<ByteRange> rest_ranges, block_ranges;
   for (const Second& s : seconds) {
@@ -347,7 +441,7 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
     std::span<const uint8_t> tail = rests.View(s.ranges[0]);
     std::vector<uint8_t> joined(head.begin(), head.end());
     joined.insert(joined.end(), tail.begin(), tail.end());
-    const crypto::ModuleDecryptor* d = decryptors[s.request].get();
+    const crypto::ModuleDecryptor* d = p.decryptors[s.request].get();
     PQSIFT_ASSIGN_OR_RETURN(
         auto filter,
         WholeFilterOf(

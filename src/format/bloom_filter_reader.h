@@ -73,6 +73,20 @@ Result<LoadedBloomFilters> LoadBloomFilters(const RandomAccessFile& file,
 // encrypted and the file was opened with its key.
 bool BloomFilterReadable(const ParquetMetadata& metadata, size_t row_group, int32_t leaf);
 
+// For fetching a stage's evidence ahead, in one wave with other files' (PruningStage::Needs):
+// the reads LoadBloomFilters(file, metadata, requests, max_bytes, must_load, ...) makes first
+// (whole filters, prefixes, headers: coalesced as it reads them, without those the footer's
+// tail holds), and, once those bytes are in memory (read through `file`, which then serves them
+// without a request), the reads it makes second (the rest of a bitset, the blocks of the
+// hashes). IOError only when the file fails.
+std::vector<ByteRange> BloomFilterFirstReads(const RandomAccessFile& file,
+                                             const ParquetMetadata& metadata,
+                                             std::span<const BloomFilterRequest> requests);
+Result<std::vector<ByteRange>> BloomFilterSecondReads(const RandomAccessFile& file,
+                                                      const ParquetMetadata& metadata,
+                                                      std::span<const BloomFilterRequest> requests,
+                                                      uint64_t max_bytes, size_t must_load);
+
 // The bytes a request may read before its header is known: its length from the footer, or the
 // prefix. 0 when the chunk has no usable offset. For bounding how many filters load at once.
 uint64_t BloomFilterReadEstimate(const RandomAccessFile& file, const ParquetMetadata& metadata,

@@ -152,24 +152,62 @@ IoStats IoCounters::Snapshot() const {
   s.read_requests = requests_.load(std::memory_order_relaxed);
   s.retries = retries_.load(std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mu_);
-  s.round_trips = round_trips_;
-  auto busy = busy_;
-  if (waiting_ > 0) busy += std::chrono::steady_clock::now() - busy_since_;
-  s.wait_seconds = std::chrono::duration<double>(busy).count();
+  s.round_trips = busy_.stretches;
+  s.waves = waves_;
+  s.busy_seconds = busy_.Seconds();
+  s.wait_seconds = blocked_.Seconds();
   return s;
+}
+
+void IoCounters::Span::Enter() {
+  if (inside++ == 0) {
+    ++stretches;
+    since = std::chrono::steady_clock::now();
+  }
+}
+
+void IoCounters::Span::Leave() {
+  if (--inside == 0) total += std::chrono::steady_clock::now() - since;
+}
+
+double IoCounters::Span::Seconds() const {
+  auto t = total;
+  if (inside > 0) t += std::chrono::steady_clock::now() - since;
+  return std::chrono::duration<double>(t).count();
 }
 
 void IoCounters::BeginWait() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (waiting_++ == 0) {
-    ++round_trips_;
-    busy_since_ = std::chrono::steady_clock::now();
-  }
+  ++waves_;
+  busy_.Enter();
+  blocked_.Enter();
 }
 
 void IoCounters::EndWait() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (--waiting_ == 0) busy_ += std::chrono::steady_clock::now() - busy_since_;
+  busy_.Leave();
+  blocked_.Leave();
+}
+
+void IoCounters::BeginAsync() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++waves_;
+  busy_.Enter();
+}
+
+void IoCounters::EndAsync() {
+  std::lock_guard<std::mutex> lock(mu_);
+  busy_.Leave();
+}
+
+void IoCounters::BeginBlocked() {
+  std::lock_guard<std::mutex> lock(mu_);
+  blocked_.Enter();
+}
+
+void IoCounters::EndBlocked() {
+  std::lock_guard<std::mutex> lock(mu_);
+  blocked_.Leave();
 }
 
 }  // namespace pqsift

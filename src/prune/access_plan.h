@@ -78,9 +78,13 @@ struct StageReport {
   // proved one by one.
   int64_t pages_ruled_out_by_search = 0;
   uint64_t bytes_read = 0;  // evidence the stage fetched (page index, dictionaries, bloom)
-  // Requests and sequential round trips the stage's reads cost (when the scan counts them).
+  // Requests, sequential round trips, waves, retries and time blocked on the store the
+  // stage's reads cost (when the scan counts them: pqsift/io.h's IoCounters).
   uint64_t requests = 0;
   uint64_t round_trips = 0;
+  uint64_t waves = 0;
+  uint64_t retries = 0;
+  double io_wait_seconds = 0;
   // Evidence stages (dictionary, ...): items fetched (one per column chunk), items left unread
   // because they exceed the stage's size cap, and items fetched that turned out unusable.
   int64_t evidence_loaded = 0;

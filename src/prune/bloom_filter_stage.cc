@@ -120,63 +120,118 @@ class BloomFilterStage final : public PruningStage {
  public:
   std::string_view name() const override { return "bloom filter"; }
 
+ private:
+  // What the stage reads for a file: the filter columns, the probes of the predicate, the
+  // hashes each column's probes test, and the row groups the filters could decide with the
+  // chunks whose filters they need (requests[first_request[i] .. first_request[i + 1]) for
+  // groups[i]).
+  struct Wanted {
+    std::vector<FilterLeaf> leaves;
+    Probes probes;
+    std::vector<std::vector<uint64_t>> hashes;  // viewed by the requests
+    std::vector<size_t> groups;
+    std::vector<format::BloomFilterRequest> requests;
+    std::vector<size_t> first_request;
+  };
+
+  static Wanted Collect(const FileContext& context, const FilePlan& plan) {
+    Wanted w;
+    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
+      w.leaves.push_back(ResolveFilterLeaf(context, k));
+    }
+    CollectProbes(*context.filter.root, w.leaves, w.probes);
+    if (w.probes.empty()) return w;
+    std::vector<bool> probed(w.leaves.size(), false);
+    // Per filter column, every hash its probes test: the loader then reads only their blocks.
+    w.hashes.resize(w.leaves.size());
+    for (const auto& [node, probe] : w.probes) {
+      probed[probe.column] = true;
+      for (const std::vector<uint64_t>& forms : probe.literals) {
+        w.hashes[probe.column].insert(w.hashes[probe.column].end(), forms.begin(), forms.end());
+      }
+    }
+    for (size_t g = 0; g < plan.row_groups.size(); ++g) {
+      const RowGroupPlan& p = plan.row_groups[g];
+      if (p.decision() == Decision::kSkip || p.fully_matched) continue;
+      std::vector<bool> has_filter = ColumnsWithFilter(context, g, w.leaves);
+      std::vector<bool> all_null = ColumnsAllNull(context, g, w.leaves);
+      // If every filter present proved its probes absent, could the predicate still match?
+      auto assume_absent = [&](const Probe& probe) {
+        return has_filter[probe.column] && GuardsHold(probe, all_null);
+      };
+      if (MayBeTrue(*context.filter.root, w.probes, assume_absent)) continue;
+      w.groups.push_back(g);
+      w.first_request.push_back(w.requests.size());
+      for (size_t k = 0; k < w.leaves.size(); ++k) {
+        if (has_filter[k] && probed[k]) w.requests.push_back({g, w.leaves[k].leaf, w.hashes[k]});
+      }
+    }
+    w.first_request.push_back(w.requests.size());
+    return w;
+  }
+
+  // The end of the batch of row groups starting at groups[begin]: whole row groups whose
+  // filters are estimated at about kBatchBytes (at least one).
+  static size_t BatchEnd(const FileContext& context, const Wanted& w, size_t begin) {
+    size_t end = begin;
+    uint64_t batch_bytes = 0;
+    while (end < w.groups.size() && (end == begin || batch_bytes < kBatchBytes)) {
+      for (size_t r = w.first_request[end]; r < w.first_request[end + 1]; ++r) {
+        batch_bytes +=
+            format::BloomFilterReadEstimate(context.file, context.metadata, w.requests[r]);
+      }
+      ++end;
+    }
+    return end;
+  }
+
+  // The first batch's requests (the reads Apply makes first, stated ahead by Needs).
+  static std::span<const format::BloomFilterRequest> FirstBatch(const FileContext& context,
+                                                                const Wanted& w) {
+    if (w.groups.empty()) return {};
+    size_t end = BatchEnd(context, w, 0);
+    return std::span(w.requests).first(w.first_request[end]);
+  }
+
+  static bool Reads(const FileContext& context, const FilePlan& plan) {
+    return context.filter.root && context.load_evidence && CheckPlanMatchesFile(context, plan).ok();
+  }
+
+ public:
+  std::vector<ByteRange> Needs(const FileContext& context, const FilePlan& plan) override {
+    if (!Reads(context, plan)) return {};
+    Wanted w = Collect(context, plan);
+    return format::BloomFilterFirstReads(context.file, context.metadata, FirstBatch(context, w));
+  }
+
+  std::vector<ByteRange> NeedsNext(const FileContext& context, const FilePlan& plan) override {
+    if (!Reads(context, plan)) return {};
+    Wanted w = Collect(context, plan);
+    std::span<const format::BloomFilterRequest> batch = FirstBatch(context, w);
+    if (batch.empty()) return {};
+    auto reads = format::BloomFilterSecondReads(context.file, context.metadata, batch, kBatchBytes,
+                                                w.first_request[1]);
+    return reads.ok() ? std::move(reads).value() : std::vector<ByteRange>{};
+  }
+
   Status Apply(const FileContext& context, FilePlan& plan, StageReport& report) override {
     auto start = std::chrono::steady_clock::now();
     if (report.stage.empty()) report.stage = std::string(name());
     PQSIFT_RETURN_IF_ERROR(CheckPlanMatchesFile(context, plan));
     if (!context.filter.root) return Status::OK();
 
-    std::vector<FilterLeaf> leaves;
-    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
-      leaves.push_back(ResolveFilterLeaf(context, k));
-    }
-    Probes probes;
-    CollectProbes(*context.filter.root, leaves, probes);
-    if (probes.empty()) return Status::OK();
-    std::vector<bool> probed(leaves.size(), false);
-    // Per filter column, every hash its probes test: the loader then reads only their blocks.
-    std::vector<std::vector<uint64_t>> hashes(leaves.size());
-    for (const auto& [node, probe] : probes) {
-      probed[probe.column] = true;
-      for (const std::vector<uint64_t>& forms : probe.literals) {
-        hashes[probe.column].insert(hashes[probe.column].end(), forms.begin(), forms.end());
-      }
-    }
-
-    // Row groups the filters could decide, with the chunks whose filters they need.
-    std::vector<size_t> groups;
-    std::vector<format::BloomFilterRequest> requests;
-    std::vector<size_t> first_request;  // per group, its first request
-    for (size_t g = 0; g < plan.row_groups.size(); ++g) {
-      const RowGroupPlan& p = plan.row_groups[g];
-      if (p.decision() == Decision::kSkip || p.fully_matched) continue;
-      std::vector<bool> has_filter = ColumnsWithFilter(context, g, leaves);
-      std::vector<bool> all_null = ColumnsAllNull(context, g, leaves);
-      // If every filter present proved its probes absent, could the predicate still match?
-      auto assume_absent = [&](const Probe& probe) {
-        return has_filter[probe.column] && GuardsHold(probe, all_null);
-      };
-      if (MayBeTrue(*context.filter.root, probes, assume_absent)) continue;
-      groups.push_back(g);
-      first_request.push_back(requests.size());
-      for (size_t k = 0; k < leaves.size(); ++k) {
-        if (has_filter[k] && probed[k]) requests.push_back({g, leaves[k].leaf, hashes[k]});
-      }
-    }
-    first_request.push_back(requests.size());
+    Wanted w = Collect(context, plan);
+    if (w.probes.empty()) return Status::OK();
+    const std::vector<FilterLeaf>& leaves = w.leaves;
+    const Probes& probes = w.probes;
+    const std::vector<size_t>& groups = w.groups;
+    const std::vector<format::BloomFilterRequest>& requests = w.requests;
+    const std::vector<size_t>& first_request = w.first_request;
 
     // In batches of whole row groups, so that at most about kBatchBytes of filters are held.
     size_t begin = 0;
     while (begin < groups.size()) {
-      size_t end = begin;
-      uint64_t batch_bytes = 0;
-      while (end < groups.size() && (end == begin || batch_bytes < kBatchBytes)) {
-        for (size_t r = first_request[end]; r < first_request[end + 1]; ++r) {
-          batch_bytes +=
-              format::BloomFilterReadEstimate(context.file, context.metadata, requests[r]);
-        }
-        ++end;
-      }
+      const size_t end = BatchEnd(context, w, begin);
       std::span<const format::BloomFilterRequest> batch(requests.data() + first_request[begin],
                                                         first_request[end] - first_request[begin]);
       PQSIFT_ASSIGN_OR_RETURN(

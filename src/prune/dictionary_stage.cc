@@ -35,79 +35,123 @@ class DictionaryStage final : public PruningStage {
     PQSIFT_RETURN_IF_ERROR(CheckPlanMatchesFile(context, plan));
     if (!context.filter.root || context.dictionaries == nullptr) return Status::OK();
 
-    std::vector<FilterLeaf> leaves;
-    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
-      leaves.push_back(ResolveFilterLeaf(context, k));
-    }
-    // Undecided row groups with at least one eligible filter column; dictionary_bytes[i][k]:
-    // the size of the dictionary page of column k in groups[i], 0 when not eligible.
-    std::vector<size_t> groups;
-    std::vector<std::vector<uint64_t>> dictionary_bytes;
-    for (size_t g = 0; g < plan.row_groups.size(); ++g) {
-      const RowGroupPlan& p = plan.row_groups[g];
-      if (p.decision() == Decision::kSkip || p.fully_matched) continue;
-      std::vector<uint64_t> sizes(leaves.size(), 0);
-      bool any = false;
-      for (size_t k = 0; k < leaves.size(); ++k) {
-        std::optional<uint64_t> size = DictionaryBytes(context, g, leaves[k]);
-        if (size && *size > options_.max_dictionary_bytes) {
-          ++report.evidence_too_large;
-        } else if (size) {
-          sizes[k] = *size;
-          any = true;
-        }
-      }
-      if (!any) continue;
-      groups.push_back(g);
-      dictionary_bytes.push_back(std::move(sizes));
-    }
-    report.row_groups_considered += static_cast<int64_t>(groups.size());
-    if (groups.empty()) return Finish(start, report);
+    Candidates c = Collect(context, plan);
+    report.evidence_too_large += c.too_large;
+    report.row_groups_considered += static_cast<int64_t>(c.groups.size());
+    if (c.groups.empty()) return Finish(start, report);
 
     // Rounds: each fetches, for every row group that some dictionaries could still decide, its
     // smallest dictionary not fetched yet; so `a = 1 AND b = 2` reads one dictionary when that
     // one decides, and `a = 1 OR b = 2` reads b's only after a's could not rule out a = 1.
-    StatisticsTable table = RowGroupStatisticsTable(context, groups);
-    std::vector<bool> fetched(groups.size(), false);
+    StatisticsTable table = RowGroupStatisticsTable(context, c.groups);
+    std::vector<bool> fetched(c.groups.size(), false);
     std::vector<Outcomes> outcomes;
     for (;;) {
       outcomes = Prove(context.filter, table);
+      std::vector<std::pair<size_t, size_t>> requested = NextRound(context, table, outcomes, c);
+      if (requested.empty()) break;
       std::vector<DictionarySource::Request> requests;
-      std::vector<std::pair<size_t, size_t>> requested;  // (i, k)
-      for (size_t i : WorthFetching(context, table, dictionary_bytes, leaves)) {
-        if (CannotMatch(outcomes[i]) || FullyMatches(outcomes[i])) continue;  // decided
-
-        size_t best = leaves.size();
-        for (size_t k = 0; k < leaves.size(); ++k) {
-          uint64_t size = dictionary_bytes[i][k];
-          if (size != 0 && (best == leaves.size() || size < dictionary_bytes[i][best])) best = k;
-        }
-        if (best == leaves.size()) continue;
-        requests.push_back({groups[i], leaves[best].leaf});
-        requested.emplace_back(i, best);
-        dictionary_bytes[i][best] = 0;  // fetched (or found unusable): never again
+      for (auto [i, k] : requested) {
+        requests.push_back({c.groups[i], c.leaves[k].leaf});
         fetched[i] = true;
       }
-      if (requests.empty()) break;
       PQSIFT_RETURN_IF_ERROR(context.dictionaries->Load(requests, &report.bytes_read));
       for (auto [i, k] : requested) {
         std::shared_ptr<const Array> values =
-            context.dictionaries->dictionary(groups[i], leaves[k].leaf);
+            context.dictionaries->dictionary(c.groups[i], c.leaves[k].leaf);
         ++(values ? report.evidence_loaded : report.evidence_unusable);
         table.bounds[k][i].values = std::move(values);
       }
     }
 
     std::string stage(name());
-    for (size_t i = 0; i < groups.size(); ++i) {
+    for (size_t i = 0; i < c.groups.size(); ++i) {
       if (!fetched[i]) continue;
-      ApplyRowGroupOutcome(outcomes[i], stage, context.filter, table, i, plan.row_groups[groups[i]],
-                           report);
+      ApplyRowGroupOutcome(outcomes[i], stage, context.filter, table, i,
+                           plan.row_groups[c.groups[i]], report);
     }
     return Finish(start, report);
   }
 
+  // The dictionary pages of Apply's first round, stated before any is read (later rounds
+  // depend on what the first proves: rare, `OR` over several columns' dictionaries).
+  std::vector<ByteRange> Needs(const FileContext& context, const FilePlan& plan) override {
+    if (!context.filter.root || context.dictionaries == nullptr || !context.load_evidence ||
+        !CheckPlanMatchesFile(context, plan).ok()) {
+      return {};
+    }
+    Candidates c = Collect(context, plan);
+    if (c.groups.empty()) return {};
+    StatisticsTable table = RowGroupStatisticsTable(context, c.groups);
+    std::vector<Outcomes> outcomes = Prove(context.filter, table);
+    std::vector<ByteRange> out;
+    for (auto [i, k] : NextRound(context, table, outcomes, c)) {
+      const ColumnChunk& chunk =
+          context.metadata.file().row_groups[c.groups[i]].columns[c.leaves[k].leaf];
+      std::optional<ByteRange> range =
+          column::DictionaryPageRange(*chunk.meta_data, context.file.size());
+      if (range && !context.metadata.CachedBytes(*range)) out.push_back(*range);
+    }
+    return out;
+  }
+
  private:
+  // Undecided row groups with at least one eligible filter column; dictionary_bytes[i][k]:
+  // the size of the dictionary page of column k in groups[i], 0 when not eligible (or fetched).
+  struct Candidates {
+    std::vector<FilterLeaf> leaves;
+    std::vector<size_t> groups;
+    std::vector<std::vector<uint64_t>> dictionary_bytes;
+    int64_t too_large = 0;  // dictionary pages over the cap
+  };
+
+  Candidates Collect(const FileContext& context, const FilePlan& plan) const {
+    Candidates c;
+    for (size_t k = 0; k < context.filter.columns.size(); ++k) {
+      c.leaves.push_back(ResolveFilterLeaf(context, k));
+    }
+    for (size_t g = 0; g < plan.row_groups.size(); ++g) {
+      const RowGroupPlan& p = plan.row_groups[g];
+      if (p.decision() == Decision::kSkip || p.fully_matched) continue;
+      std::vector<uint64_t> sizes(c.leaves.size(), 0);
+      bool any = false;
+      for (size_t k = 0; k < c.leaves.size(); ++k) {
+        std::optional<uint64_t> size = DictionaryBytes(context, g, c.leaves[k]);
+        if (size && *size > options_.max_dictionary_bytes) {
+          ++c.too_large;
+        } else if (size) {
+          sizes[k] = *size;
+          any = true;
+        }
+      }
+      if (!any) continue;
+      c.groups.push_back(g);
+      c.dictionary_bytes.push_back(std::move(sizes));
+    }
+    return c;
+  }
+
+  // A round: for every row group some dictionaries not fetched yet could still decide, its
+  // smallest one, as (i, k) (marked fetched in c.dictionary_bytes).
+  static std::vector<std::pair<size_t, size_t>> NextRound(const FileContext& context,
+                                                          const StatisticsTable& table,
+                                                          const std::vector<Outcomes>& outcomes,
+                                                          Candidates& c) {
+    std::vector<std::pair<size_t, size_t>> requested;
+    for (size_t i : WorthFetching(context, table, c.dictionary_bytes, c.leaves)) {
+      if (CannotMatch(outcomes[i]) || FullyMatches(outcomes[i])) continue;  // decided
+      size_t best = c.leaves.size();
+      for (size_t k = 0; k < c.leaves.size(); ++k) {
+        uint64_t size = c.dictionary_bytes[i][k];
+        if (size != 0 && (best == c.leaves.size() || size < c.dictionary_bytes[i][best])) best = k;
+      }
+      if (best == c.leaves.size()) continue;
+      requested.emplace_back(i, best);
+      c.dictionary_bytes[i][best] = 0;  // fetched (or found unusable): never again
+    }
+    return requested;
+  }
+
   Status Finish(std::chrono::steady_clock::time_point start, StageReport& report) const {
     report.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

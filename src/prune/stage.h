@@ -81,6 +81,14 @@ class PruningStage {
     (void)plan;
     return {};
   }
+  // Once Needs' reads are in memory (the file serves them without a request): the reads that
+  // depend on them (a bloom filter's blocks on its header), fetched for every file in one more
+  // wave. Empty: none.
+  virtual std::vector<ByteRange> NeedsNext(const FileContext& context, const FilePlan& plan) {
+    (void)context;
+    (void)plan;
+    return {};
+  }
 };
 
 // Conditions on the virtual row index (FileContext::row_index_column) from the footer's row

@@ -1,5 +1,6 @@
 // The explain and stats reports as JSON and as text (pqsift/plan.h): the text is made from
 // the JSON, so the two always agree.
+#include <algorithm>
 #include <cstdio>
 
 #include "pqsift/plan.h"
@@ -276,6 +277,35 @@ std::string ExplainTextOf(const json& explain) {
   return out;
 }
 
+namespace {
+
+// The column data's share of the I/O: what neither the footers nor the pruning stages read
+// (they run one after the other, so their counts add up).
+struct DataIo {
+  uint64_t requests = 0, round_trips = 0, bytes = 0, waves = 0, retries = 0;
+  double io_wait_seconds = 0;
+};
+
+DataIo DataIoOf(const ScanStats& s) {
+  DataIo d{s.read_requests - std::min(s.read_requests, s.footer_requests),
+           s.round_trips - std::min(s.round_trips, s.footer_round_trips),
+           s.bytes_read - std::min(s.bytes_read, s.footer_bytes),
+           s.waves - std::min(s.waves, s.footer_waves),
+           s.retries - std::min(s.retries, s.footer_retries),
+           std::max(0.0, s.io_wait_seconds - s.footer_io_wait_seconds)};
+  for (const StageStats& st : s.stages) {
+    d.requests -= std::min(d.requests, st.requests);
+    d.round_trips -= std::min(d.round_trips, st.round_trips);
+    d.bytes -= std::min(d.bytes, st.bytes_read);
+    d.waves -= std::min(d.waves, st.waves);
+    d.retries -= std::min(d.retries, st.retries);
+    d.io_wait_seconds = std::max(0.0, d.io_wait_seconds - st.io_wait_seconds);
+  }
+  return d;
+}
+
+}  // namespace
+
 json StatsJsonOf(const ScanStats& s) {
   json stages = json::array();
   for (const StageStats& st : s.stages) {
@@ -287,8 +317,12 @@ json StatsJsonOf(const ScanStats& s) {
                       {"bytes_read", st.bytes_read},
                       {"requests", st.requests},
                       {"round_trips", st.round_trips},
+                      {"waves", st.waves},
+                      {"retries", st.retries},
+                      {"io_wait_seconds", st.io_wait_seconds},
                       {"seconds", st.seconds}});
   }
+  const DataIo data = DataIoOf(s);
   return {{"files_total", s.files_total},
           {"files_skipped", s.files_skipped_by_partition + s.files_skipped_by_manifest},
           {"files_skipped_by_partition", s.files_skipped_by_partition},
@@ -300,11 +334,22 @@ json StatsJsonOf(const ScanStats& s) {
           {"bytes_read", s.bytes_read},
           {"requests", s.read_requests},
           {"round_trips", s.round_trips},
+          {"waves", s.waves},
           {"retries", s.retries},
           {"io_wait_seconds", s.io_wait_seconds},
+          {"io_busy_seconds", s.io_busy_seconds},
           {"footer_requests", s.footer_requests},
           {"footer_round_trips", s.footer_round_trips},
           {"footer_bytes", s.footer_bytes},
+          {"footer_waves", s.footer_waves},
+          {"footer_retries", s.footer_retries},
+          {"footer_io_wait_seconds", s.footer_io_wait_seconds},
+          {"data_requests", data.requests},
+          {"data_round_trips", data.round_trips},
+          {"data_bytes", data.bytes},
+          {"data_waves", data.waves},
+          {"data_retries", data.retries},
+          {"data_io_wait_seconds", data.io_wait_seconds},
           {"row_groups_total", s.row_groups},
           {"row_groups_skipped", s.row_groups_skipped},
           {"row_groups_fully_matched", s.row_groups_fully_matched},
@@ -340,12 +385,30 @@ std::string StatsTextOf(const ScanStats& s) {
       static_cast<unsigned long long>(s.file_bytes), Percent(s.bytes_read, s.file_bytes).c_str(),
       static_cast<unsigned long long>(s.read_requests));
   out += Format(
-      "I/O: %llu round trips (waves of requests side by side count once), %llu retries, "
-      "%.3f ms waiting; footers: %llu requests, %llu round trips, %llu bytes\n",
-      static_cast<unsigned long long>(s.round_trips), static_cast<unsigned long long>(s.retries),
-      s.io_wait_seconds * 1e3, static_cast<unsigned long long>(s.footer_requests),
-      static_cast<unsigned long long>(s.footer_round_trips),
-      static_cast<unsigned long long>(s.footer_bytes));
+      "I/O: %llu round trips (requests side by side or in flight together count once), %llu "
+      "waves, %llu retries, %.3f ms waiting (%.3f ms with requests in flight)\n",
+      static_cast<unsigned long long>(s.round_trips), static_cast<unsigned long long>(s.waves),
+      static_cast<unsigned long long>(s.retries), s.io_wait_seconds * 1e3, s.io_busy_seconds * 1e3);
+  const DataIo data = DataIoOf(s);
+  auto io_line = [&](const char* what, uint64_t requests, uint64_t round_trips, uint64_t bytes,
+                     uint64_t waves, uint64_t retries, double wait) {
+    out += Format(
+        "I/O %s: %llu requests, %llu round trips, %llu waves, %llu bytes, %llu retries, %.3f ms "
+        "waiting\n",
+        what, static_cast<unsigned long long>(requests),
+        static_cast<unsigned long long>(round_trips), static_cast<unsigned long long>(waves),
+        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(retries),
+        wait * 1e3);
+  };
+  io_line("footers", s.footer_requests, s.footer_round_trips, s.footer_bytes, s.footer_waves,
+          s.footer_retries, s.footer_io_wait_seconds);
+  for (const StageStats& st : s.stages) {
+    if (st.requests == 0 && st.retries == 0) continue;
+    io_line(("stage " + st.stage).c_str(), st.requests, st.round_trips, st.bytes_read, st.waves,
+            st.retries, st.io_wait_seconds);
+  }
+  io_line("data", data.requests, data.round_trips, data.bytes, data.waves, data.retries,
+          data.io_wait_seconds);
   out += Format("row groups: %llu total, %llu skipped, %llu fully matched, %llu read\n",
                 static_cast<unsigned long long>(s.row_groups),
                 static_cast<unsigned long long>(s.row_groups_skipped),

@@ -1,5 +1,7 @@
 #include "scan/dictionary_store.h"
 
+#include <algorithm>
+
 #include "column/dictionary_page.h"
 
 namespace pqsift::scan {
@@ -13,36 +15,61 @@ DictionaryStore::DictionaryStore(RandomAccessFile& file, const ParquetMetadata& 
                                  uint64_t max_held_bytes)
     : file_(file), metadata_(metadata), max_held_bytes_(max_held_bytes) {}
 
+// The dictionary page of request `r`'s chunk; nullopt when the chunk has none we can use.
+std::optional<ByteRange> DictionaryStore::RangeOf(const Request& r) const {
+  const FileMetaData& file = metadata_.file();
+  if (r.row_group >= file.row_groups.size() || r.leaf < 0 ||
+      static_cast<size_t>(r.leaf) >= metadata_.schema().columns().size() ||
+      static_cast<size_t>(r.leaf) >= file.row_groups[r.row_group].columns.size()) {
+    return std::nullopt;
+  }
+  const ColumnChunk& chunk = file.row_groups[r.row_group].columns[r.leaf];
+  if (!chunk.meta_data) return std::nullopt;
+  return column::DictionaryPageRange(*chunk.meta_data, file_.size());
+}
+
 Status DictionaryStore::Load(std::span<const Request> requests, uint64_t* bytes_read) {
+  // The pages not read with the footer, side by side: one wave for all the requests.
+  std::vector<ByteRange> to_read;
   for (const Request& r : requests) {
     if (decoded_.count({r.row_group, r.leaf}) != 0) continue;
-    PQSIFT_RETURN_IF_ERROR(LoadOne(r, bytes_read));
+    std::optional<ByteRange> range = RangeOf(r);
+    if (range && !metadata_.CachedBytes(*range) &&
+        std::find(to_read.begin(), to_read.end(), *range) == to_read.end()) {
+      to_read.push_back(*range);
+    }
+  }
+  std::map<uint64_t, Buffer> fetched;
+  if (!to_read.empty()) {
+    PQSIFT_ASSIGN_OR_RETURN(std::vector<Buffer> read, file_.ReadRanges(to_read));
+    for (size_t i = 0; i < to_read.size(); ++i) {
+      *bytes_read += read[i].size();
+      fetched.emplace(to_read[i].offset, std::move(read[i]));
+    }
+  }
+  for (const Request& r : requests) {
+    if (decoded_.count({r.row_group, r.leaf}) != 0) continue;
+    PQSIFT_RETURN_IF_ERROR(LoadOne(r, &fetched));
   }
   return Status::OK();
 }
 
-Status DictionaryStore::LoadOne(const Request& r, uint64_t* bytes_read) {
+Status DictionaryStore::LoadOne(const Request& r, std::map<uint64_t, Buffer>* pages) {
   std::shared_ptr<const Array>& slot = decoded_[{r.row_group, r.leaf}];
-  const FileMetaData& file = metadata_.file();
+  std::optional<ByteRange> range = RangeOf(r);
+  if (!range) return Status::OK();  // no such chunk, or no dictionary page: unusable
+  const ColumnMetaData& meta = *metadata_.file().row_groups[r.row_group].columns[r.leaf].meta_data;
   const std::vector<ColumnDescriptor>& leaves = metadata_.schema().columns();
-  if (r.row_group >= file.row_groups.size() || r.leaf < 0 ||
-      static_cast<size_t>(r.leaf) >= leaves.size() ||
-      static_cast<size_t>(r.leaf) >= file.row_groups[r.row_group].columns.size()) {
-    return Status::OK();  // no such chunk: unusable
-  }
-  const ColumnChunk& chunk = file.row_groups[r.row_group].columns[r.leaf];
-  if (!chunk.meta_data) return Status::OK();
-  const ColumnMetaData& meta = *chunk.meta_data;
-  std::optional<ByteRange> range = column::DictionaryPageRange(meta, file_.size());
-  if (!range) return Status::OK();
 
   std::span<const uint8_t> bytes;
   Buffer fetched;
   if (auto cached = metadata_.CachedBytes(*range)) {
     bytes = *cached;  // read with the footer: no request, nothing to keep
   } else {
-    PQSIFT_ASSIGN_OR_RETURN(fetched, file_.Read(*range));
-    *bytes_read += fetched.size();
+    auto it = pages->find(range->offset);
+    if (it == pages->end()) return Status::OK();  // handed to an earlier request of the page
+    fetched = std::move(it->second);
+    pages->erase(it);
     bytes = fetched.span();
   }
   std::string where = file_.name() + ": row group " + std::to_string(r.row_group) + ", column '" +

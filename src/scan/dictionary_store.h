@@ -43,7 +43,10 @@ class DictionaryStore final : public prune::DictionarySource {
 
  private:
   using Key = std::pair<size_t, int32_t>;  // (row group, leaf)
-  Status LoadOne(const Request& request, uint64_t* bytes_read);
+  std::optional<ByteRange> RangeOf(const Request& request) const;
+  // Decodes the request's dictionary page, from the footer's bytes or `pages` (by offset: the
+  // pages Load fetched in one wave, each taken by its request).
+  Status LoadOne(const Request& request, std::map<uint64_t, Buffer>* pages);
 
   RandomAccessFile& file_;
   const ParquetMetadata& metadata_;

@@ -11,6 +11,7 @@
 #include "column/leaf_reader.h"
 #include "expr/binder.h"
 #include "format/page_index_store.h"
+#include "io/async_wave.h"
 #include "scan/column_resolver.h"
 #include "scan/dictionary_store.h"
 #include "scan/limit.h"
@@ -59,6 +60,11 @@ struct Executor::State {
   std::vector<RowGroupSlicer> slicers;  // in reading order
   size_t next_slicer = 0;
   std::deque<std::shared_ptr<SliceResult>> in_flight;
+  // Remote files: slices made ahead of their launch, their bytes being fetched (PrefetchAhead),
+  // and what every fetch ahead holds against ScanOptions::prefetch_bytes.
+  bool look_ahead = false;
+  std::deque<ScanSlice> ahead;
+  std::shared_ptr<io::PrefetchLedger> prefetch;
   std::deque<std::shared_ptr<RecordBatch>> ready;
   std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
   std::optional<ScanLimit> limit;
@@ -85,6 +91,9 @@ struct Executor::State {
 
   ~State() {
     pool.reset();  // the tasks run (cancelled) and hand their readers on
+    ahead.clear();
+    // Reads in flight call back into their files: the files stay until they have ended.
+    if (prefetch) prefetch->WaitIdle();
     // Steps that never got their turn hold slices, which hold their row group.
     for (const auto& row_group : row_groups) row_group->Abandon();
   }
@@ -109,6 +118,8 @@ struct Executor::State {
     }
   }
   std::optional<ScanSlice> NextSlice();
+  std::optional<ScanSlice> MakeSlice();
+  void PrefetchAhead();
   void Launch(const ScanSlice& launched);
   bool SubmitWhenReady(const ScanSlice& slice, int role,
                        const std::vector<const DecodedColumn*>& columns, int64_t first_row,
@@ -318,8 +329,38 @@ Status Executor::State::Plan() {
   return Status::OK();
 }
 
-// The next slice in reading order, made now; nullopt at the end of the scan.
+// The next slice in reading order: made ahead already, or made now; nullopt at the end.
 std::optional<ScanSlice> Executor::State::NextSlice() {
+  if (!ahead.empty()) {
+    ScanSlice slice = std::move(ahead.front());
+    ahead.pop_front();
+    return slice;
+  }
+  return MakeSlice();
+}
+
+// Slices made ahead of their launch at most (their bytes bounded by ScanOptions::prefetch_bytes
+// too): a latency of 50 ms hides behind a few slices' decoding; more would only hold memory.
+constexpr size_t kMaxSlicesAhead = 32;
+
+// Remote files: the next slices are made before their launch and their bytes fetched
+// (io/async_wave.h) while the slices before them decode, as long as the ledger has room: the
+// latency of each wave is paid while the workers decode the slices before it. Their rows are
+// what they will be at launch (no runtime filter, no limit: look_ahead), so nothing is fetched
+// that the launch would not have fetched.
+void Executor::State::PrefetchAhead() {
+  if (!look_ahead) return;
+  while (ahead.size() < kMaxSlicesAhead && prefetch->HasRoom()) {
+    std::optional<ScanSlice> slice = MakeSlice();
+    if (!slice) return;
+    RowGroupData& data = *slice->row_group;
+    if (data.file().file->remote()) slice->prefetched = data.StartPrefetch(slice->rows, prefetch);
+    ahead.push_back(std::move(*slice));
+  }
+}
+
+// The next slice of the slicers, made now; nullopt at the end of the scan.
+std::optional<ScanSlice> Executor::State::MakeSlice() {
   for (; next_slicer < slicers.size(); ++next_slicer) {
     std::optional<ScanSlice> slice = slicers[next_slicer].Next();
     if (slice) return slice;
@@ -477,8 +518,11 @@ void Executor::State::Launch(const ScanSlice& launched) {
   }
   slice.links = std::move(links);
   RowGroupData& data = *slice.row_group;
-  // A remote file: the bytes every task of the slice will read, in one wave now.
-  if (entry.file->remote()) data.Prefetch(slice.rows);
+  // A remote file: the bytes every task of the slice will read, in one wave, unless
+  // PrefetchAhead started it already; the tasks wait for it only if it has not arrived.
+  if (entry.file->remote() && !slice.prefetched) {
+    slice.prefetched = data.StartPrefetch(slice.rows, prefetch);
+  }
   if (!slice.needs_filter) {
     CountFirstTasks(slice, result.get());
     data.RunInOrder(slice.seq, [this, slice, result] {
@@ -571,6 +615,11 @@ Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOpti
   PQSIFT_RETURN_IF_ERROR(state->Plan());
   // The rows of files a fresh manifest counted (count_only) come first.
   state->PushRowsWithoutColumns(input.counts.rows_counted_by_manifest);
+  state->prefetch = std::make_shared<io::PrefetchLedger>(options.prefetch_bytes);
+  state->look_ahead = options.prefetch_bytes > 0 && options.limit < 0 && !options.runtime_filter &&
+                      !options.read_order &&
+                      std::any_of(state->files.begin(), state->files.end(),
+                                  [](const auto& f) { return f->file->remote(); });
   state->pool = std::make_unique<ThreadPool>(options.threads);
   state->workers = state->pool.get();
   return std::unique_ptr<Executor>(new Executor(std::move(state)));
@@ -628,6 +677,7 @@ Result<std::shared_ptr<RecordBatch>> Executor::Next() {
         slice->row_group->RunInOrder(slice->seq, nullptr);  // nothing of it runs
       }
     }
+    s.PrefetchAhead();
     if (s.in_flight.empty()) return std::shared_ptr<RecordBatch>();
     std::shared_ptr<SliceResult> result = s.in_flight.front();
     {
@@ -756,16 +806,22 @@ ScanStats Executor::stats() const {
     out.stages.push_back({r.stage, static_cast<uint64_t>(r.row_groups_considered),
                           static_cast<uint64_t>(r.row_groups_skipped),
                           static_cast<uint64_t>(r.row_groups_fully_matched), r.rows_pruned,
-                          r.bytes_read, r.seconds, r.requests, r.round_trips});
+                          r.bytes_read, r.seconds, r.requests, r.round_trips, r.waves, r.retries,
+                          r.io_wait_seconds});
   }
   if (s.io) {
     IoStats io = s.io->Snapshot();
     out.round_trips = io.round_trips;
+    out.waves = io.waves;
     out.io_wait_seconds = io.wait_seconds;
+    out.io_busy_seconds = io.busy_seconds;
   }
   out.footer_requests = s.footer_io.read_requests;
   out.footer_round_trips = s.footer_io.round_trips;
   out.footer_bytes = s.footer_io.bytes_read;
+  out.footer_waves = s.footer_io.waves;
+  out.footer_retries = s.footer_io.retries;
+  out.footer_io_wait_seconds = s.footer_io.wait_seconds;
   return out;
 }
 

@@ -11,7 +11,9 @@
 //          (when it needs one), then one task per output column (scan/slice_decoder.h), the
 //          column tasks submitted in slice order (RowGroupData::RunInOrder) because their
 //          readers are handed from slice to slice (scan/reader_handoff.h); when the oldest
-//          slice is done it is cut into batches, handed out in order
+//          slice is done it is cut into batches, handed out in order; remote files: the next
+//          slices are made ahead of their launch and their bytes fetched while the slices before
+//          them decode, within ScanOptions::prefetch_bytes (RowGroupData::StartPrefetch)
 //
 // Errors: Open fails with the errors of resolving, binding and planning; Next with the first
 // error of any task of the slice it waits for (then the scan is cancelled).

@@ -15,7 +15,7 @@ Status DerivePageLocations(const RandomAccessFile& file, const ParquetMetadata& 
                            format::PageIndexStore& store, uint64_t* bytes_read,
                            const PageLocationOptions& options) {
   // The walk reads header after header: one round trip each on a remote store, where the scan
-  // fetches a slice's chunks in one wave instead (RowGroupData::Prefetch).
+  // fetches a slice's chunks in one wave instead (RowGroupData::StartPrefetch).
   if (file.remote()) return Status::OK();
   const FileMetaData& meta = metadata.file();
   const std::vector<ColumnDescriptor>& columns = metadata.schema().columns();

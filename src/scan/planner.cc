@@ -62,18 +62,28 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
                                   files[f].page_indexes, files[f].read_leaves,     true,
                                   files[f].dictionaries, files[f].row_index_column};
       };
-      // What the stage will read, for every file, fetched in one wave before it runs.
-      std::vector<io::WaveRead> wave;
-      for (size_t f = 0; f < files.size(); ++f) {
-        std::vector<ByteRange> needs = stage->Needs(context_of(f), plan.files[f]);
-        if (!needs.empty()) wave.push_back({files[f].file, std::move(needs), {}, {}});
+      // What the stage will read, for every file, fetched in one wave before it runs; then
+      // what depends on those bytes (NeedsNext), in one more.
+      std::vector<const RandomAccessFile*> holding;
+      for (int round = 0; round < 2; ++round) {
+        std::vector<io::WaveRead> wave;
+        for (size_t f = 0; f < files.size(); ++f) {
+          std::vector<ByteRange> needs = round == 0
+                                             ? stage->Needs(context_of(f), plan.files[f])
+                                             : stage->NeedsNext(context_of(f), plan.files[f]);
+          if (needs.empty()) continue;
+          wave.push_back({files[f].file, std::move(needs), {}, {}});
+          if (std::find(holding.begin(), holding.end(), files[f].file) == holding.end()) {
+            holding.push_back(files[f].file);
+          }
+        }
+        io::PrefetchWave(wave);
       }
-      io::PrefetchWave(wave);
       Status applied;
       for (size_t f = 0; f < files.size() && applied.ok(); ++f) {
         applied = stage->Apply(context_of(f), plan.files[f], report);
       }
-      for (const io::WaveRead& r : wave) r.file->ReleasePrefetched();
+      for (const RandomAccessFile* file : holding) file->ReleasePrefetched();
       PQSIFT_RETURN_IF_ERROR(applied);
       report.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -81,6 +91,9 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
         IoStats after = options.io->Snapshot();
         report.requests = after.read_requests - before.read_requests;
         report.round_trips = after.round_trips - before.round_trips;
+        report.waves = after.waves - before.waves;
+        report.retries = after.retries - before.retries;
+        report.io_wait_seconds = after.wait_seconds - before.wait_seconds;
       }
       plan.stages.push_back(std::move(report));
     }

@@ -165,64 +165,87 @@ std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSele
     if (!c.status.ok() || c.owner) return {};
     range = c.range;
   }
-  // Reads that touch bytes held already (the footer's tail read, a dictionary page the
-  // planning fetched) are left to the task, which reads around them.
+  // Reads that start with a dictionary page the planning fetched are left to the task, which
+  // reads around it; of a read reaching into the footer's tail read only the part before it is
+  // fetched (ReadAroundCache asks for exactly that part).
   const ByteRange cached = file_->metadata->cached_range();
-  auto plain = [&](ByteRange r) {
-    return r.length > 0 && r.end() <= cached.offset &&
-           !(file_->dictionaries && file_->dictionaries->Holds(r.offset));
-  };
   std::vector<ByteRange> out;
+  auto add = [&](ByteRange r) {
+    if (r.length == 0 || (file_->dictionaries && file_->dictionaries->Holds(r.offset))) return;
+    if (r.end() <= cached.offset) {
+      out.push_back(r);
+    } else if (r.offset < cached.offset &&
+               file_->metadata->CachedBytes({cached.offset, r.end() - cached.offset})) {
+      out.push_back({r.offset, cached.offset - r.offset});
+    }
+  };
   std::optional<PageFetch> pages = PlanFetch(leaf, range, rows);
   if (!pages) {
-    if (plain(range)) out.push_back(range);
+    add(range);
     return out;
   }
-  for (const ByteRange& r : pages->reads) {
-    if (plain(r)) out.push_back(r);
-  }
+  for (const ByteRange& r : pages->reads) add(r);
   return out;
 }
 
-void RowGroupData::Prefetch(const prune::RowSelection& rows) {
-  io::WaveRead wave;
-  wave.file = file_->file.get();
+std::shared_ptr<const void> RowGroupData::StartPrefetch(
+    const prune::RowSelection& rows, const std::shared_ptr<io::PrefetchLedger>& ledger) {
+  std::vector<ByteRange> ranges;
   for (const auto& [leaf, chunk] : chunks_) {
-    for (const ByteRange& r : ReadsFor(leaf, rows)) wave.ranges.push_back(r);
+    for (const ByteRange& r : ReadsFor(leaf, rows)) ranges.push_back(r);
   }
+  // What the slice holds: its own wave, and the waves of earlier slices it reads from too.
+  auto holds = std::make_shared<std::vector<std::shared_ptr<io::AsyncWave>>>();
   {
     std::lock_guard<std::mutex> lock(prefetched_mu_);
-    std::erase_if(wave.ranges, [&](const ByteRange& r) {
-      return prefetched_.count({r.offset, r.length}) > 0;
+    std::erase_if(ranges, [&](const ByteRange& r) {
+      auto it = prefetched_.find({r.offset, r.length});
+      if (it == prefetched_.end()) return false;
+      std::shared_ptr<io::AsyncWave> earlier = it->second.wave.lock();
+      // Taken by both slices: copied, never handed over (gone already, or failed: fetched again).
+      if (!earlier || !earlier->Share(it->second.index)) return false;
+      if (std::find(holds->begin(), holds->end(), earlier) == holds->end()) {
+        holds->push_back(std::move(earlier));
+      }
+      return true;
     });
   }
-  if (wave.ranges.empty()) return;
-  io::FetchWave({&wave, 1});
-  if (!wave.status.ok()) return;
-  std::lock_guard<std::mutex> lock(prefetched_mu_);
-  for (size_t i = 0; i < wave.ranges.size(); ++i) {
-    prefetched_.emplace(std::make_pair(wave.ranges[i].offset, wave.ranges[i].length),
-                        std::move(wave.out[i]));
+  if (!ranges.empty()) {
+    std::shared_ptr<io::AsyncWave> wave = io::AsyncWave::Start(*file_->file, ranges, ledger);
+    std::lock_guard<std::mutex> lock(prefetched_mu_);
+    for (size_t i = 0; i < wave->ranges().size(); ++i) {
+      const ByteRange& r = wave->ranges()[i];
+      prefetched_[{r.offset, r.length}] = Ahead{wave, i};
+    }
+    holds->push_back(std::move(wave));
   }
+  if (holds->empty()) return nullptr;
+  return holds;
 }
 
 std::optional<Buffer> RowGroupData::TakePrefetched(ByteRange range) {
-  std::lock_guard<std::mutex> lock(prefetched_mu_);
-  // The prefetched read that starts last at or before `range` is the only one that can hold it
-  // (the reads of one chunk do not overlap).
-  auto it = prefetched_.upper_bound({range.offset, UINT64_MAX});
-  if (it == prefetched_.begin()) return std::nullopt;
-  --it;
-  const uint64_t offset = it->first.first, length = it->first.second;
-  if (range.offset < offset || range.end() > offset + length) return std::nullopt;
-  if (range.offset == offset && range.length == length) {
-    Buffer out = std::move(it->second);  // exactly this read (a whole chunk): handed over
-    prefetched_.erase(it);
-    return out;
+  std::shared_ptr<io::AsyncWave> wave;
+  size_t index = 0;
+  {
+    std::lock_guard<std::mutex> lock(prefetched_mu_);
+    // The prefetched reads that start at or before `range`, the last first: the reads of one
+    // wave do not overlap, but those of two slices' waves may (a page both hold, coalesced
+    // with different neighbours), so a few are looked at.
+    auto it = prefetched_.upper_bound({range.offset, UINT64_MAX});
+    for (int looked = 0; looked < 4 && it != prefetched_.begin(); ++looked) {
+      --it;
+      const uint64_t offset = it->first.first, length = it->first.second;
+      if (range.end() > offset + length) continue;
+      wave = it->second.wave.lock();
+      index = it->second.index;
+      if (wave) break;
+      it = prefetched_.erase(it);  // every slice that held it is done
+    }
+    if (!wave) return std::nullopt;
   }
-  // A reader of fewer rows than the slice (an output column after the filter) reads some of
-  // the pages prefetched for the slice.
-  return Buffer::CopyOf(it->second.span().subspan(range.offset - offset, range.length));
+  // Exactly a prefetched read (a whole chunk, a slice's pages): handed over; a reader of fewer
+  // rows than the slice (an output column after the filter) gets a copy of its pages.
+  return wave->Take(index, range);
 }
 
 // Reads the pieces of `pages` into one buffer (at `at` in the file, for messages) and marks
@@ -358,7 +381,11 @@ Result<Buffer> RowGroupData::ReadAroundCache(ByteRange range) {
     uint64_t head = cached.offset - range.offset;
     auto tail = md.CachedBytes({cached.offset, range.length - head});
     if (tail) {
-      PQSIFT_ASSIGN_OR_RETURN(Buffer first, file_->file->Read({range.offset, head}));
+      std::optional<Buffer> ahead = TakePrefetched({range.offset, head});
+      if (!ahead) {
+        PQSIFT_ASSIGN_OR_RETURN(ahead, file_->file->Read({range.offset, head}));
+      }
+      const Buffer& first = *ahead;
       Buffer whole(range.length);
       std::memcpy(whole.mutable_data(), first.data(), head);
       std::memcpy(whole.mutable_data() + head, tail->data(), tail->size());

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "column/leaf_reader.h"
+#include "io/async_wave.h"
 #include "scan/page_fetch.h"
 #include "scan/planned_file.h"
 #include "scan/reader_handoff.h"
@@ -108,13 +109,18 @@ class RowGroupData {
   // `from_row` on that hold a row of `rows`.
   Result<Fetched> GetFrom(int32_t leaf, const prune::RowSelection& rows, int64_t from_row);
 
-  // Prefetch (remote files): the reads a reader of `rows` would make now in every chunk of the
-  // row group (filter and output columns alike), fetched in one wave and held until a read asks
-  // for exactly that range (then handed over) or the row group is freed; a read inside one
-  // (an output column's pages for the rows the filter kept) gets a copy. So a slice's tasks
-  // cost one round trip together instead of one per column and phase. A failed wave holds nothing
-  // (the tasks' own reads then fail and say why). Called on the consumer thread at launch.
-  void Prefetch(const prune::RowSelection& rows);
+  // Prefetch (remote files): starts the reads a reader of `rows` would make in every chunk of
+  // the row group (filter and output columns alike) as one wave (io/async_wave.h), and returns
+  // without waiting. A read that asks for exactly one of them takes it (waiting for the wave if
+  // it has not arrived); a read inside one (an output column's pages for the rows the filter
+  // kept) gets a copy. So a slice's tasks cost one round trip together instead of one per
+  // column and phase, and the executor starts it slices ahead. A read already started for an
+  // earlier slice (a whole chunk, a page both hold) is not started again: the slice holds that
+  // wave too. The returned holder keeps the bytes (null: nothing to read); once every holder
+  // has let go they are freed, taken or not. A failed wave holds nothing (the tasks' own reads
+  // then fail and say why). Called on the consumer thread, in slice order.
+  std::shared_ptr<const void> StartPrefetch(const prune::RowSelection& rows,
+                                            const std::shared_ptr<io::PrefetchLedger>& ledger);
 
  private:
   struct Chunk {
@@ -159,8 +165,14 @@ class RowGroupData {
   std::mutex steps_mu_;
   std::map<int64_t, std::function<void()>> steps_;  // waiting for the steps before them
   int64_t next_step_ = 0;
+  // The reads of the waves started for the slices (weak: the slices hold the waves), by
+  // (offset, length): the wave and the read's index in it.
+  struct Ahead {
+    std::weak_ptr<io::AsyncWave> wave;
+    size_t index = 0;
+  };
   std::mutex prefetched_mu_;
-  std::map<std::pair<uint64_t, uint64_t>, Buffer> prefetched_;  // by (offset, length)
+  std::map<std::pair<uint64_t, uint64_t>, Ahead> prefetched_;
 };
 
 }  // namespace pqsift::scan

@@ -43,6 +43,9 @@ struct ScanSlice {
   int64_t seq = 0;                            // in the row group's slices
   std::shared_ptr<const SliceLinks> links;
   int64_t order = 0;  // in the scan's launches: its tasks' order on the pool (scan/thread_pool.h)
+  // The slice's bytes being fetched ahead (RowGroupData::StartPrefetch; null: none), held as
+  // long as a copy of the slice (a task of it) lives.
+  std::shared_ptr<const void> prefetched = nullptr;
 };
 
 // The decoded columns of one slice: columns[c][w] is output column c of batch window w.

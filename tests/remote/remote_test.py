@@ -297,6 +297,128 @@ class Tests:
                    f"exit {r.code}: {r.err} {r.out[:200]}")
         self.check(r.err.count("\n") == 1, "one error line")
 
+    # --- waves: the fixed plans' exact requests and waves --------------------------------
+
+    def multi(self, n):
+        return [self.s.http_url + f"/multi/f{i}.parquet" for i in range(n)]
+
+    def stage(self, st, name):
+        return [x for x in st["stages"] if x["stage"] == name][0]
+
+    def test_http_full_scan_prefetched_one_wave_per_slice(self):
+        # Eight row groups, eight slices: each slice's pages of every column in one wave,
+        # started ahead of its launch while the slices before it decode; no task reads for
+        # itself, whatever the threads.
+        want = self.pqsift("scan", self.local("multi/f0.parquet"), stats=False)
+        for threads in ("1", "2"):
+            self.s.http.reset()
+            r = self.pqsift("scan", self.s.http_url + "/multi/f0.parquet", "--threads", threads)
+            self.check(r.code == 0 and r.out == want.out, r.err)
+            st = r.stats
+            seen = self.s.http.requests("/multi/f0.parquet")
+            self.check(st["requests"] == len(seen), f"{st['requests']} vs the server's {len(seen)}")
+            self.check(st["footer_waves"] == 1 and st["data_waves"] == 8 and st["waves"] == 9,
+                       f"{threads} threads: waves {st['waves']}, data {st['data_waves']}")
+
+    def test_http_dictionary_stage_one_wave_for_all_files(self):
+        # bigint_col holds 0, 10, ..., 90 in every row group: 15 lies between the statistics'
+        # bounds of every row group (and page), only the dictionaries rule it out: 8 row groups
+        # per file, all their dictionaries in one wave whatever the file count.
+        for n in (1, 4):
+            self.s.http.reset()
+            r = self.pqsift("scan", *self.multi(n), "--select", "id", "--where", "bigint_col = 15",
+                            "--footer-read-bytes", "8", "--threads", "1")
+            self.check(r.code == 0 and r.out.strip() in ("", "id"), r.out + r.err)
+            st = r.stats
+            d = self.stage(st, "dictionary")
+            self.check(d["row_groups_skipped"] == 8 * n, f"{n} files: {d}")
+            # (Requests: at most one per dictionary; neighbours may be coalesced.)
+            self.check(d["waves"] == 1 and d["round_trips"] == 1 and 1 <= d["requests"] <= 8 * n,
+                       f"{n} files: dictionary stage {d}")
+            self.check(st["requests"] == len(self.s.http.requests("/multi/")),
+                       f"{n} files: request count")
+            # Footers: the files opened in one wave (a tail of 8 bytes), then each file's
+            # footer (not yet one wave for all: one each); page index 1, dictionaries 1;
+            # nothing left to read.
+            self.check(st["footer_waves"] == 1 + n, f"{n} files: footer waves {st}")
+            self.check(st["waves"] == st["footer_waves"] + 2 and st["data_waves"] == 0,
+                       f"{n} files: waves {st}")
+
+    def test_http_bloom_stage_two_waves_for_all_files(self):
+        # string_col holds '0'..'9': '55' lies inside every row group's bounds; with dictionaries
+        # off, the bloom filters (large: sized for 100,000 values) rule it out: their headers
+        # for every file in one wave, then the blocks the hash falls in, in one more.
+        for n in (1, 4):
+            self.s.http.reset()
+            r = self.pqsift("scan", *self.multi(n), "--select", "id", "--where", "string_col = '55'",
+                            "--no-dictionary", "--footer-read-bytes", "8", "--threads", "1")
+            self.check(r.code == 0 and r.out.strip() in ("", "id"), r.out + r.err)
+            st = r.stats
+            b = self.stage(st, "bloom filter")
+            self.check(b["row_groups_skipped"] == 8 * n, f"{n} files: {b}")
+            # A header and a block per filter (the filters lie too far apart to coalesce).
+            self.check(b["waves"] == 2 and b["round_trips"] == 2 and b["requests"] == 16 * n,
+                       f"{n} files: bloom stage {b}")
+            self.check(st["requests"] == len(self.s.http.requests("/multi/")),
+                       f"{n} files: request count")
+            self.check(st["footer_waves"] == 1 + n, f"{n} files: footer waves {st}")
+            self.check(st["waves"] == st["footer_waves"] + 3 and st["data_waves"] == 0,
+                       f"{n} files: waves {st}")
+
+    def test_http_file_replaced_during_prefetch(self):
+        target = self.local("changing.parquet")
+        shutil.copyfile(self.local("tiny.parquet"), target)
+        other = os.path.join(self.work, "other2.parquet")
+        with open(self.local("tiny.parquet"), "rb") as f:
+            data = bytearray(f.read())
+        data[200] ^= 0xFF
+        with open(other, "wb") as f:
+            f.write(data)
+        os.utime(other, (time.time() + 7, time.time() + 7))
+        self.s.http.reset()
+        # Footer and offset indexes pass; the file changes under the slices' waves, fetched
+        # ahead: the scan fails naming it, never mixes the two files' bytes.
+        self.s.http.add_faults(["pass", "pass", "pass", "replace:" + other],
+                               path="/changing.parquet")
+        r = self.pqsift("scan", self.s.http_url + "/changing.parquet", "--slice-rows", "1000",
+                        stats=False)
+        self.check(r.code == 1 and "changed" in r.err and "changing.parquet" in r.err,
+                   f"exit {r.code}: {r.err} {r.out[:200]}")
+        self.check(r.err.count("\n") == 1, "one error line")
+
+    def test_http_progress_only_on_a_terminal(self):
+        self.s.http.reset()
+        r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", "--format", "none",
+                        stats=False)
+        self.check(r.code == 0 and r.err == "", f"stderr on a pipe: {r.err!r}")
+        # On a terminal (a pty as stderr), with 300 ms per request: the line is drawn, then
+        # erased.
+        import pty
+        self.s.http.delay_ms = 300
+        try:
+            master, slave = pty.openpty()
+            p = subprocess.Popen([self.cli, "scan", self.s.http_url + "/tiny.parquet",
+                                  "--format", "none", "--slice-rows", "1000", "--threads", "1"],
+                                 stdout=subprocess.DEVNULL, stderr=slave)
+            os.close(slave)
+            err = b""
+            while True:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                err += chunk
+            p.wait(timeout=60)
+            os.close(master)
+        finally:
+            self.s.http.delay_ms = 0
+        text = err.decode(errors="replace")
+        self.check(p.returncode == 0, text)
+        self.check("rows" in text and "MiB read" in text and "files" in text, repr(text))
+        self.check(text.endswith("\r\x1b[K"), f"not erased: {text[-40:]!r}")
+
     # --- S3 --------------------------------------------------------------------------------
 
     def s3(self, *args, **kw):
@@ -402,6 +524,14 @@ def main():
     shutil.copyfile(source, os.path.join(root, "tiny.parquet"))
     for i in range(4):
         shutil.copyfile(source, os.path.join(root, "many", f"f{i}.parquet"))
+    # Eight row groups with dictionaries and large bloom filters (sized for 100,000 values, so
+    # a lookup reads the header and one block), for the stages' waves.
+    os.makedirs(os.path.join(root, "multi"))
+    multi = os.path.join(root, "multi", "f0.parquet")
+    subprocess.run([args.cli, "convert", source, multi, "--row-group-rows", "1000",
+                    "--bloom-filter", "string_col:100000,bigint_col:100000"], check=True)
+    for i in range(1, 4):
+        shutil.copyfile(multi, os.path.join(root, "multi", f"f{i}.parquet"))
     servers = Servers(work, root, args.peers)
     start = time.time()
     try:
