@@ -106,7 +106,7 @@ std::shared_ptr<DecryptionOptions> Decryption(const Config& c) {
         {"kf", kFooterKey}, {"kn", kNameKey}, {"kv", kValueKey}};
     d->key_retriever = [by_id](std::string_view id) -> Result<std::string> {
       auto it = by_id.find(std::string(id));
-      if (it == by_id.end()) return Status::NotFound("no key");
+      if (it == by_id.end()) return Status::InvalidArgument("no key");
       return it->second;
     };
     return d;
@@ -150,6 +150,9 @@ Scanned Scan(const std::vector<uint8_t>& bytes, std::shared_ptr<const Decryption
   std::shared_ptr<RandomAccessFile> file = MakeMemoryFile("enc.parquet", bytes);
   OpenOptions open;
   open.decryption = std::move(keys);
+  // Only the footer at open: a tail read holds more pages of a smaller (plaintext) file, which
+  // changes how many the scan fetches, not what it reads.
+  open.tail_bytes = 8;
   auto md = ReadParquetMetadata(*file, open);
   if (!md.ok()) {
     out.status = md.status();
