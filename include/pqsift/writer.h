@@ -160,9 +160,9 @@ struct WriterOptions {
   std::map<std::string, BloomFilterOptions> bloom_filters;
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
   std::string created_by;  // empty: "pqsift version <version>"
-  // Parquet modular encryption (EncryptionOptions above): nullptr writes a plaintext file. Open fails with
-  // InvalidArgument for a key that is not 16, 24 or 32 bytes or a column the schema does not
-  // have; Write and Close with InvalidArgument past 32,767 row groups or pages in a chunk (the
+  // Parquet modular encryption (EncryptionOptions above): nullptr writes a plaintext file. Open
+  // fails with InvalidArgument for a key that is not 16, 24 or 32 bytes or a column the schema does
+  // not have; Write and Close with InvalidArgument past 32,767 row groups or pages in a chunk (the
   // module AADs count them in 2-byte shorts). With encryption, page_checksums are not written
   // for encrypted columns (their GCM tags authenticate the pages).
   std::shared_ptr<const EncryptionOptions> encryption;

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "pqsift/writer.h"
 #include "pqsift/status.h"
+#include "pqsift/writer.h"
 
 namespace pqsift::cli {
 

@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "crypto/module.h"
-#include "pqsift/writer.h"
 #include "pqsift/metadata.h"
 #include "pqsift/status.h"
+#include "pqsift/writer.h"
 
 namespace pqsift::write {
 
