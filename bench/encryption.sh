@@ -91,7 +91,7 @@ field() { node -e "const s=JSON.parse(require('fs').readFileSync(0,'utf8'));cons
     local name=$1 f=$2; shift 2
     local s
     s=$(stats "$f" "$@")
-    echo "| $name | $(stat -c %s "$f") | $(field s.bytes_read <<<"$s") | $(field s.read_requests <<<"$s") |" \
+    echo "| $name | $(stat -c %s "$f") | $(field s.bytes_read <<<"$s") | $(field s.requests <<<"$s") |" \
          "$(field s.row_groups_read <<<"$s") | $(field "s.pages_read+' / '+s.pages_total" <<<"$s") |" \
          "$(field s.rows_decoded <<<"$s") | $(field "(s.stages||[]).map(x=>x.stage+': '+x.row_groups_skipped).join(', ')" <<<"$s") |"
   }

@@ -38,7 +38,7 @@ void FuzzEncryptedScan(std::span<const uint8_t> input) {
       if (id == "kf") return std::string(kFuzzFooterKey);
       if (id == "kc1") return std::string(kFuzzColumnKey1);
       if (id == "kc2") return std::string(kFuzzColumnKey2);
-      return Status::NotFound("no such key");
+      return Status::InvalidArgument("no such key");
     };
   }
   if (choice & 16) keys->aad_prefix = "tester";

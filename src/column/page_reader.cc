@@ -76,7 +76,19 @@ Status PageReader::DecryptHeader(size_t* module_size) {
     attempt.emplace(d.Decrypt(dictionary, module));
     is_dictionary = attempt->ok();
   }
-  if (!is_dictionary) attempt.emplace(d.Decrypt(data, module));
+  if (!is_dictionary) {
+    std::optional<Status> as_dictionary;
+    if (attempt) as_dictionary = attempt->status();
+    attempt.emplace(d.Decrypt(data, module));
+    // Neither: the message names both, as either may be the module that was changed.
+    if (as_dictionary && !attempt->ok() && as_dictionary->code() == StatusCode::kAuthentication &&
+        attempt->status().code() == StatusCode::kAuthentication) {
+      return Status::Authentication(crypto::DescribeModule(dictionary) + " or " +
+                                    crypto::DescribeModule(data) +
+                                    ": authentication failed (wrong key or AAD prefix, or the "
+                                    "module was changed or moved)");
+    }
+  }
   Result<Buffer>& plain = *attempt;
   if (!plain.ok()) return plain.status();
   first_page_ = false;
