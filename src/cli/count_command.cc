@@ -9,8 +9,8 @@
 
 #include "cli/command.h"
 #include "cli/dataset_args.h"
-#include "cli/report_files.h"
 #include "cli/progress.h"
+#include "cli/report_files.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {

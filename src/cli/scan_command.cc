@@ -15,8 +15,8 @@
 #include "cli/command.h"
 #include "cli/dataset_args.h"
 #include "cli/output/batch_writer.h"
-#include "cli/report_files.h"
 #include "cli/progress.h"
+#include "cli/report_files.h"
 #include "pqsift/scan.h"
 
 namespace pqsift::cli {

@@ -257,8 +257,7 @@ FirstPass PlanFirstPass(const RandomAccessFile& file, const ParquetMetadata& met
     if (!p.first[i]) continue;
     bool usable = false;
     p.decryptors[i] = ChunkDecryptor(metadata, requests[i], &usable);
-    if (!p.decryptors[i] && !requests[i].hashes.empty() &&
-        p.first[i]->length > kSmallFilterBytes) {
+    if (!p.decryptors[i] && !requests[i].hashes.empty() && p.first[i]->length > kSmallFilterBytes) {
       p.header_only[i] = true;
       p.first[i]->length = std::min(p.first[i]->length, kBloomFilterHeaderProbeBytes);
     }
@@ -290,13 +289,12 @@ Result<std::vector<Second>> PlanSecondPass(
     if (!p.first[i]) continue;
     std::span<const uint8_t> bytes = prefix_of(i);
     const crypto::ModuleDecryptor* d = p.decryptors[i].get();
-    PQSIFT_ASSIGN_OR_RETURN(
-        std::optional<StoredFilter> stored,
-        StoredFilterOf(
-            d,
-            d ? FilterModule(metadata, requests[i], crypto::ModuleType::kBloomFilterHeader)
-              : crypto::ModuleId{},
-            bytes));
+    PQSIFT_ASSIGN_OR_RETURN(std::optional<StoredFilter> stored,
+                            StoredFilterOf(d,
+                                           d ? FilterModule(metadata, requests[i],
+                                                            crypto::ModuleType::kBloomFilterHeader)
+                                             : crypto::ModuleId{},
+                                           bytes));
     if (!stored) continue;
     const uint64_t total = stored->stored_bytes;
     if (total <= bytes.size()) {
