@@ -156,7 +156,8 @@ Value Eval(const expr::Expr& e, const Row& row) {
       if (e.op == Op::kSub) return Value::Int(a.i - b.i);
       return Value::Int(a.i * b.i);
     }
-    case Op::kVariantGet:  // the generator emits no variant paths
+    case Op::kIntersectsExtent:  // the generator emits no geometry or variant paths
+    case Op::kVariantGet:
     case Op::kGuarded: break;
   }
   return Value::Null();
