@@ -178,7 +178,7 @@ TEST_F(ExprBinderTest, BetweenInLikeShapes) {
             "int64 column 'id'");
   EXPECT_EQ(Bound("lower(name) = 'x'"),
             "error: at 1: unknown function 'lower' (known: "
-            "starts_with, variant_get)");
+            "starts_with, st_intersects_extent, variant_get)");
 }
 
 TEST_F(ExprBinderTest, Arithmetic) {
