@@ -21,42 +21,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CommandPool } from '../lib/command_pool.mjs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startHarness } from './harness.mjs';
 import { Rng, hash32 } from './generate.mjs';
 
 const NAME = 'virtual_columns';
-const here = path.dirname(fileURLToPath(import.meta.url));
-const peers = path.resolve(here, '../../tools/peers');
-
-const args = { seed: '1', datasets: 8, casesPerDataset: 12, minPrunedShare: 0 };
-for (let i = 2; i < process.argv.length; i++) {
-  const x = process.argv[i];
-  const val = () => process.argv[++i];
-  if (x === '--pqsift') args.pqsift = val();
-  else if (x === '--seed') args.seed = val();
-  else if (x === '--datasets') args.datasets = Number(val());
-  else if (x === '--cases-per-dataset') args.casesPerDataset = Number(val());
-  else if (x === '--workdir') args.workdir = val();
-  else if (x === '--min-pruned-share') args.minPrunedShare = Number(val());
-  else { process.stdout.write(`${NAME}: unknown argument ${x}\n`); process.exit(2); }
-}
-if (!args.pqsift || !fs.existsSync(args.pqsift)) {
-  process.stdout.write(`${NAME}: FAIL: --pqsift PATH (the binary) is required and must exist\n`);
-  process.exit(1);
-}
-const duckModule = path.join(peers, 'node_modules/@duckdb/node-api/lib/index.js');
-if (!fs.existsSync(duckModule)) {
-  process.stdout.write(`${NAME}: FAIL: ${path.join(peers, 'node_modules')} lacks @duckdb/node-api; run scripts/setup\n`);
-  process.exit(1);
-}
-const workdir = path.resolve(args.workdir ?? path.join(process.env.TMPDIR ?? '/tmp', `pqsift-virtual-${args.seed}`));
-fs.rmSync(workdir, { recursive: true, force: true });
-fs.mkdirSync(workdir, { recursive: true });
-
-const { DuckDBInstance } = await import(pathToFileURL(duckModule));
-const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-const con = await instance.connect();
-const query = async (sql) => (await con.runAndReadAll(sql)).getRows();
+const { args, workdir, con, query } = await startHarness({
+  name: NAME,
+  defaults: { seed: '1', datasets: 8, casesPerDataset: 12, minPrunedShare: 0 },
+  threshold: ['--min-pruned-share', 'minPrunedShare'],
+  workdirPrefix: 'pqsift-virtual',
+});
 
 const pool = new CommandPool(2);
 async function pqsift(argv) {
