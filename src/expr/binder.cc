@@ -165,16 +165,6 @@ ExprPtr MakeLogic(Op op, const std::vector<ExprPtr>& parts) {
   return MakeNode(op, Boolean(), std::move(children));
 }
 
-Op Flip(Op op) {
-  switch (op) {
-    case Op::kLt: return Op::kGt;
-    case Op::kLe: return Op::kGe;
-    case Op::kGt: return Op::kLt;
-    case Op::kGe: return Op::kLe;
-    default: return op;
-  }
-}
-
 // x op r where r lies strictly between the integers f and f + 1 of x's domain.
 ExprPtr CompareBetween(Op op, const ExprPtr& x, int128 f) {
   ExprPtr lo = MakeLiteral(Value::Int(f), x->type);
@@ -1202,7 +1192,7 @@ class Binder {
     if (a.is_literal() && b.is_literal()) return FoldComparison(op, a, b, pos);
     if (a.is_literal()) {
       std::swap(a, b);
-      op = Flip(op);
+      op = FlipComparison(op);
     }
     if (b.is_literal()) {
       if (b.literal.kind == Literal::Kind::kNull) {
@@ -1259,12 +1249,12 @@ class Binder {
           moved = c2 + c1;
         } else {
           moved = c1 - c2;  // c1 - x op c2: x flip(op) c1 - c2
-          op = Flip(op);
+          op = FlipComparison(op);
         }
         break;
       default: {
         if (c1 == 0) return std::nullopt;  // x * 0: 0 or NULL, left to the evaluator
-        if (c1 < 0) op = Flip(op);
+        if (c1 < 0) op = FlipComparison(op);
         Ticks quotient = c1 > 0 ? ScaleExact(c2, 1, c1) : ScaleExact(-c2, 1, -c1);
         if (!quotient.exact) {
           // c2 / c1 lies strictly between two integers.

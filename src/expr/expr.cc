@@ -76,6 +76,16 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
 
 }  // namespace
 
+Op FlipComparison(Op op) {
+  switch (op) {
+    case Op::kLt: return Op::kGt;
+    case Op::kLe: return Op::kGe;
+    case Op::kGt: return Op::kLt;
+    case Op::kGe: return Op::kLe;
+    default: return op;
+  }
+}
+
 Value::Kind ValueKindOf(const DataType& type) {
   if (layout::IsInteger(type.id)) return Value::Kind::kInt;
   if (layout::IsFloatingPoint(type.id)) return Value::Kind::kFloat;

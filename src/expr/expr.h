@@ -125,6 +125,9 @@ struct BoundFilter {
 // SQL-like rendering of a bound tree, for explain ("(id >= 1000) AND (region = 'eu')").
 std::string ToString(const Expr& e, const BoundFilter& filter);
 
+// The comparison with its operands swapped: a < b is b > a (=, <> and the others unchanged).
+Op FlipComparison(Op op);
+
 // The Value kind values of `type` compare in (value.h); kNull for types with none (nested, null).
 Value::Kind ValueKindOf(const DataType& type);
 

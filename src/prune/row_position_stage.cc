@@ -62,16 +62,6 @@ class RowPositionProof {
     }
   }
 
-  static Op Flip(Op op) {
-    switch (op) {
-      case Op::kLt: return Op::kGt;
-      case Op::kLe: return Op::kGe;
-      case Op::kGt: return Op::kLt;
-      case Op::kGe: return Op::kLe;
-      default: return op;
-    }
-  }
-
   Sets Comparison(const Expr& e) {
     if (e.children.size() != 2) return Unknown();
     const Expr* a = e.children[0].get();
@@ -79,7 +69,7 @@ class RowPositionProof {
     Op op = e.op;
     if (!IsRowIndex(*a)) {
       std::swap(a, b);
-      op = Flip(op);
+      op = expr::FlipComparison(op);
     }
     if (!IsRowIndex(*a) || b->op != Op::kLiteral) return Unknown();
     if (b->literal.is_null()) {
