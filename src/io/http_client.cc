@@ -280,6 +280,10 @@ struct HttpClient::Loop {
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, static_cast<long>((options.stall_timeout_ms + 999) / 1000)));
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    // Receive in pieces of up to 512 KiB instead of libcurl's 16 KiB: a scan's ranges are
+    // megabytes, and 16 KiB pieces cost a system call and a callback each (a 1 GB full scan over
+    // loopback spent ~0.3 s of CPU more).
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);
     curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, nullptr);  // bytes as stored: no gzip
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     if (!options.ca_bundle.empty())

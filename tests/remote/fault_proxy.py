@@ -269,12 +269,18 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.send_header("Content-Length", response.getheader("Content-Length", "0"))
         self.end_headers()
+        # One buffer per connection, read into and sent from: a fresh 1 MiB bytes object per
+        # piece cost the proxy ~1.7 s of CPU per GiB (allocation and page faults), CPU taken
+        # from the engine it measures on a two-core machine.
+        buffer = getattr(self, "buffer", None)
+        if buffer is None:
+            buffer = self.buffer = memoryview(bytearray(4 << 20))
         while True:
-            piece = response.read(1 << 20)
-            if not piece:
+            n = response.readinto(buffer)
+            if not n:
                 break
-            self.wfile.write(piece)
-            self.sent = getattr(self, "sent", 0) + len(piece)
+            self.connection.sendall(buffer[:n])
+            self.sent = getattr(self, "sent", 0) + n
         c.record(self.command, self.path, self.headers.get("Range", ""), response.status)
 
     def do_GET(self):
