@@ -20,6 +20,7 @@
 #include "expr/binder.h"
 #include "expr/parser.h"
 #include "expr/substitute.h"
+#include "format/footer_wave.h"
 #include "io/open_files.h"
 #include "pqsift/dataset.h"
 #include "pqsift/storage.h"
@@ -246,6 +247,16 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
           {files[f].path, files[f].size, files[f].mtime_ns, files[f].version, files[f].known});
     }
     auto opened = io::TryOpenFiles(infos, open, input.io, many);
+    {
+      // The footers larger than the tail read at the open, one wave for all of them.
+      std::vector<const RandomAccessFile*> uncached;
+      for (size_t k = 0; k < which.size(); ++k) {
+        if (opened[k].ok() && !dataset::FooterCached(files[which[k]], **opened[k], open)) {
+          uncached.push_back(opened[k]->get());
+        }
+      }
+      format::PrefetchFooterRests(uncached, open);
+    }
     std::vector<std::optional<Result<scan::ScanFile>>> loaded(which.size());
     std::vector<uint64_t> counted(which.size(), 0);
     {
@@ -260,6 +271,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
           const size_t f = which[k];
           scan::ScanFile out;
           auto md = dataset::CachedFooter(files[f], *file, open, &counted[k]);
+          file->ReleasePrefetched();
           if (!md.ok()) {
             loaded[k].emplace(md.status());
             return;

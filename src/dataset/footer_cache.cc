@@ -40,14 +40,25 @@ Cache& TheCache() {
   return *cache;
 }
 
+// The opened file's size and version: a remote file named explicitly was not known before.
+Key KeyOf(const DatasetFile& file, const RandomAccessFile& opened, const OpenOptions& options) {
+  return Key{file.path, opened.size(), file.mtime_ns, opened.version(), options.tail_bytes};
+}
+
 }  // namespace
+
+bool FooterCached(const DatasetFile& file, const RandomAccessFile& opened,
+                  const OpenOptions& options) {
+  Cache& cache = TheCache();
+  std::lock_guard<std::mutex> lock(cache.mu);
+  return cache.entries.contains(KeyOf(file, opened, options));
+}
 
 Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& file,
                                                             const RandomAccessFile& opened,
                                                             const OpenOptions& options,
                                                             uint64_t* footers_read) {
-  // The opened file's size and version: a remote file named explicitly was not known before.
-  Key key{file.path, opened.size(), file.mtime_ns, opened.version(), options.tail_bytes};
+  Key key = KeyOf(file, opened, options);
   Cache& cache = TheCache();
   {
     std::lock_guard<std::mutex> lock(cache.mu);

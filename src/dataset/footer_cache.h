@@ -21,4 +21,8 @@ Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& f
                                                             const OpenOptions& options,
                                                             uint64_t* footers_read);
 
+// Whether CachedFooter would find the footer of `file` in the cache (no read).
+bool FooterCached(const DatasetFile& file, const RandomAccessFile& opened,
+                  const OpenOptions& options);
+
 }  // namespace pqsift::dataset
