@@ -250,16 +250,20 @@ std::shared_ptr<const void> RowGroupData::StartPrefetch(
 std::pair<std::shared_ptr<io::AsyncWave>, size_t> RowGroupData::PrefetchedHolding(ByteRange range) {
   // The prefetched reads that start at or before `range`, the last first: the reads of one
   // wave do not overlap, but those of two slices' waves may (a page both hold, coalesced
-  // with different neighbours), so a few are looked at.
+  // with different neighbours), so a few live ones are looked at. Reads of slices that are
+  // done are dropped on the way and not counted: left in the map, they would hide a live
+  // read behind them, and the task would read for itself (one more round trip).
   auto it = prefetched_.upper_bound({range.offset, UINT64_MAX});
-  for (int looked = 0; looked < 4 && it != prefetched_.begin(); ++looked) {
+  for (int looked = 0; looked < 4 && it != prefetched_.begin();) {
     --it;
-    const uint64_t offset = it->first.first, length = it->first.second;
-    if (range.end() > offset + length) continue;
-    if (std::shared_ptr<io::AsyncWave> wave = it->second.wave.lock()) {
-      return {std::move(wave), it->second.index};
+    std::shared_ptr<io::AsyncWave> wave = it->second.wave.lock();
+    if (!wave) {
+      it = prefetched_.erase(it);  // every slice that held it is done
+      continue;
     }
-    it = prefetched_.erase(it);  // every slice that held it is done
+    ++looked;
+    const uint64_t offset = it->first.first, length = it->first.second;
+    if (range.end() <= offset + length) return {std::move(wave), it->second.index};
   }
   return {nullptr, 0};
 }
