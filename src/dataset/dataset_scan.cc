@@ -20,7 +20,6 @@
 #include "expr/binder.h"
 #include "expr/parser.h"
 #include "expr/substitute.h"
-#include "format/footer_wave.h"
 #include "io/open_files.h"
 #include "pqsift/dataset.h"
 #include "pqsift/storage.h"
@@ -248,14 +247,11 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
     }
     auto opened = io::TryOpenFiles(infos, open, input.io, many);
     {
-      // The footers larger than the tail read at the open, one wave for all of them.
-      std::vector<const RandomAccessFile*> uncached;
+      std::vector<std::pair<const DatasetFile*, const RandomAccessFile*>> pairs;
       for (size_t k = 0; k < which.size(); ++k) {
-        if (opened[k].ok() && !dataset::FooterCached(files[which[k]], **opened[k], open)) {
-          uncached.push_back(opened[k]->get());
-        }
+        pairs.emplace_back(&files[which[k]], opened[k].ok() ? opened[k]->get() : nullptr);
       }
-      format::PrefetchFooterRests(uncached, open);
+      dataset::PrefetchUncachedFooters(pairs, open);
     }
     std::vector<std::optional<Result<scan::ScanFile>>> loaded(which.size());
     std::vector<uint64_t> counted(which.size(), 0);

@@ -4,6 +4,9 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <vector>
+
+#include "format/footer_wave.h"
 
 namespace pqsift {
 namespace dataset {
@@ -47,11 +50,20 @@ Key KeyOf(const DatasetFile& file, const RandomAccessFile& opened, const OpenOpt
 
 }  // namespace
 
-bool FooterCached(const DatasetFile& file, const RandomAccessFile& opened,
-                  const OpenOptions& options) {
-  Cache& cache = TheCache();
-  std::lock_guard<std::mutex> lock(cache.mu);
-  return cache.entries.contains(KeyOf(file, opened, options));
+void PrefetchUncachedFooters(
+    std::span<const std::pair<const DatasetFile*, const RandomAccessFile*>> files,
+    const OpenOptions& options) {
+  std::vector<const RandomAccessFile*> uncached;
+  {
+    Cache& cache = TheCache();
+    std::lock_guard<std::mutex> lock(cache.mu);
+    for (const auto& [file, opened] : files) {
+      if (opened != nullptr && !cache.entries.contains(KeyOf(*file, *opened, options))) {
+        uncached.push_back(opened);
+      }
+    }
+  }
+  format::PrefetchFooterRests(uncached, options);
 }
 
 Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& file,
