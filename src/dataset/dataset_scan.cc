@@ -246,6 +246,13 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
           {files[f].path, files[f].size, files[f].mtime_ns, files[f].version, files[f].known});
     }
     auto opened = io::TryOpenFiles(infos, open, input.io, many);
+    {
+      std::vector<std::pair<const DatasetFile*, const RandomAccessFile*>> pairs;
+      for (size_t k = 0; k < which.size(); ++k) {
+        pairs.emplace_back(&files[which[k]], opened[k].ok() ? opened[k]->get() : nullptr);
+      }
+      dataset::PrefetchUncachedFooters(pairs, open);
+    }
     std::vector<std::optional<Result<scan::ScanFile>>> loaded(which.size());
     std::vector<uint64_t> counted(which.size(), 0);
     {
@@ -260,6 +267,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
           const size_t f = which[k];
           scan::ScanFile out;
           auto md = dataset::CachedFooter(files[f], *file, open, &counted[k]);
+          file->ReleasePrefetched();
           if (!md.ok()) {
             loaded[k].emplace(md.status());
             return;

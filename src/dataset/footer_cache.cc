@@ -4,6 +4,9 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <vector>
+
+#include "format/footer_wave.h"
 
 namespace pqsift {
 namespace dataset {
@@ -40,14 +43,34 @@ Cache& TheCache() {
   return *cache;
 }
 
+// The opened file's size and version: a remote file named explicitly was not known before.
+Key KeyOf(const DatasetFile& file, const RandomAccessFile& opened, const OpenOptions& options) {
+  return Key{file.path, opened.size(), file.mtime_ns, opened.version(), options.tail_bytes};
+}
+
 }  // namespace
+
+void PrefetchUncachedFooters(
+    std::span<const std::pair<const DatasetFile*, const RandomAccessFile*>> files,
+    const OpenOptions& options) {
+  std::vector<const RandomAccessFile*> uncached;
+  {
+    Cache& cache = TheCache();
+    std::lock_guard<std::mutex> lock(cache.mu);
+    for (const auto& [file, opened] : files) {
+      if (opened != nullptr && !cache.entries.contains(KeyOf(*file, *opened, options))) {
+        uncached.push_back(opened);
+      }
+    }
+  }
+  format::PrefetchFooterRests(uncached, options);
+}
 
 Result<std::shared_ptr<const ParquetMetadata>> CachedFooter(const DatasetFile& file,
                                                             const RandomAccessFile& opened,
                                                             const OpenOptions& options,
                                                             uint64_t* footers_read) {
-  // The opened file's size and version: a remote file named explicitly was not known before.
-  Key key{file.path, opened.size(), file.mtime_ns, opened.version(), options.tail_bytes};
+  Key key = KeyOf(file, opened, options);
   Cache& cache = TheCache();
   {
     std::lock_guard<std::mutex> lock(cache.mu);

@@ -328,10 +328,18 @@ Status WriteManifest(const Dataset& dataset, const std::string& path) {
   open.storage = storage;
   PQSIFT_ASSIGN_OR_RETURN(auto opened,
                           io::OpenFiles(infos, open, counters, dataset.files().size() > 64));
+  {
+    std::vector<std::pair<const DatasetFile*, const RandomAccessFile*>> pairs;
+    for (size_t i = 0; i < opened.size(); ++i) {
+      pairs.emplace_back(&dataset.files()[i], opened[i].get());
+    }
+    dataset::PrefetchUncachedFooters(pairs, open);
+  }
   for (size_t i = 0; i < dataset.files().size(); ++i) {
     const DatasetFile& f = dataset.files()[i];
     auto& file = opened[i];
     PQSIFT_ASSIGN_OR_RETURN(auto md, dataset::CachedFooter(f, *file, open, &footers_read));
+    file->ReleasePrefetched();
     footers.push_back(md);
     std::string relative = dataset::RelativeTo(folder, f.path);
     const auto& leaves = md->schema().columns();

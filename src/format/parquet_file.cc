@@ -1,4 +1,6 @@
-// Opening a file: the tail read, the footer checks and the decode (see parquet_file.h).
+// Opening a file: the tail read, the footer checks and the decode (see parquet_file.h), and the
+// footers larger than the tail read of many files fetched in one wave (format/footer_wave.h),
+// which shares the trailer checks.
 #include "pqsift/parquet_file.h"
 
 #include <algorithm>
@@ -8,6 +10,8 @@
 #include "crypto/module.h"
 #include "format/file_decryptor.h"
 #include "format/file_metadata_decoder.h"
+#include "format/footer_wave.h"
+#include "io/wave.h"
 
 namespace pqsift {
 namespace {
@@ -130,6 +134,50 @@ Result<std::shared_ptr<const ParquetMetadata>> DecodeParquetMetadata(std::string
                              nullptr, false);
 }
 
+namespace {
+
+// Where a file's footer lies, from the trailer at the end of its tail read.
+struct FooterPlace {
+  uint64_t tail_len = 0;    // the speculative read of the file's end
+  uint64_t footer_len = 0;  // FileMetaData (or the encrypted footer), before the trailer
+  bool encrypted = false;   // "PARE"
+  // The part of the footer before the tail (empty: the tail holds the footer whole).
+  ByteRange missing() const {
+    if (footer_len + kTrailerSize <= tail_len) return {};
+    return {0, footer_len + kTrailerSize - tail_len};  // offset set by the caller
+  }
+};
+
+uint64_t TailLength(uint64_t size, const OpenOptions& options) {
+  return std::min(size, std::max(options.tail_bytes, kTrailerSize));
+}
+
+// The trailer's checks: the magic, and a footer length that fits the file and the limit.
+Result<FooterPlace> PlaceFooter(const std::string& name, uint64_t size, const Buffer& tail,
+                                const OpenOptions& options) {
+  FooterPlace place;
+  place.tail_len = tail.size();
+  const uint8_t* trailer = tail.data() + tail.size() - kTrailerSize;
+  // "PARE": Parquet modular encryption's encrypted footer (FileCryptoMetaData + a module).
+  place.encrypted = std::memcmp(trailer + 4, "PARE", 4) == 0;
+  if (!place.encrypted && std::memcmp(trailer + 4, "PAR1", 4) != 0) {
+    return Status::Corruption(name + ": not a Parquet file (no PAR1 magic at the end)");
+  }
+  place.footer_len = LoadLE32(trailer);
+  if (place.footer_len > size - kMagicSize - kTrailerSize) {
+    return Status::Corruption(name + ": footer length " + std::to_string(place.footer_len) +
+                              " exceeds the file size " + std::to_string(size));
+  }
+  if (place.footer_len > options.max_footer_bytes) {
+    return Status::ResourceExhausted(name + ": footer of " + std::to_string(place.footer_len) +
+                                     " bytes exceeds the limit of " +
+                                     std::to_string(options.max_footer_bytes));
+  }
+  return place;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomAccessFile& file,
                                                                    const OpenOptions& options) {
   const std::string& name = file.name();
@@ -138,40 +186,54 @@ Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomA
     return Status::Corruption(name + ": not a Parquet file (only " + std::to_string(size) +
                               " bytes; the smallest has 12)");
   }
-  uint64_t tail_len = std::min(size, std::max(options.tail_bytes, kTrailerSize));
+  uint64_t tail_len = TailLength(size, options);
   PQSIFT_ASSIGN_OR_RETURN(Buffer tail, file.Read({size - tail_len, tail_len}));
-  const uint8_t* trailer = tail.data() + tail_len - kTrailerSize;
-  // "PARE": Parquet modular encryption's encrypted footer (FileCryptoMetaData + a module).
-  const bool encrypted_footer = std::memcmp(trailer + 4, "PARE", 4) == 0;
+  PQSIFT_ASSIGN_OR_RETURN(FooterPlace place, PlaceFooter(name, size, tail, options));
   const DecryptionOptions* keys = options.decryption.get();
-  if (!encrypted_footer && std::memcmp(trailer + 4, "PAR1", 4) != 0) {
-    return Status::Corruption(name + ": not a Parquet file (no PAR1 magic at the end)");
-  }
-  uint64_t footer_len = LoadLE32(trailer);
-  if (footer_len > size - kMagicSize - kTrailerSize) {
-    return Status::Corruption(name + ": footer length " + std::to_string(footer_len) +
-                              " exceeds the file size " + std::to_string(size));
-  }
-  if (footer_len > options.max_footer_bytes) {
-    return Status::ResourceExhausted(name + ": footer of " + std::to_string(footer_len) +
-                                     " bytes exceeds the limit of " +
-                                     std::to_string(options.max_footer_bytes));
-  }
-  if (footer_len + kTrailerSize <= tail_len) {
+  const uint64_t footer_len = place.footer_len;
+  if (place.missing().length == 0) {
     // The usual case: the tail holds the footer. Keep all of it: a scan may reuse the rest.
     return MetadataMaker::Make(name, size, std::move(tail), size - tail_len,
                                tail_len - kTrailerSize - footer_len, footer_len, keys,
-                               encrypted_footer);
+                               place.encrypted);
   }
-  // The footer is larger than the speculative read: one more request for the part missing.
-  uint64_t missing = footer_len + kTrailerSize - tail_len;
+  // The footer is larger than the speculative read: one more request for the part missing
+  // (found in memory when PrefetchFooterRests fetched it).
+  uint64_t missing = place.missing().length;
   PQSIFT_ASSIGN_OR_RETURN(Buffer head, file.Read({size - kTrailerSize - footer_len, missing}));
   Buffer footer(footer_len);
   std::memcpy(footer.mutable_data(), head.data(), missing);
   std::memcpy(footer.mutable_data() + missing, tail.data(), tail_len - kTrailerSize);
   uint64_t offset = size - kTrailerSize - footer_len;
   return MetadataMaker::Make(name, size, std::move(footer), offset, 0, footer_len, keys,
-                             encrypted_footer);
+                             place.encrypted);
 }
 
+namespace format {
+
+void PrefetchFooterRests(std::span<const RandomAccessFile* const> files,
+                         const OpenOptions& options) {
+  std::vector<io::WaveRead> reads;
+  for (const RandomAccessFile* file : files) {
+    if (file == nullptr) continue;
+    const uint64_t size = file->size();
+    if (size < kMagicSize + kTrailerSize) continue;
+    const uint64_t tail_len = TailLength(size, options);
+    // Remote files only: their store fetched the tail with the open (a suffix range), so it
+    // is read from memory here; a local read costs no round trip worth saving.
+    if (!file->remote()) continue;
+    Result<Buffer> tail = file->Read({size - tail_len, tail_len});
+    if (!tail.ok()) continue;
+    // A trailer that fails its checks: ReadParquetMetadata says why.
+    Result<FooterPlace> place = PlaceFooter(file->name(), size, *tail, options);
+    if (!place.ok() || place->missing().length == 0) continue;
+    io::WaveRead& read = reads.emplace_back();
+    read.file = file;
+    read.ranges.push_back({size - kTrailerSize - place->footer_len, place->missing().length});
+  }
+  // A failed read leaves nothing with its file: its own read then fails and says why.
+  if (!reads.empty()) io::PrefetchWave(reads);
+}
+
+}  // namespace format
 }  // namespace pqsift

@@ -12,7 +12,9 @@
 // has no usable dictionary), nothing more is fetched for it. Dictionaries are fetched one per row
 // group per round, smallest first, until the probe says no more can help. Dictionary pages above
 // the size cap are never fetched.
+#include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "arrow/builder.h"
 #include "column/dictionary_page.h"
@@ -35,6 +37,11 @@ class DictionaryStage final : public PruningStage {
     PQSIFT_RETURN_IF_ERROR(CheckPlanMatchesFile(context, plan));
     if (!context.filter.root || context.dictionaries == nullptr) return Status::OK();
 
+    // The dictionaries NeedsNext decoded from the waves ahead: their bytes are this report's.
+    if (auto ahead = ahead_.find(&context.file); ahead != ahead_.end()) {
+      report.bytes_read += ahead->second.bytes_read;
+      ahead_.erase(ahead);
+    }
     Candidates c = Collect(context, plan);
     report.evidence_too_large += c.too_large;
     report.row_groups_considered += static_cast<int64_t>(c.groups.size());
@@ -73,26 +80,20 @@ class DictionaryStage final : public PruningStage {
     return Finish(start, report);
   }
 
-  // The dictionary pages of Apply's first round, stated before any is read (later rounds
-  // depend on what the first proves: rare, `OR` over several columns' dictionaries).
+  // The dictionary pages of Apply's first round, stated before any is read.
   std::vector<ByteRange> Needs(const FileContext& context, const FilePlan& plan) override {
-    if (!context.filter.root || context.dictionaries == nullptr || !context.load_evidence ||
-        !CheckPlanMatchesFile(context, plan).ok()) {
-      return {};
-    }
-    Candidates c = Collect(context, plan);
-    if (c.groups.empty()) return {};
-    StatisticsTable table = RowGroupStatisticsTable(context, c.groups);
-    std::vector<Outcomes> outcomes = Prove(context.filter, table);
-    std::vector<ByteRange> out;
-    for (auto [i, k] : NextRound(context, table, outcomes, c)) {
-      const ColumnChunk& chunk =
-          context.metadata.file().row_groups[c.groups[i]].columns[c.leaves[k].leaf];
-      std::optional<ByteRange> range =
-          column::DictionaryPageRange(*chunk.meta_data, context.file.size());
-      if (range && !context.metadata.CachedBytes(*range)) out.push_back(*range);
-    }
-    return out;
+    if (!Reads(context, plan)) return {};
+    ahead_[&context.file] = Ahead{};
+    return RoundReads(context, plan);
+  }
+
+  // Later rounds depend on what the earlier ones prove (an `OR` over several columns'
+  // dictionaries): once a round's pages are in memory (the planner's wave), they are decoded
+  // here and the next round's pages stated, so each round is one wave for every file, not one
+  // per file inside Apply.
+  std::vector<ByteRange> NeedsNext(const FileContext& context, const FilePlan& plan) override {
+    if (!Reads(context, plan) || !ahead_.contains(&context.file)) return {};
+    return RoundReads(context, plan);
   }
 
  private:
@@ -104,6 +105,52 @@ class DictionaryStage final : public PruningStage {
     std::vector<std::vector<uint64_t>> dictionary_bytes;
     int64_t too_large = 0;  // dictionary pages over the cap
   };
+
+  // What the waves ahead of Apply did for a file: the rounds stated, the bytes decoded.
+  struct Ahead {
+    int rounds_stated = 0;
+    uint64_t bytes_read = 0;
+  };
+
+  static bool Reads(const FileContext& context, const FilePlan& plan) {
+    return context.filter.root && context.dictionaries != nullptr && context.load_evidence &&
+           CheckPlanMatchesFile(context, plan).ok();
+  }
+
+  // Apply's rounds replayed: those stated already decoded (their pages are in memory: no
+  // request), then the pages of the first round not stated yet that are not in the footer's
+  // bytes (a round whose pages all are is decoded too). Empty: no round is left, or a load
+  // failed (Apply then reads for itself and reports it).
+  std::vector<ByteRange> RoundReads(const FileContext& context, const FilePlan& plan) {
+    Ahead& ahead = ahead_[&context.file];
+    Candidates c = Collect(context, plan);
+    if (c.groups.empty()) return {};
+    StatisticsTable table = RowGroupStatisticsTable(context, c.groups);
+    for (int round = 0;; ++round) {
+      std::vector<Outcomes> outcomes = Prove(context.filter, table);
+      std::vector<std::pair<size_t, size_t>> requested = NextRound(context, table, outcomes, c);
+      if (requested.empty()) return {};
+      std::vector<ByteRange> out;
+      std::vector<DictionarySource::Request> requests;
+      for (auto [i, k] : requested) {
+        requests.push_back({c.groups[i], c.leaves[k].leaf});
+        const ColumnChunk& chunk =
+            context.metadata.file().row_groups[c.groups[i]].columns[c.leaves[k].leaf];
+        std::optional<ByteRange> range =
+            column::DictionaryPageRange(*chunk.meta_data, context.file.size());
+        if (range && !context.metadata.CachedBytes(*range)) out.push_back(*range);
+      }
+      if (round >= ahead.rounds_stated && !out.empty()) {
+        ahead.rounds_stated = round + 1;
+        return out;
+      }
+      if (!context.dictionaries->Load(requests, &ahead.bytes_read).ok()) return {};
+      ahead.rounds_stated = std::max(ahead.rounds_stated, round + 1);
+      for (auto [i, k] : requested) {
+        table.bounds[k][i].values = context.dictionaries->dictionary(c.groups[i], c.leaves[k].leaf);
+      }
+    }
+  }
 
   Candidates Collect(const FileContext& context, const FilePlan& plan) const {
     Candidates c;
@@ -208,6 +255,8 @@ class DictionaryStage final : public PruningStage {
   }
 
   DictionaryStageOptions options_;
+  // By file (the stage runs over every file of one plan): what NeedsNext did ahead of Apply.
+  std::map<const RandomAccessFile*, Ahead> ahead_;
 };
 
 }  // namespace

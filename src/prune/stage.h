@@ -82,8 +82,9 @@ class PruningStage {
     return {};
   }
   // Once Needs' reads are in memory (the file serves them without a request): the reads that
-  // depend on them (a bloom filter's blocks on its header), fetched for every file in one more
-  // wave. Empty: none.
+  // depend on them (a bloom filter's blocks on its header, the dictionary stage's next round),
+  // fetched for every file in one more wave; called again after each such wave until no file
+  // states a read the stage's earlier waves did not make. Empty: none.
   virtual std::vector<ByteRange> NeedsNext(const FileContext& context, const FilePlan& plan) {
     (void)context;
     (void)plan;

@@ -49,7 +49,20 @@ std::optional<PageFetch> PlanPages(ByteRange chunk, const format::OffsetIndex& i
                           static_cast<uint64_t>(pages[i].compressed_page_size)});
     out.pages.push_back({first, end - first, static_cast<int32_t>(i)});
   }
-  out.reads = io::CoalesceRanges(out.pieces, kMaxGap);
+  // The dictionary region is read with the pages only when the first of them follows it: a
+  // gap after it holds pages of other slices (read by them), and a read of the region alone is
+  // the same range for every slice, so a wave started for an earlier slice serves it
+  // (RowGroupData::StartPrefetch) and the chunk keeps it once read (RowGroupData::Get).
+  const bool dictionary = !out.pieces.empty() && out.pieces.front().offset == chunk.offset &&
+                          dictionary_end > chunk.offset;
+  if (dictionary && (out.pieces.size() == 1 || out.pieces[1].offset != dictionary_end)) {
+    out.reads.push_back(out.pieces.front());
+    std::vector<ByteRange> rest =
+        io::CoalesceRanges({out.pieces.begin() + 1, out.pieces.end()}, kMaxGap);
+    out.reads.insert(out.reads.end(), rest.begin(), rest.end());
+  } else {
+    out.reads = io::CoalesceRanges(out.pieces, kMaxGap);
+  }
   uint64_t read = 0;
   for (const ByteRange& r : out.reads) read += r.length;
   out.bytes_not_fetched = chunk.length - read;
@@ -59,8 +72,9 @@ std::optional<PageFetch> PlanPages(ByteRange chunk, const format::OffsetIndex& i
 }  // namespace
 
 std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetIndex& index,
-                                       int64_t num_rows, const prune::RowSelection& rows) {
-  std::optional<PageFetch> fetch = PlanPages(chunk, index, num_rows, rows, 0, true);
+                                       int64_t num_rows, const prune::RowSelection& rows,
+                                       bool with_dictionary) {
+  std::optional<PageFetch> fetch = PlanPages(chunk, index, num_rows, rows, 0, with_dictionary);
   if (fetch && fetch->pages_not_fetched == 0) return std::nullopt;
   return fetch;
 }
@@ -69,6 +83,11 @@ std::optional<PageFetch> PlanPageFetchFrom(ByteRange chunk, const format::Offset
                                            int64_t num_rows, const prune::RowSelection& rows,
                                            int64_t from_row) {
   return PlanPages(chunk, index, num_rows, rows, from_row, false);
+}
+
+ByteRange DictionaryRegion(ByteRange chunk, const format::OffsetIndex& index) {
+  if (index.page_locations.empty() || !LocationsInside(chunk, index.page_locations)) return {};
+  return {chunk.offset, static_cast<uint64_t>(index.page_locations.front().offset) - chunk.offset};
 }
 
 }  // namespace pqsift::scan

@@ -27,9 +27,16 @@ struct PageFetch {
 
 // The fetch of the pages of `chunk` (its byte range in the file) that hold a row of `rows`, or
 // nullopt when every page is needed or the offset index does not describe the chunk (a location
-// outside it, pages out of order or overlapping): then the chunk is read whole.
+// outside it, pages out of order or overlapping): then the chunk is read whole. Without
+// `with_dictionary` the dictionary region is left out (the caller holds it). The dictionary
+// region is one read of its own unless the first page fetched follows it.
 std::optional<PageFetch> PlanPageFetch(ByteRange chunk, const format::OffsetIndex& index,
-                                       int64_t num_rows, const prune::RowSelection& rows);
+                                       int64_t num_rows, const prune::RowSelection& rows,
+                                       bool with_dictionary = true);
+
+// The dictionary region of `chunk` (everything before its first data page); empty when the
+// offset index has no page or the chunk has no dictionary page.
+ByteRange DictionaryRegion(ByteRange chunk, const format::OffsetIndex& index);
 
 // The pages starting at or after row `from_row` that hold a row of `rows`, without the
 // dictionary region: what a reader continued from an earlier slice (column::LeafReader::Continue)

@@ -8,6 +8,13 @@
 #include "scan/limit.h"
 
 namespace pqsift::scan {
+namespace {
+
+// A bound on a stage's waves, whatever its NeedsNext states (the dictionary stage: one round per
+// filter column at most).
+constexpr int kMaxStageWaves = 64;
+
+}  // namespace
 
 Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
                                           const PlanOptions& options) {
@@ -63,20 +70,28 @@ Result<prune::AccessPlan> BuildAccessPlan(std::span<const PlanInput> files,
                                   files[f].dictionaries, files[f].row_index_column};
       };
       // What the stage will read, for every file, fetched in one wave before it runs; then
-      // what depends on those bytes (NeedsNext), in one more.
+      // what depends on those bytes (NeedsNext), one more wave at a time, until no file states
+      // a read an earlier wave of the stage did not make (the bloom filter stage: its blocks,
+      // then nothing new; the dictionary stage: one wave per round).
       std::vector<const RandomAccessFile*> holding;
-      for (int round = 0; round < 2; ++round) {
+      std::vector<std::vector<ByteRange>> stated(files.size());
+      for (int round = 0; round < kMaxStageWaves; ++round) {
         std::vector<io::WaveRead> wave;
         for (size_t f = 0; f < files.size(); ++f) {
           std::vector<ByteRange> needs = round == 0
                                              ? stage->Needs(context_of(f), plan.files[f])
                                              : stage->NeedsNext(context_of(f), plan.files[f]);
+          std::erase_if(needs, [&](const ByteRange& r) {
+            return std::find(stated[f].begin(), stated[f].end(), r) != stated[f].end();
+          });
           if (needs.empty()) continue;
+          stated[f].insert(stated[f].end(), needs.begin(), needs.end());
           wave.push_back({files[f].file, std::move(needs), {}, {}});
           if (std::find(holding.begin(), holding.end(), files[f].file) == holding.end()) {
             holding.push_back(files[f].file);
           }
         }
+        if (wave.empty()) break;
         io::PrefetchWave(wave);
       }
       Status applied;

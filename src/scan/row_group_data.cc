@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "format/chunk_readable.h"
 #include "io/wave.h"
@@ -37,6 +38,7 @@ void RowGroupData::FreeChunks() {
   for (auto& [leaf, chunk] : chunks_) {
     std::lock_guard<std::mutex> lock(chunk->mu);
     if (chunk->read_whole) chunk->owner.reset();
+    chunk->dictionary.reset();
   }
   std::lock_guard<std::mutex> lock(handoffs_mu_);
   for (auto& [key, handoff] : handoffs_) handoff->Clear();
@@ -103,6 +105,7 @@ std::string RowGroupData::WhereColumn(std::string_view path) const {
 // The bytes of `leaf`'s chunk a reader of `rows` (and of no other row) needs.
 Result<RowGroupData::Fetched> RowGroupData::Get(int32_t leaf, const prune::RowSelection& rows) {
   Chunk& c = *chunks_.at(leaf);
+  std::shared_ptr<const Buffer> dictionary;
   {
     std::lock_guard<std::mutex> lock(c.mu);
     if (!c.located) {
@@ -111,8 +114,9 @@ Result<RowGroupData::Fetched> RowGroupData::Get(int32_t leaf, const prune::RowSe
     }
     if (!c.status.ok()) return c.status;
     if (c.owner) return Fetched{c.bytes, c.owner, c.range, WholeChunkPages(leaf, c.range)};
+    dictionary = c.dictionary;
   }
-  std::optional<scan::PageFetch> pages = PlanFetch(leaf, c.range, rows);
+  std::optional<scan::PageFetch> pages = PlanFetch(leaf, c.range, rows, false);
   if (!pages) {
     std::lock_guard<std::mutex> lock(c.mu);
     if (!c.owner) {
@@ -125,7 +129,27 @@ Result<RowGroupData::Fetched> RowGroupData::Get(int32_t leaf, const prune::RowSe
     }
     return Fetched{c.bytes, c.owner, c.range, WholeChunkPages(leaf, c.range)};
   }
-  return FetchPages(leaf, std::move(*pages), c.range);
+  if (!dictionary) {
+    PQSIFT_ASSIGN_OR_RETURN(dictionary, DictionaryOf(leaf, c));
+  }
+  return FetchPages(leaf, std::move(*pages), c.range, std::move(dictionary));
+}
+
+// The chunk's dictionary region, read by the first reader of some pages that needs it (the
+// others wait for it rather than read it too); null when the chunk has none.
+Result<std::shared_ptr<const Buffer>> RowGroupData::DictionaryOf(int32_t leaf, Chunk& c) {
+  const ByteRange region = DictionaryRegion(c.range, *OffsetIndex(leaf));
+  if (region.length == 0) return std::shared_ptr<const Buffer>();
+  std::lock_guard<std::mutex> once(c.dictionary_mu);
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (c.dictionary) return c.dictionary;
+  }
+  PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadReusingDictionary(region));
+  auto held = std::make_shared<const Buffer>(std::move(bytes));
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.dictionary = held;
+  return held;
 }
 
 // For a reader continued from an earlier slice on some pages of the chunk: the pages from row
@@ -150,12 +174,13 @@ Result<RowGroupData::Fetched> RowGroupData::GetFrom(int32_t leaf, const prune::R
   }
   if (pages->reads.empty()) return Fetched{{}, nullptr, range, {}, false};
   const ByteRange first = pages->pieces.front();
-  return FetchPages(leaf, std::move(*pages), first);
+  return FetchPages(leaf, std::move(*pages), first, nullptr);
 }
 
 std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSelection& rows) {
   Chunk& c = *chunks_.at(leaf);
   ByteRange range;
+  bool dictionary_held = false;
   {
     std::lock_guard<std::mutex> lock(c.mu);
     if (!c.located) {
@@ -164,6 +189,7 @@ std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSele
     }
     if (!c.status.ok() || c.owner) return {};
     range = c.range;
+    dictionary_held = c.dictionary != nullptr;
   }
   // Reads that start with a dictionary page the planning fetched are left to the task, which
   // reads around it; of a read reaching into the footer's tail read only the part before it is
@@ -179,7 +205,7 @@ std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSele
       out.push_back({r.offset, cached.offset - r.offset});
     }
   };
-  std::optional<PageFetch> pages = PlanFetch(leaf, range, rows);
+  std::optional<PageFetch> pages = PlanFetch(leaf, range, rows, !dictionary_held);
   if (!pages) {
     add(range);
     return out;
@@ -199,11 +225,9 @@ std::shared_ptr<const void> RowGroupData::StartPrefetch(
   {
     std::lock_guard<std::mutex> lock(prefetched_mu_);
     std::erase_if(ranges, [&](const ByteRange& r) {
-      auto it = prefetched_.find({r.offset, r.length});
-      if (it == prefetched_.end()) return false;
-      std::shared_ptr<io::AsyncWave> earlier = it->second.wave.lock();
+      auto [earlier, index] = PrefetchedHolding(r);
       // Taken by both slices: copied, never handed over (gone already, or failed: fetched again).
-      if (!earlier || !earlier->Share(it->second.index)) return false;
+      if (!earlier || !earlier->Share(index)) return false;
       if (std::find(holds->begin(), holds->end(), earlier) == holds->end()) {
         holds->push_back(std::move(earlier));
       }
@@ -223,24 +247,33 @@ std::shared_ptr<const void> RowGroupData::StartPrefetch(
   return holds;
 }
 
+std::pair<std::shared_ptr<io::AsyncWave>, size_t> RowGroupData::PrefetchedHolding(ByteRange range) {
+  // The prefetched reads that start at or before `range`, the last first: the reads of one
+  // wave do not overlap, but those of two slices' waves may (a page both hold, coalesced
+  // with different neighbours), so a few live ones are looked at. Reads of slices that are
+  // done are dropped on the way and not counted: left in the map, they would hide a live
+  // read behind them, and the task would read for itself (one more round trip).
+  auto it = prefetched_.upper_bound({range.offset, UINT64_MAX});
+  for (int looked = 0; looked < 4 && it != prefetched_.begin();) {
+    --it;
+    std::shared_ptr<io::AsyncWave> wave = it->second.wave.lock();
+    if (!wave) {
+      it = prefetched_.erase(it);  // every slice that held it is done
+      continue;
+    }
+    ++looked;
+    const uint64_t offset = it->first.first, length = it->first.second;
+    if (range.end() <= offset + length) return {std::move(wave), it->second.index};
+  }
+  return {nullptr, 0};
+}
+
 std::optional<Buffer> RowGroupData::TakePrefetched(ByteRange range) {
   std::shared_ptr<io::AsyncWave> wave;
   size_t index = 0;
   {
     std::lock_guard<std::mutex> lock(prefetched_mu_);
-    // The prefetched reads that start at or before `range`, the last first: the reads of one
-    // wave do not overlap, but those of two slices' waves may (a page both hold, coalesced
-    // with different neighbours), so a few are looked at.
-    auto it = prefetched_.upper_bound({range.offset, UINT64_MAX});
-    for (int looked = 0; looked < 4 && it != prefetched_.begin(); ++looked) {
-      --it;
-      const uint64_t offset = it->first.first, length = it->first.second;
-      if (range.end() > offset + length) continue;
-      wave = it->second.wave.lock();
-      index = it->second.index;
-      if (wave) break;
-      it = prefetched_.erase(it);  // every slice that held it is done
-    }
+    std::tie(wave, index) = PrefetchedHolding(range);
     if (!wave) return std::nullopt;
   }
   // Exactly a prefetched read (a whole chunk, a slice's pages): handed over; a reader of fewer
@@ -248,11 +281,12 @@ std::optional<Buffer> RowGroupData::TakePrefetched(ByteRange range) {
   return wave->Take(index, range);
 }
 
-// Reads the pieces of `pages` into one buffer (at `at` in the file, for messages) and marks
-// them fetched.
-Result<RowGroupData::Fetched> RowGroupData::FetchPages(int32_t leaf, PageFetch pages,
-                                                       ByteRange at) {
-  PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(pages));
+// Reads the pieces of `pages` into one buffer (at `at` in the file, for messages), after the
+// chunk's dictionary region when `dictionary` is given, and marks them fetched.
+Result<RowGroupData::Fetched> RowGroupData::FetchPages(int32_t leaf, PageFetch pages, ByteRange at,
+                                                       std::shared_ptr<const Buffer> dictionary) {
+  std::span<const uint8_t> head = dictionary ? dictionary->span() : std::span<const uint8_t>{};
+  PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(pages, head));
   {
     Chunk& c = *chunks_.at(leaf);
     std::lock_guard<std::mutex> lock(c.mu);
@@ -275,11 +309,12 @@ std::vector<column::PageSpan> RowGroupData::WholeChunkPages(int32_t leaf, ByteRa
 
 // Only the pages holding a row of `rows`, when the chunk's offset index says where they are.
 std::optional<PageFetch> RowGroupData::PlanFetch(int32_t leaf, ByteRange range,
-                                                 const prune::RowSelection& rows) const {
+                                                 const prune::RowSelection& rows,
+                                                 bool with_dictionary) const {
   const RowGroup& rg = row_group();
   const format::OffsetIndex* index = OffsetIndex(leaf);
   if (index == nullptr || rows.SelectsAll(rg.num_rows)) return std::nullopt;
-  return scan::PlanPageFetch(range, *index, rg.num_rows, rows);
+  return scan::PlanPageFetch(range, *index, rg.num_rows, rows, with_dictionary);
 }
 
 const format::OffsetIndex* RowGroupData::OffsetIndex(int32_t leaf) const {
@@ -313,16 +348,17 @@ void RowGroupData::MarkFetched(int32_t leaf, const std::vector<column::PageSpan>
   }
 }
 
-// The pieces of `fetch` one after the other, read in its coalesced reads.
-Result<Buffer> RowGroupData::ReadPages(const PageFetch& fetch) {
-  uint64_t total = 0;
+// `head`, then the pieces of `fetch` one after the other, read in its coalesced reads.
+Result<Buffer> RowGroupData::ReadPages(const PageFetch& fetch, std::span<const uint8_t> head) {
+  uint64_t total = head.size();
   for (const ByteRange& p : fetch.pieces) total += p.length;
   // Pages next to each other (a range of rows): the one read is the buffer, no copy.
-  if (fetch.reads.size() == 1 && fetch.reads[0].length == total) {
+  if (head.empty() && fetch.reads.size() == 1 && fetch.reads[0].length == total) {
     return ReadReusingDictionary(fetch.reads[0]);
   }
   Buffer out(total);
-  uint64_t written = 0;
+  if (!head.empty()) std::memcpy(out.mutable_data(), head.data(), head.size());
+  uint64_t written = head.size();
   size_t piece = 0;
   const ByteRange cached = file_->metadata->cached_range();
   for (const ByteRange& read : fetch.reads) {
@@ -372,10 +408,12 @@ Result<Buffer> RowGroupData::ReadReusingDictionary(ByteRange range) {
 }
 
 // The last chunks of a file often end inside the bytes read with the footer: only the part
-// before them is read again, so no byte is fetched twice.
+// before them is read again, so no byte is fetched twice (and a read inside them, a slice's
+// pages of such a chunk, reads nothing).
 Result<Buffer> RowGroupData::ReadAroundCache(ByteRange range) {
   if (std::optional<Buffer> ahead = TakePrefetched(range)) return std::move(*ahead);
   const ParquetMetadata& md = *file_->metadata;
+  if (auto inside = md.CachedBytes(range)) return Buffer::CopyOf(*inside);
   ByteRange cached = md.cached_range();
   if (range.offset < cached.offset && range.end() > cached.offset) {
     uint64_t head = cached.offset - range.offset;

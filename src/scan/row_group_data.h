@@ -8,7 +8,8 @@
 // the reader lives, so memory follows the slices in flight, not the row group. A chunk without
 // one is read whole, once, shared by the row group's slices and released when the last is done.
 // Bytes already in memory are reused, never read twice: the bytes read with the footer (the last
-// chunks of a file often lie there) and the dictionary pages the planning fetched.
+// chunks of a file often lie there), the dictionary pages the planning fetched, and a chunk's
+// dictionary region once a slice read it (the other slices' page reads leave it out).
 //
 // Lifetime: made by the executor for each row group the plan reads, shared by its slices (each
 // holds a shared_ptr); the PlannedFile it reads is shared too. Fetched bytes live as long as
@@ -133,18 +134,27 @@ class RowGroupData {
     std::shared_ptr<const void> owner;
     bool read_whole = false;
     std::vector<bool> pages_fetched;  // by offset index page, once some reader took pages
-    column::ChunkShare share;         // the decoded dictionary, for every reader of the chunk
+    // The dictionary region (the bytes before the first data page), read once by the first
+    // reader of some pages (under dictionary_mu, so readers in parallel do not read it too)
+    // and put before the pages of every reader's buffer: a chunk read in many slices fetches
+    // it once, and no read spans the pages between it and a slice's pages (freed with the row
+    // group; bounded by the row group's dictionaries).
+    std::mutex dictionary_mu;
+    std::shared_ptr<const Buffer> dictionary;
+    column::ChunkShare share;  // the decoded dictionary, for every reader of the chunk
   };
 
   void FreeChunks();
   const format::OffsetIndex* OffsetIndex(int32_t leaf) const;
   Status Locate(int32_t leaf, Chunk& c);
-  std::optional<PageFetch> PlanFetch(int32_t leaf, ByteRange range,
-                                     const prune::RowSelection& rows) const;
+  std::optional<PageFetch> PlanFetch(int32_t leaf, ByteRange range, const prune::RowSelection& rows,
+                                     bool with_dictionary) const;
   std::vector<column::PageSpan> WholeChunkPages(int32_t leaf, ByteRange range) const;
-  Result<Fetched> FetchPages(int32_t leaf, PageFetch pages, ByteRange at);
+  Result<Fetched> FetchPages(int32_t leaf, PageFetch pages, ByteRange at,
+                             std::shared_ptr<const Buffer> dictionary);
+  Result<std::shared_ptr<const Buffer>> DictionaryOf(int32_t leaf, Chunk& c);
   void MarkFetched(int32_t leaf, const std::vector<column::PageSpan>& pages, Chunk& c) const;
-  Result<Buffer> ReadPages(const PageFetch& fetch);
+  Result<Buffer> ReadPages(const PageFetch& fetch, std::span<const uint8_t> head);
   Result<Buffer> ReadReusingDictionary(ByteRange range);
   Result<Buffer> ReadAroundCache(ByteRange range);
   // What Get(leaf, rows) would read from the file now (nothing when its bytes are in memory).
@@ -152,6 +162,9 @@ class RowGroupData {
   // The prefetched bytes of `range` (handed over when a prefetched read is exactly `range`);
   // empty when no prefetched read holds it.
   std::optional<Buffer> TakePrefetched(ByteRange range);
+  // The live prefetched read that holds `range`, and its index in its wave (null: none).
+  // REQUIRES: prefetched_mu_ held.
+  std::pair<std::shared_ptr<io::AsyncWave>, size_t> PrefetchedHolding(ByteRange range);
 
   std::shared_ptr<const PlannedFile> file_;
   size_t row_group_;

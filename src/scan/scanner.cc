@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "format/footer_wave.h"
 #include "io/open_files.h"
 #include "pqsift/scan.h"
 #include "scan/executor.h"
@@ -44,9 +45,16 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(const std::vector<std::string>& p
   // fetches the footer too).
   PQSIFT_ASSIGN_OR_RETURN(std::vector<std::unique_ptr<RandomAccessFile>> files,
                           io::OpenFiles(infos, options.open, input.io, false));
+  {
+    // The footers larger than the tail read at the open, one wave for all of them.
+    std::vector<const RandomAccessFile*> opened;
+    for (const auto& file : files) opened.push_back(file.get());
+    format::PrefetchFooterRests(opened, options.open);
+  }
   for (auto& file : files) {
     PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md,
                             ReadParquetMetadata(*file, options.open));
+    file->ReleasePrefetched();
     input.files.push_back({std::move(file), std::move(md), {}, {}, {}});
   }
   input.counts.files_total = input.files.size();

@@ -320,6 +320,43 @@ class Tests:
             self.check(st["footer_waves"] == 1 and st["data_waves"] == 8 and st["waves"] == 9,
                        f"{threads} threads: waves {st['waves']}, data {st['data_waves']}")
 
+    def test_http_small_pages_one_wave_per_slice_each_byte_once(self):
+        # Pages of 100 rows (cut at the same rows in every column): slices of 1000 and 500 rows
+        # end at page starts, 8 and 15 of them. Each is one wave, and the file's bytes are
+        # read about once: a chunk's dictionary region is read once for all its slices, and
+        # no read spans the pages of other slices between it and a slice's pages (before:
+        # 2.1x and 3.1x the file, each slice reading its chunks from their start).
+        want = self.pqsift("scan", self.local("small_pages.parquet"), stats=False)
+        for slice_rows, slices in (("1000", 8), ("500", 15)):
+            for threads in ("1", "2"):
+                self.s.http.reset()
+                r = self.pqsift("scan", self.s.http_url + "/small_pages.parquet", "--slice-rows",
+                                slice_rows, "--threads", threads)
+                self.check(r.code == 0 and r.out == want.out, r.err)
+                st = r.stats
+                what = f"slices of {slice_rows}, {threads} threads: {st}"
+                self.check(st["requests"] == len(self.s.http.requests("/small_pages.parquet")),
+                           what)
+                self.check(st["footer_waves"] == 1 and st["data_waves"] == slices, what)
+                self.check(st["bytes_read"] <= st["file_bytes"] * 1.05, what)
+
+    def test_http_tiny_pages_one_wave_per_slice(self):
+        # alltypes_tiny_pages: pages of a few rows, cut at different rows in every column, so
+        # slices cut pages and hand readers on. Slices of 1000 rows end where they cut the
+        # fewest page bytes: 9 slices, 9 waves (the offset indexes lie in the tail read), and
+        # no byte read twice (before: 14-15 waves, 3.2x-3.4x the file).
+        want = self.pqsift("scan", self.local("tiny.parquet"), stats=False)
+        for threads in ("1", "2"):
+            self.s.http.reset()
+            r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", "--slice-rows", "1000",
+                            "--threads", threads)
+            self.check(r.code == 0 and r.out == want.out, r.err)
+            st = r.stats
+            what = f"{threads} threads: {st}"
+            self.check(st["requests"] == len(self.s.http.requests("/tiny.parquet")), what)
+            self.check(st["footer_waves"] == 1 and st["data_waves"] == 9, what)
+            self.check(st["bytes_read"] <= st["file_bytes"], what)
+
     def test_http_dictionary_stage_one_wave_for_all_files(self):
         # bigint_col holds 0, 10, ..., 90 in every row group: 15 lies between the statistics'
         # bounds of every row group (and page), only the dictionaries rule it out: 8 row groups
@@ -337,11 +374,31 @@ class Tests:
                        f"{n} files: dictionary stage {d}")
             self.check(st["requests"] == len(self.s.http.requests("/multi/")),
                        f"{n} files: request count")
-            # Footers: the files opened in one wave (a tail of 8 bytes), then each file's
-            # footer (not yet one wave for all: one each); page index 1, dictionaries 1;
-            # nothing left to read.
-            self.check(st["footer_waves"] == 1 + n, f"{n} files: footer waves {st}")
+            # Footers: the files opened in one wave (a tail of 8 bytes), then the rest of every
+            # file's footer in one more; page index 1, dictionaries 1; nothing left to read.
+            self.check(st["footer_waves"] == 2, f"{n} files: footer waves {st}")
             self.check(st["waves"] == st["footer_waves"] + 2 and st["data_waves"] == 0,
+                       f"{n} files: waves {st}")
+
+    def test_http_dictionary_rounds_one_wave_each_for_all_files(self):
+        # An OR over two columns whose statistics allow both values: a row group's first
+        # dictionary cannot rule its term out alone, so a second round fetches the other
+        # column's; each round is one wave for every file (before: the later rounds file by
+        # file, 1 + n waves).
+        for n in (1, 4):
+            self.s.http.reset()
+            r = self.pqsift("scan", *self.multi(n), "--select", "id", "--where",
+                            "bigint_col = 15 OR string_col = '55'", "--footer-read-bytes", "8",
+                            "--threads", "1")
+            self.check(r.code == 0 and r.out.strip() in ("", "id"), r.out + r.err)
+            st = r.stats
+            d = self.stage(st, "dictionary")
+            self.check(d["row_groups_skipped"] == 8 * n, f"{n} files: {d}")
+            self.check(d["waves"] == 2 and d["round_trips"] == 2 and 2 <= d["requests"] <= 16 * n,
+                       f"{n} files: dictionary stage {d}")
+            self.check(st["requests"] == len(self.s.http.requests("/multi/")),
+                       f"{n} files: request count")
+            self.check(st["footer_waves"] == 2 and st["waves"] == 5 and st["data_waves"] == 0,
                        f"{n} files: waves {st}")
 
     def test_http_bloom_stage_two_waves_for_all_files(self):
@@ -361,7 +418,7 @@ class Tests:
                        f"{n} files: bloom stage {b}")
             self.check(st["requests"] == len(self.s.http.requests("/multi/")),
                        f"{n} files: request count")
-            self.check(st["footer_waves"] == 1 + n, f"{n} files: footer waves {st}")
+            self.check(st["footer_waves"] == 2, f"{n} files: footer waves {st}")
             self.check(st["waves"] == st["footer_waves"] + 3 and st["data_waves"] == 0,
                        f"{n} files: waves {st}")
 
@@ -532,6 +589,9 @@ def main():
                     "--bloom-filter", "string_col:100000,bigint_col:100000"], check=True)
     for i in range(1, 4):
         shutil.copyfile(multi, os.path.join(root, "multi", f"f{i}.parquet"))
+    # Pages of 100 rows, for the slices' waves and bytes.
+    subprocess.run([args.cli, "convert", source, os.path.join(root, "small_pages.parquet"),
+                    "--page-rows", "100"], check=True)
     servers = Servers(work, root, args.peers)
     start = time.time()
     try:
