@@ -121,8 +121,7 @@ prune::ColumnBounds FileBounds(const ParquetMetadata& md, int32_t leaf) {
     prune::ColumnBounds b;
     b.num_rows = rg.num_rows;
     if (static_cast<size_t>(leaf) < rg.columns.size() && rg.columns[leaf].meta_data) {
-      b = prune::BoundsFromStatistics(descriptor, **type, rg.columns[leaf].meta_data->statistics,
-                                      rg.num_rows);
+      b = prune::BoundsFromChunk(descriptor, **type, *rg.columns[leaf].meta_data, rg.num_rows);
     }
     out.may_contain_nan = out.may_contain_nan || b.may_contain_nan;
     if (b.null_count) {

@@ -101,10 +101,13 @@ Result<std::vector<ColumnRange>> SplitColumnRanges(const std::vector<Split>& spl
       if (excluded[g]) continue;
       const RowGroup& rg = md->file().row_groups[g];
       const size_t c = static_cast<size_t>(md->schema().nodes()[leaf->node].column_index);
-      std::optional<Statistics> stats;
-      if (c < rg.columns.size() && rg.columns[c].meta_data)
-        stats = rg.columns[c].meta_data->statistics;
-      prune::ColumnBounds b = prune::BoundsFromStatistics(*leaf, *type, stats, rg.num_rows);
+      prune::ColumnBounds b;
+      b.num_rows = rg.num_rows;
+      if (c < rg.columns.size() && rg.columns[c].meta_data) {
+        b = prune::BoundsFromChunk(*leaf, *type, *rg.columns[c].meta_data, rg.num_rows);
+      } else {
+        b = prune::BoundsFromStatistics(*leaf, *type, std::nullopt, rg.num_rows);
+      }
       if (!b.null_count || *b.null_count > 0) range.may_have_nulls = true;
       if (rg.num_rows == 0) continue;
       if (!b.min || !b.max || b.may_contain_nan) {

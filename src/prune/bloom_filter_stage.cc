@@ -280,8 +280,7 @@ class BloomFilterStage final : public PruningStage {
       if (!leaves[k].known() || static_cast<size_t>(leaves[k].leaf) >= rg.columns.size()) continue;
       const std::optional<ColumnMetaData>& meta = rg.columns[leaves[k].leaf].meta_data;
       if (!meta) continue;
-      ColumnBounds b = BoundsFromStatistics(*leaves[k].descriptor, *leaves[k].type,
-                                            meta->statistics, rg.num_rows);
+      ColumnBounds b = BoundsFromChunk(*leaves[k].descriptor, *leaves[k].type, *meta, rg.num_rows);
       out[k] = b.null_count && *b.null_count == rg.num_rows;
     }
     return out;

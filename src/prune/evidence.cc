@@ -16,7 +16,8 @@ std::string DescribeColumnBounds(const std::string& name, const ColumnBounds& bo
   if (bounds.max) add("max(" + name + ") = " + literal(*bounds.max));
   if (bounds.null_count) {
     add("nulls(" + name + ") = " + std::to_string(*bounds.null_count) + " of " +
-        std::to_string(bounds.num_rows));
+        std::to_string(bounds.num_rows) +
+        (bounds.null_count_from_levels ? " (definition levels)" : ""));
   }
   if (bounds.values) add("values(" + name + "): " + std::to_string(bounds.values->length));
   if (out.empty()) out = name + ": unknown";

@@ -19,7 +19,9 @@ namespace pqsift::prune {
 // nothing known as "id: unknown". REQUIRES: table.bounds has one entry per filter column.
 std::string DescribeBounds(const expr::BoundFilter& filter, const StatisticsTable& table, size_t c);
 
-// The one bounds object of one column: "min(id) = 5, max(id) = 9, nulls(id) = 0".
+// The one bounds object of one column: "min(id) = 5, max(id) = 9, nulls(id) = 0 of 100"; a null
+// count known only from a definition level histogram as "nulls(s.a) = 0 of 100 (definition
+// levels)".
 std::string DescribeColumnBounds(const std::string& name, const ColumnBounds& bounds,
                                  const DataType& type);
 

@@ -49,8 +49,8 @@ StatisticsTable BuildTable(const FileContext& context, const std::vector<CutRowG
       whole.num_rows = rg.num_rows;
       if (leaf.known() && static_cast<size_t>(leaf.leaf) < rg.columns.size() &&
           rg.columns[leaf.leaf].meta_data) {
-        whole = BoundsFromStatistics(*leaf.descriptor, *leaf.type,
-                                     rg.columns[leaf.leaf].meta_data->statistics, rg.num_rows);
+        whole = BoundsFromChunk(*leaf.descriptor, *leaf.type, *rg.columns[leaf.leaf].meta_data,
+                                rg.num_rows);
       }
       for (size_t s = 0; s < cut.segments(); ++s) out[s] = RestrictToRows(whole, segment_rows(s));
     }

@@ -34,7 +34,7 @@ StatisticsTable RowGroupStatisticsTable(const FileContext& context,
       if (!leaf.known() || static_cast<size_t>(leaf.leaf) >= rg.columns.size()) continue;
       const std::optional<ColumnMetaData>& meta = rg.columns[leaf.leaf].meta_data;
       if (!meta) continue;
-      column[i] = BoundsFromStatistics(*leaf.descriptor, *leaf.type, meta->statistics, rg.num_rows);
+      column[i] = BoundsFromChunk(*leaf.descriptor, *leaf.type, *meta, rg.num_rows);
       const LogicalType::Kind kind = leaf.descriptor->logical_type.kind;
       if ((kind == LogicalType::Kind::kGeometry || kind == LogicalType::Kind::kGeography) &&
           meta->geospatial_statistics) {

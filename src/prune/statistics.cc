@@ -190,23 +190,54 @@ std::optional<Value> DecodeStatisticsValue(std::string_view bytes, const ColumnD
   return std::nullopt;
 }
 
+std::optional<int64_t> NullRowsFromLevels(const ColumnDescriptor& column,
+                                          std::span<const int64_t> histogram, int64_t rows) {
+  if (column.max_repetition_level != 0 || column.max_definition_level <= 0 || rows < 0) {
+    return std::nullopt;
+  }
+  const auto max = static_cast<size_t>(column.max_definition_level);
+  if (histogram.size() != max + 1) return std::nullopt;
+  int64_t total = 0;
+  for (int64_t count : histogram) {
+    if (count < 0 || __builtin_add_overflow(total, count, &total)) return std::nullopt;
+  }
+  if (total != rows) return std::nullopt;
+  return rows - histogram[max];
+}
+
 ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType& arrow_type,
-                                  const std::optional<Statistics>& statistics, int64_t num_rows) {
+                                  const std::optional<Statistics>& statistics, int64_t num_rows,
+                                  std::span<const int64_t> definition_level_histogram) {
   ColumnBounds out;
   out.num_rows = num_rows;
   bool is_float = layout::IsFloatingPoint(arrow_type.id);
   out.may_contain_nan = is_float;
   bool repeated = column.max_repetition_level > 0;
+  bool nullable = column.max_definition_level > 0;
   // The schema proves what no statistic needs to: a column required all the way down is never
   // NULL.
-  if (!repeated && column.max_definition_level == 0) out.null_count = 0;
+  if (!repeated && !nullable) out.null_count = 0;
+  // Two witnesses of the null count: the statistics' null_count and the level histogram. One
+  // alone is believed; two that disagree make both suspect (a writer whose null_count left out
+  // the rows where an ancestor is NULL would otherwise skip rows `s.a IS NULL` must return).
+  std::optional<int64_t> from_levels =
+      NullRowsFromLevels(column, definition_level_histogram, num_rows);
+  std::optional<int64_t> from_statistics;
+  if (statistics && !repeated && nullable && statistics->null_count &&
+      *statistics->null_count >= 0 && *statistics->null_count <= num_rows) {
+    from_statistics = statistics->null_count;
+  }
+  if (from_statistics && from_levels) {
+    if (*from_statistics == *from_levels) out.null_count = from_statistics;
+  } else if (from_statistics) {
+    out.null_count = from_statistics;
+  } else if (from_levels) {
+    out.null_count = from_levels;
+    out.null_count_from_levels = true;
+  }
   if (!statistics) return out;
   const Statistics& s = *statistics;
 
-  bool nullable = column.max_definition_level > 0;
-  if (!repeated && nullable && s.null_count && *s.null_count >= 0 && *s.null_count <= num_rows) {
-    out.null_count = s.null_count;
-  }
   if (is_float && s.nan_count && *s.nan_count == 0) out.may_contain_nan = false;
 
   // Each side from the new field under a trusted order, else from the deprecated one where
@@ -261,23 +292,52 @@ ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType
   return out;
 }
 
+ColumnBounds BoundsFromChunk(const ColumnDescriptor& column, const DataType& arrow_type,
+                             const ColumnMetaData& chunk, int64_t num_rows) {
+  std::span<const int64_t> histogram;
+  if (chunk.size_statistics) {
+    const std::vector<int64_t>& h = chunk.size_statistics->definition_level_histogram;
+    int64_t total = 0;
+    bool sane = true;
+    for (int64_t count : h) {
+      sane = sane && count >= 0 && !__builtin_add_overflow(total, count, &total);
+    }
+    // Every level entry is a value of the chunk: a histogram of another total is not this
+    // chunk's.
+    if (sane && total == chunk.num_values) histogram = h;
+  }
+  return BoundsFromStatistics(column, arrow_type, chunk.statistics, num_rows, histogram);
+}
+
 ColumnBounds BoundsFromPageIndex(const ColumnDescriptor& column, const DataType& arrow_type,
                                  const format::ColumnIndex& index, size_t page, int64_t page_rows) {
   Statistics page_statistics;
   if (index.null_counts) page_statistics.null_count = (*index.null_counts)[page];
   if (index.nan_counts) page_statistics.nan_count = (*index.nan_counts)[page];
-  if (index.null_pages[page]) {
-    // Only NULLs, says the page: no bounds (the entries are empty by the spec). Believed only
-    // when its null count agrees: some writers (Polars) flag pages without bounds, e.g. all
-    // NaN, as null pages although they hold values. Otherwise nothing is known.
-    bool confirmed = column.max_repetition_level == 0 && page_statistics.null_count &&
-                     *page_statistics.null_count == page_rows;
-    if (!confirmed) page_statistics = Statistics{};
-  } else {
+  // The page's histogram: definition_level_histograms holds max + 1 counts per page, or is
+  // not used at all.
+  std::span<const int64_t> histogram;
+  if (column.max_definition_level >= 0) {
+    const auto per_page = static_cast<size_t>(column.max_definition_level) + 1;
+    const std::vector<int64_t>& all = index.definition_level_histograms;
+    if (all.size() == per_page * index.null_pages.size()) {
+      histogram = std::span<const int64_t>(all).subspan(page * per_page, per_page);
+    }
+  }
+  if (!index.null_pages[page]) {
     page_statistics.min_value = index.min_values[page];
     page_statistics.max_value = index.max_values[page];
+    return BoundsFromStatistics(column, arrow_type, page_statistics, page_rows, histogram);
   }
-  return BoundsFromStatistics(column, arrow_type, page_statistics, page_rows);
+  // Only NULLs, says the page: no bounds (the entries are empty by the spec). Believed only
+  // when its null count agrees: some writers (Polars) flag pages without bounds, e.g. all NaN,
+  // as null pages although they hold values. Otherwise nothing is known.
+  ColumnBounds out =
+      BoundsFromStatistics(column, arrow_type, page_statistics, page_rows, histogram);
+  bool confirmed =
+      column.max_repetition_level == 0 && out.null_count && *out.null_count == page_rows;
+  if (!confirmed) return BoundsFromStatistics(column, arrow_type, Statistics{}, page_rows);
+  return out;
 }
 
 ColumnBounds RestrictToRows(const ColumnBounds& container, int64_t rows) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -26,7 +27,10 @@ struct ColumnBounds {
   std::optional<expr::Value> min;
   std::optional<expr::Value> max;
   std::optional<int64_t> null_count;  // unset: unknown (never "zero")
-  int64_t num_rows = 0;               // rows of the container (known exactly)
+  // The null count came from a definition level histogram alone (the statistics had none), for
+  // explain: "nulls(s.a) = 0 of 100 (definition levels)".
+  bool null_count_from_levels = false;
+  int64_t num_rows = 0;  // rows of the container (known exactly)
   // False when the column may hold NaN that the bounds do not cover (float columns: Parquet
   // writers leave NaN out of min/max). Unset null_count or NaN uncertainty never proves anything.
   bool may_contain_nan = true;
@@ -53,16 +57,40 @@ struct ColumnBounds {
 // Null counts count values, so they are used only for non-repeated columns (where values and
 // rows coincide); a repeated column gets an unknown null count. A column that is required all
 // the way down (max definition level 0) has a null count of 0 whatever the statistics say.
+// `definition_level_histogram` (SizeStatistics, or one page's part of a column index's
+// histograms; empty: none) is a second witness of the null count (NullRowsFromLevels): alone it
+// gives the null count, and where it and the statistics' null_count disagree neither is
+// believed (unknown).
 ColumnBounds BoundsFromStatistics(const ColumnDescriptor& column, const DataType& arrow_type,
-                                  const std::optional<Statistics>& statistics, int64_t num_rows);
+                                  const std::optional<Statistics>& statistics, int64_t num_rows,
+                                  std::span<const int64_t> definition_level_histogram = {});
+
+// BoundsFromStatistics of a column chunk from the footer: its statistics and, when its value
+// count agrees with the histogram's total, its SizeStatistics' definition level histogram.
+ColumnBounds BoundsFromChunk(const ColumnDescriptor& column, const DataType& arrow_type,
+                             const ColumnMetaData& chunk, int64_t num_rows);
+
+// The rows of `rows` whose value of non-repeated `column` is NULL, from the column's definition
+// level histogram there (SizeStatistics.definition_level_histogram: how many level entries have
+// each level 0..max). Each row of a non-repeated column is exactly one entry, and its value is
+// NULL (the leaf or an optional ancestor: `s.a` is NULL where `s` is, as in DuckDB) exactly when
+// its level is below the maximum, so the answer is rows - histogram[max]. nullopt, proving
+// nothing, for a repeated column (entries are not rows), a column required all the way down
+// (no histogram is written), and a histogram that is not max+1 counts, has a negative count, or
+// does not add up to `rows`.
+std::optional<int64_t> NullRowsFromLevels(const ColumnDescriptor& column,
+                                          std::span<const int64_t> histogram, int64_t rows);
 
 // The bounds of `column` in page `page` of a column chunk's column index (`page_rows` rows, from
 // the offset index), under the same trust rules as BoundsFromStatistics: the page's min/max bytes
 // are min_value/max_value-style bounds in the column order (no deprecated fields, no exactness
-// flags: exact is never claimed). A null page (null_pages) has no bounds and, for a non-repeated
-// column whose page null count says so too, every row NULL; a null page without a null count that
-// agrees (Polars flags all-NaN pages as null pages) says nothing at all. REQUIRES: page <
-// index.null_pages.size() (the decoder checked that every list has one entry per page).
+// flags: exact is never claimed). The page's null count is its null_counts entry and its part
+// of definition_level_histograms (used only when that list has max definition level + 1 counts
+// per page), as BoundsFromStatistics combines them. A null page (null_pages) has no bounds and,
+// for a non-repeated column whose page null count says so too, every row NULL; a null page
+// without a null count that agrees (Polars flags all-NaN pages as null pages) says nothing at
+// all. REQUIRES: page < index.null_pages.size() (the decoder checked that every list has one
+// entry per page).
 ColumnBounds BoundsFromPageIndex(const ColumnDescriptor& column, const DataType& arrow_type,
                                  const format::ColumnIndex& index, size_t page, int64_t page_rows);
 

@@ -44,8 +44,7 @@ std::string ChunkBounds(const ColumnDescriptor& column, const ColumnMetaData& me
                         int64_t num_rows) {
   auto type = column::ArrowTypeForLeaf(column);
   if (!type.ok()) return {};
-  prune::ColumnBounds bounds =
-      prune::BoundsFromStatistics(column, **type, meta.statistics, num_rows);
+  prune::ColumnBounds bounds = prune::BoundsFromChunk(column, **type, meta, num_rows);
   return prune::DescribeColumnBounds(column.path, bounds, **type);
 }
 

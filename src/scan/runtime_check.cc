@@ -144,9 +144,8 @@ Promise RowGroupPromise(const ParquetMetadata& metadata, const expr::ColumnRef& 
     out.leading_nulls = nulls_first;
     return out;
   }
-  prune::ColumnBounds b =
-      prune::BoundsFromStatistics(leaves[column.leaf], *column.type,
-                                  rg.columns[column.leaf].meta_data->statistics, rg.num_rows);
+  prune::ColumnBounds b = prune::BoundsFromChunk(leaves[column.leaf], *column.type,
+                                                 *rg.columns[column.leaf].meta_data, rg.num_rows);
   out.leading_nulls = nulls_first && (!b.null_count || *b.null_count > 0);
   out.edge = descending ? b.max : b.min;
   if (descending && out.edge && layout::IsFloatingPoint(column.type->id) && b.may_contain_nan) {

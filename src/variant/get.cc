@@ -34,7 +34,8 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 using cast::Pow10;
 
-// A decimal rounded half away from zero to an integer.
+// A decimal rounded half away from zero to an integer (DuckDB's decimal to BIGINT cast:
+// 2.50 -> 3, -2.50 -> -3).
 __int128 RoundDecimal(const Decimal& d) {
   if (d.scale == 0) return d.unscaled;
   const __int128 p = Pow10(d.scale);
@@ -42,6 +43,17 @@ __int128 RoundDecimal(const Decimal& d) {
   const __int128 r = d.unscaled % p;
   if (2 * (r < 0 ? -r : r) >= p) q += d.unscaled < 0 ? -1 : 1;
   return q;
+}
+
+// A float rounded to the nearest integer, ties to even (2.5 -> 2, 3.5 -> 4, -2.5 -> -2), as
+// DuckDB casts a variant DOUBLE or FLOAT to BIGINT; independent of the FPU's rounding mode.
+// d - floor(d) is exact for every finite double, so the tie test is exact.
+double RoundHalfEven(double d) {
+  const double f = std::floor(d);
+  const double diff = d - f;
+  if (diff < 0.5) return f;
+  if (diff > 0.5) return f + 1;
+  return std::fmod(f, 2.0) == 0 ? f : f + 1;
 }
 
 double DecimalToDouble(const Decimal& d) {
@@ -77,7 +89,7 @@ std::optional<int64_t> ToBigint(const Value& v) {
     case Type::kFloat:
     case Type::kDouble: {
       const double d = v.type() == Type::kFloat ? v.float32() : v.float64();
-      const double r = std::round(d);  // half away from zero
+      const double r = RoundHalfEven(d);  // NaN stays NaN and fails the range test
       // [-2^63, 2^63): the doubles that fit in int64.
       if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) return std::nullopt;
       return static_cast<int64_t>(r);

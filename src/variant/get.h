@@ -6,8 +6,9 @@
 // `variant_get(v, '$.a', 'BIGINT') = 42` is NULL, not FALSE, on a row without `a`.
 //
 // Conversions (the source's equivalence class, VariantEncoding.md):
-//   BIGINT   integers; decimals and floats rounded half away from zero (as DuckDB casts them)
-//            when in range; booleans 1/0; strings holding an integer
+//   BIGINT   integers; decimals rounded half away from zero (2.50 -> 3), floats to the
+//            nearest, ties to even (2.5 -> 2, 3.5 -> 4), as DuckDB 1.5 casts them, when in
+//            range; booleans 1/0; strings holding an integer
 //   DOUBLE   every number (decimals to the nearest double); booleans 1/0; numeric strings
 //   VARCHAR  strings as themselves; every other value as its JSON text (variant/json.h)
 //   BOOLEAN  booleans; integers (non-zero is true); strings 'true'/'false' (any case)

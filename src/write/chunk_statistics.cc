@@ -34,18 +34,20 @@ SizeStatistics SizeTracker::Chunk() const {
 }
 
 void GeoTracker::Add(std::span<const uint8_t> wkb) {
-  Result<geo::WkbSummary> s = geo::Summarize(wkb, false);
+  Result<geo::WkbSummary> s = geo::Summarize(wkb, geography_);
   if (!s.ok()) {
     invalid_ = true;
     return;
   }
+  edges_ =
+      edges_ || (s->kind != geo::GeometryKind::kPoint && s->kind != geo::GeometryKind::kMultiPoint);
   extent_.Merge(s->extent);
   types_.insert(s->type_code);
 }
 
 GeospatialStatistics GeoTracker::Finish() const {
   GeospatialStatistics g;
-  if (extent_.has_xy()) {
+  if (extent_.has_xy() && !(geography_ && edges_)) {
     BoundingBox& b = g.bbox.emplace();
     b.xmin = extent_.xmin;
     b.xmax = extent_.xmax;

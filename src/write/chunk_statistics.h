@@ -8,6 +8,14 @@
 // unencoded bytes only for BYTE_ARRAY leaves. Bounding boxes skip NaN coordinates and values that
 // are not WKB (the rule of geo/extent.h), so the reader's bbox proof holds.
 //
+// GEOGRAPHY chunks (GeospatialStatistics too): their edges are geodesics, which leave the box of
+// their vertices (an arc between two points of latitude 60 passes north of 60; one from
+// longitude 170 to -170 crosses 180), and Geospatial.md's bbox bounds the shapes, edges
+// included. Only a chunk of points (POINT and MULTIPOINT values: no edges) has its vertices' box
+// as a sound bbox, with out-of-range coordinates skipped as the rule says; any other chunk gets
+// type codes and no bbox (a sound spherical box needs arc extrema, antimeridian crossings and
+// polar caps, not computed).
+//
 // One per chunk writer; one thread at a time.
 #pragma once
 
@@ -56,17 +64,21 @@ class SizeTracker {
 
 class GeoTracker {
  public:
+  explicit GeoTracker(bool geography = false) : geography_(geography) {}
+
   // One non-null value of the column.
   void Add(std::span<const uint8_t> wkb);
-  // The chunk's GeospatialStatistics: a bbox when some value had X and Y, Z and M ranges when
-  // some had them, and the sorted type codes (none when a value was not WKB: then the list
-  // would not name every instance).
+  // The chunk's GeospatialStatistics: a bbox when some value had X and Y (GEOGRAPHY: and every
+  // value was a point or multipoint), Z and M ranges when some had them, and the sorted type
+  // codes (none when a value was not WKB: then the list would not name every instance).
   GeospatialStatistics Finish() const;
 
  private:
+  bool geography_;
   geo::Extent extent_;
   std::set<int32_t> types_;
   bool invalid_ = false;
+  bool edges_ = false;  // some value is neither a point nor a multipoint
 };
 
 }  // namespace pqsift::write

@@ -244,7 +244,9 @@ class TypedChunkWriter final : public ColumnChunkWriter {
         chunk_bounds_(spec.order),
         order_(spec.order),
         sizes_(max_def, max_rep, spec.physical == PhysicalType::kByteArray),
-        geometry_(spec.logical.kind == LogicalType::Kind::kGeometry) {}
+        geometry_(spec.logical.kind == LogicalType::Kind::kGeometry ||
+                  spec.logical.kind == LogicalType::Kind::kGeography),
+        geo_(spec.logical.kind == LogicalType::Kind::kGeography) {}
 
   // How many of the slots (at least one) hold values that fit in about `budget` bytes.
   int64_t SlotsWithinBytes(const Array& a, const Slots& slots, int64_t budget) const;
@@ -309,7 +311,7 @@ class TypedChunkWriter final : public ColumnChunkWriter {
   std::vector<int64_t> page_null_counts_, page_nan_counts_;
   bool column_index_possible_ = true;  // false once a float page holds only NaNs
   SizeTracker sizes_;
-  const bool geometry_;  // GEOMETRY: GeospatialStatistics from the values
+  const bool geometry_;  // GEOMETRY, GEOGRAPHY: GeospatialStatistics from the values
   GeoTracker geo_;
 
   // Reused buffers.

@@ -32,6 +32,11 @@ struct ColumnSpec {
   bool column_index = true;
   bool corrupt = false;   // column index bytes that do not decode
   bool optional = false;  // x only (y is always optional)
+  bool null_counts = true;
+  // Definition level histograms per page ({nulls, values}: max level 1), with `levels_skew`
+  // added to every page's value count (non-zero: histograms that do not add up to the rows).
+  bool levels = false;
+  int64_t levels_skew = 0;
 };
 
 class PageIndexStageTest : public ::testing::Test {
@@ -75,7 +80,14 @@ class PageIndexStageTest : public ::testing::Test {
         ci.min_values.push_back(page.bounds ? Int64Bytes(page.bounds->first) : "");
         ci.max_values.push_back(page.bounds ? Int64Bytes(page.bounds->second) : "");
         ci.null_counts->push_back(page.nulls);
+        if (spec.levels) {
+          const int64_t end = p + 1 < spec.pages.size() ? spec.pages[p + 1].first_row : 100;
+          ci.definition_level_histograms.push_back(page.nulls);
+          ci.definition_level_histograms.push_back(end - page.first_row - page.nulls +
+                                                   spec.levels_skew);
+        }
       }
+      if (!spec.null_counts) ci.null_counts.reset();
       std::string ci_bytes = files::MetadataEncoder().ColumnIndex(ci).Take();
       if (spec.corrupt) ci_bytes = std::string(ci_bytes.size(), '\xff');
       std::string oi_bytes = files::MetadataEncoder().OffsetIndex(oi).Take();
@@ -187,6 +199,26 @@ TEST_F(PageIndexStageTest, NullPages) {
   // No value of a NULL page can compare.
   EXPECT_EQ(Run(Cmp(Op::kGe, Col(1, Int64()), IntLit(0))).row_groups[0].rows,
             Rows({{0, 50}, {75, 100}}));
+}
+
+// Without null counts, the definition level histograms tell which pages hold NULLs: pages 1
+// and 2 for IS NULL, page 2 (only NULLs) ruled out for IS NOT NULL. Histograms that do not add
+// up to the offset index's page rows, or no histograms at all, prove nothing.
+TEST_F(PageIndexStageTest, LevelHistogramsProveNullsWithoutNullCounts) {
+  ColumnSpec y = SomeY();
+  y.null_counts = false;
+  MakeFile(AscendingX(), y);
+  EXPECT_EQ(Run(IsNull(Col(1, Int64()))).row_groups[0].rows, Rows({{0, 100}}));
+  y.levels = true;
+  MakeFile(AscendingX(), y);
+  FilePlan plan = Run(IsNull(Col(1, Int64())));
+  EXPECT_EQ(plan.row_groups[0].rows, Rows({{25, 75}}));
+  EXPECT_EQ(plan.row_groups[0].matched_rows, Rows({{50, 75}}));
+  EXPECT_EQ(Run(IsNotNull(Col(1, Int64()))).row_groups[0].rows, Rows({{0, 50}, {75, 100}}));
+  y.levels_skew = 1;
+  MakeFile(AscendingX(), y);
+  EXPECT_EQ(Run(IsNull(Col(1, Int64()))).row_groups[0].rows, Rows({{0, 100}}));
+  EXPECT_EQ(Run(IsNotNull(Col(1, Int64()))).row_groups[0].rows, Rows({{0, 100}}));
 }
 
 // Polars flags pages without bounds (all NaN) as null pages; their null count gives it away.

@@ -354,6 +354,131 @@ TEST_F(StatisticsTest, RepeatedColumnNullCountCountsValuesNotRows) {
   EXPECT_FALSE(Bounds(c, NewStats(LE<int32_t>(1), LE<int32_t>(2), 3)).null_count.has_value());
 }
 
+// Definition level histograms (SizeStatistics, column index): a second witness of the null
+// count of a non-repeated column. `s.a` under an optional struct `s` has max level 2: level 0
+// is a NULL `s`, level 1 a NULL `a` in a present `s`, level 2 a value; both NULL levels make
+// `s.a IS NULL` TRUE (DuckDB), so the null count is every entry below 2.
+ColumnDescriptor StructField() {
+  ColumnDescriptor c = Column(PhysicalType::kInt32);
+  c.path = "s.a";
+  c.max_definition_level = 2;
+  return c;
+}
+
+TEST_F(StatisticsTest, LevelHistogramGivesTheNullCountWhenStatisticsHaveNone) {
+  const std::vector<int64_t> levels = {30, 5, 65};
+  ColumnBounds b = BoundsFromStatistics(
+      StructField(), *Int32(), NewStats(LE<int32_t>(1), LE<int32_t>(2), std::nullopt), 100, levels);
+  EXPECT_EQ(b.null_count, 35);
+  EXPECT_TRUE(b.null_count_from_levels);
+  ExpectInt(b.min, 1);
+  // No statistics at all: the histogram alone.
+  b = BoundsFromStatistics(StructField(), *Int32(), std::nullopt, 100,
+                           std::vector<int64_t>{0, 0, 100});
+  EXPECT_EQ(b.null_count, 0);
+  b = BoundsFromStatistics(StructField(), *Int32(), std::nullopt, 100,
+                           std::vector<int64_t>{60, 40, 0});
+  EXPECT_EQ(b.null_count, 100);
+  // Agreeing witnesses: the statistics' (not marked as from levels).
+  b = BoundsFromStatistics(StructField(), *Int32(), NewStats(LE<int32_t>(1), LE<int32_t>(2), 35),
+                           100, levels);
+  EXPECT_EQ(b.null_count, 35);
+  EXPECT_FALSE(b.null_count_from_levels);
+}
+
+TEST_F(StatisticsTest, DisagreeingNullCountAndHistogramAreBothUntrusted) {
+  // A null_count of 5 that left out the 30 rows whose struct is NULL, against levels that
+  // count them: one of the claims is wrong, and which one is unknown, so neither is believed.
+  ColumnBounds b =
+      BoundsFromStatistics(StructField(), *Int32(), NewStats(LE<int32_t>(1), LE<int32_t>(2), 5),
+                           100, std::vector<int64_t>{30, 5, 65});
+  EXPECT_FALSE(b.null_count.has_value());
+  ExpectInt(b.max, 2);  // the bounds are another claim, still believed
+  b = BoundsFromStatistics(StructField(), *Int32(), NewStats(LE<int32_t>(1), LE<int32_t>(2), 0),
+                           100, std::vector<int64_t>{1, 0, 99});
+  EXPECT_FALSE(b.null_count.has_value());
+}
+
+TEST_F(StatisticsTest, MalformedHistogramProvesNothing) {
+  auto nulls = [](const std::vector<int64_t>& h, int64_t rows = 100) {
+    return BoundsFromStatistics(StructField(), *Int32(), std::nullopt, rows, h).null_count;
+  };
+  EXPECT_FALSE(nulls({0, 100}).has_value());        // max + 1 counts needed: too short
+  EXPECT_FALSE(nulls({0, 0, 100, 0}).has_value());  // too long
+  EXPECT_FALSE(nulls({0, 0, 99}).has_value());      // adds up to 99 entries, not 100 rows
+  EXPECT_FALSE(nulls({0, 0, 101}).has_value());     // more entries than rows
+  EXPECT_FALSE(nulls({-1, 1, 100}).has_value());    // a negative count
+  EXPECT_FALSE(nulls({INT64_MAX, INT64_MAX, 2}, 0).has_value());  // the sum overflows
+  EXPECT_FALSE(nulls({}).has_value());                            // none
+  // A malformed histogram leaves the statistics' own null count alone.
+  EXPECT_EQ(
+      BoundsFromStatistics(StructField(), *Int32(), NewStats(LE<int32_t>(1), LE<int32_t>(2), 7),
+                           100, std::vector<int64_t>{1, 2})
+          .null_count,
+      7);
+}
+
+TEST_F(StatisticsTest, HistogramOfARepeatedColumnCountsEntriesNotRows) {
+  // l.list.element (max rep 1, max def 3): 100 rows, but a row holds any number of entries,
+  // and one whose histogram happens to add up to the row count still says nothing per row.
+  ColumnDescriptor c = Column(PhysicalType::kInt32);
+  c.max_definition_level = 3;
+  c.max_repetition_level = 1;
+  EXPECT_FALSE(NullRowsFromLevels(c, std::vector<int64_t>{0, 0, 0, 100}, 100).has_value());
+  EXPECT_FALSE(
+      BoundsFromStatistics(c, *Int32(), std::nullopt, 100, std::vector<int64_t>{0, 0, 0, 100})
+          .null_count.has_value());
+  // A required column needs no histogram (and none is written).
+  ColumnDescriptor required = Column(PhysicalType::kInt32);
+  required.max_definition_level = 0;
+  EXPECT_FALSE(NullRowsFromLevels(required, std::vector<int64_t>{100}, 100).has_value());
+  EXPECT_EQ(BoundsFromStatistics(required, *Int32(), std::nullopt, 100).null_count, 0);
+}
+
+TEST_F(StatisticsTest, ChunkHistogramMustAddUpToTheChunksValueCount) {
+  ColumnMetaData chunk;
+  chunk.num_values = 100;
+  chunk.size_statistics.emplace();
+  chunk.size_statistics->definition_level_histogram = {10, 0, 90};
+  EXPECT_EQ(BoundsFromChunk(StructField(), *Int32(), chunk, 100).null_count, 10);
+  chunk.num_values = 101;  // the footer's value count disagrees: not this chunk's histogram
+  EXPECT_FALSE(BoundsFromChunk(StructField(), *Int32(), chunk, 100).null_count.has_value());
+  chunk.num_values = 100;
+  chunk.size_statistics.reset();
+  EXPECT_FALSE(BoundsFromChunk(StructField(), *Int32(), chunk, 100).null_count.has_value());
+}
+
+TEST_F(StatisticsTest, PageIndexHistogramsGiveEachPagesNullCount) {
+  // Three pages of s.a (max level 2), no null_counts: pages of 10, 20 and 30 rows.
+  format::ColumnIndex index;
+  index.null_pages = {false, true, false};
+  index.min_values = {Keep(LE<int32_t>(1)), "", Keep(LE<int32_t>(5))};
+  index.max_values = {Keep(LE<int32_t>(4)), "", Keep(LE<int32_t>(9))};
+  index.definition_level_histograms = {0, 0, 10, 15, 5, 0, 3, 0, 27};
+  ColumnBounds p0 = BoundsFromPageIndex(StructField(), *Int32(), index, 0, 10);
+  EXPECT_EQ(p0.null_count, 0);
+  ExpectInt(p0.min, 1);
+  ColumnBounds p1 = BoundsFromPageIndex(StructField(), *Int32(), index, 1, 20);
+  EXPECT_EQ(p1.null_count, 20);  // the null page confirmed by its levels
+  ExpectNoBounds(p1);
+  ColumnBounds p2 = BoundsFromPageIndex(StructField(), *Int32(), index, 2, 30);
+  EXPECT_EQ(p2.null_count, 3);
+  // A page whose histogram does not add up to its rows (offset index) proves nothing.
+  EXPECT_FALSE(BoundsFromPageIndex(StructField(), *Int32(), index, 2, 31).null_count.has_value());
+  // A null page whose levels say it holds values: nothing known (as an unconfirmed null count).
+  index.definition_level_histograms = {0, 0, 10, 0, 0, 20, 3, 0, 27};
+  p1 = BoundsFromPageIndex(StructField(), *Int32(), index, 1, 20);
+  EXPECT_FALSE(p1.null_count.has_value());
+  // A list of the wrong length (not 3 counts per page) is not used for any page.
+  index.definition_level_histograms = {0, 0, 10, 15, 5, 0, 3, 0};
+  EXPECT_FALSE(BoundsFromPageIndex(StructField(), *Int32(), index, 0, 10).null_count.has_value());
+  // Disagreeing with null_counts: unknown.
+  index.definition_level_histograms = {0, 0, 10, 15, 5, 0, 3, 0, 27};
+  index.null_counts = std::vector<int64_t>{0, 20, 2};
+  EXPECT_EQ(BoundsFromPageIndex(StructField(), *Int32(), index, 0, 10).null_count, 0);
+  EXPECT_FALSE(BoundsFromPageIndex(StructField(), *Int32(), index, 2, 30).null_count.has_value());
+}
+
 TEST_F(StatisticsTest, AllNullChunkWithoutMinMax) {
   Statistics s;
   s.null_count = 100;

@@ -2,6 +2,7 @@
 // NULL for missing paths, Variant nulls and values that do not convert.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,7 +70,7 @@ std::string Int(Type t, int64_t v) {
 TEST(VariantGetTest, BigintFromEveryNumberAndNullWhereNothingConverts) {
   std::string dec, dbl, str, bad, null, boolean, arr;
   EncodeDecimal(dec, Type::kDecimal8, Decimal{-12350, 2});  // -123.50 rounds to -124
-  EncodeDouble(dbl, 2.5);                                   // rounds to 3
+  EncodeDouble(dbl, 3.5);                                   // rounds to 4 (ties to even)
   EncodeString(str, "42");
   EncodeString(bad, "4x2");
   EncodeNull(null);
@@ -84,7 +85,7 @@ TEST(VariantGetTest, BigintFromEveryNumberAndNullWhereNothingConverts) {
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   ASSERT_TRUE(ValidateArray(**got).ok());
   const std::vector<std::optional<int64_t>> expected = {
-      -34, -124, 3, 42, std::nullopt, std::nullopt, 1, std::nullopt, std::nullopt, std::nullopt};
+      -34, -124, 4, 42, std::nullopt, std::nullopt, 1, std::nullopt, std::nullopt, std::nullopt};
   const int64_t* v = (*got)->buffers[1]->as<int64_t>();
   for (size_t i = 0; i < expected.size(); ++i) {
     SCOPED_TRACE(i);
@@ -98,6 +99,68 @@ TEST(VariantGetTest, BigintFromEveryNumberAndNullWhereNothingConverts) {
   ASSERT_TRUE(first.ok());
   EXPECT_TRUE((*first)->IsValid(9));
   EXPECT_EQ((*first)->buffers[1]->as<int64_t>()[9], 42);
+}
+
+// DuckDB 1.5.6 casts a variant DOUBLE or FLOAT to BIGINT to the nearest integer with ties to
+// even, a DECIMAL half away from zero: CAST(2.5::DOUBLE::VARIANT AS BIGINT) is 2,
+// CAST(2.50::DECIMAL(5,2)::VARIANT AS BIGINT) is 3 (checked with the DuckDB node API).
+TEST(VariantGetTest, BigintRoundsFloatsTiesToEvenAndDecimalsHalfAwayFromZero) {
+  struct Case {
+    std::string encoded;
+    int64_t expected;
+  };
+  std::vector<Case> cases;
+  auto dbl = [&](double v, int64_t expected) {
+    Case c{"", expected};
+    EncodeDouble(c.encoded, v);
+    cases.push_back(c);
+  };
+  auto flt = [&](float v, int64_t expected) {
+    Case c{"", expected};
+    EncodeFloat(c.encoded, v);
+    cases.push_back(c);
+  };
+  auto dec = [&](int64_t unscaled, int32_t scale, int64_t expected) {
+    Case c{"", expected};
+    EncodeDecimal(c.encoded, Type::kDecimal8, Decimal{unscaled, scale});
+    cases.push_back(c);
+  };
+  dbl(2.5, 2);
+  dbl(3.5, 4);
+  dbl(-2.5, -2);
+  dbl(-3.5, -4);
+  dbl(0.5, 0);
+  dbl(-0.5, 0);
+  dbl(1.5, 2);
+  dbl(2.5000001, 3);
+  dbl(2.4999999, 2);
+  dbl(-2.5000001, -3);
+  dbl(9223372036854774784.0, 9223372036854774784);  // the largest double below 2^63
+  flt(2.5F, 2);
+  flt(0.5F, 0);
+  dec(250, 2, 3);
+  dec(-250, 2, -3);
+  dec(50, 2, 1);
+  dec(350, 2, 4);
+  dec(249, 2, 2);
+  dec(-35, 1, -4);
+  std::vector<std::optional<std::string>> rows;
+  for (const Case& c : cases) rows.push_back(c.encoded);
+  std::string big, nan;
+  EncodeDouble(big, 9223372036854775808.0);  // 2^63: out of range, NULL
+  EncodeDouble(nan, std::nan(""));
+  rows.push_back(big);
+  rows.push_back(nan);
+  auto got = VariantGet(*Variants(rows), {}, SqlType::kBigint);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  const int64_t* v = (*got)->buffers[1]->as<int64_t>();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_TRUE((*got)->IsValid(static_cast<int64_t>(i)));
+    EXPECT_EQ(v[i], cases[i].expected);
+  }
+  EXPECT_FALSE((*got)->IsValid(static_cast<int64_t>(cases.size())));
+  EXPECT_FALSE((*got)->IsValid(static_cast<int64_t>(cases.size() + 1)));
 }
 
 TEST(VariantGetTest, VarcharDoubleBooleanDate) {
