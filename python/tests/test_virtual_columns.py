@@ -60,7 +60,7 @@ def test_filename_is_a_categorical_in_pandas_and_strings_in_numpy(tmp_path):
     # Filtered to one file: only its name is a category.
     df = pqsift.scan([a, b], filename="f", filter="f = " + repr(b).replace('"', "'")).to_pandas()
     assert list(df["f"].cat.categories) == [b] and len(df) == 2000
-    values = pqsift.scan([a, b], filename=True, filter="id % 1000 = 0").to_numpy()["filename"]
+    values = pqsift.scan([a, b], filename=True, filter="id IN (0, 1000, 2000, 3000, 4000)").to_numpy()["filename"]
     assert values.dtype == object and values.tolist() == [a] * 3 + [b] * 2
 
 
