@@ -11,6 +11,10 @@
 //   map: buffers[0] validity, [1] int32 offsets (Arrow has no 64-bit map); children[0] a
 //   non-null struct<key, value> with a non-null key
 //   null: no buffers; every element is null (null_count == length)
+//   dictionary: buffers[0] validity, [1] int32 indices into Array::dictionary, an array of the
+//   type's value type (not sliced with its parent: `offset` applies to the indices only). A
+//   valid element i is dictionary element indices[offset + i]; an index under a null element
+//   is not read. Dictionary values may repeat and hold nulls, as Arrow allows.
 // `buffers` always has exactly that many entries. A null validity buffer means "no nulls".
 // Validity bit i is bit (i % 8) of byte (i / 8), 1 = valid. Decimal128 values are 16-byte
 // little-endian two's complement; float16 values are IEEE half-precision bits (uint16).
@@ -106,6 +110,7 @@ enum class TypeId : int32_t {
   kLargeList,
   kStruct,
   kMap,
+  kDictionary,  // int32 indices into a dictionary of DataType::value_type (Arrow's layout)
 };
 
 struct Field;
@@ -118,6 +123,10 @@ struct DataType {
   TimeUnit unit = TimeUnit::kMillis;  // kTime32/64, kTimestamp
   std::string timezone;               // kTimestamp
   std::vector<Field> children;        // kLargeList (1), kStruct (n), kMap (1: entries struct)
+  // kDictionary: the type of the dictionary's values (any type but a dictionary). The index type
+  // is always int32: what Arrow, pandas and Polars use by default, and enough for a dictionary
+  // of one batch.
+  std::shared_ptr<const DataType> value_type;
   // An Arrow extension type over this storage type (e.g. "arrow.parquet.variant" on a struct
   // of metadata and value binaries); exported as the field's ARROW:extension:name metadata.
   // Empty for plain types.
@@ -169,6 +178,8 @@ std::shared_ptr<const DataType> Struct(std::vector<Field> fields);
 std::shared_ptr<const DataType> Map(Field key, Field value);
 std::shared_ptr<const DataType> Map(std::shared_ptr<const DataType> key,
                                     std::shared_ptr<const DataType> value);  // "key", "value"
+// dictionary<values=value_type, indices=int32>.
+std::shared_ptr<const DataType> Dictionary(std::shared_ptr<const DataType> value_type);
 
 struct Array {
   std::shared_ptr<const DataType> type;
@@ -177,6 +188,9 @@ struct Array {
   int64_t offset = 0;  // slice offset in elements, applied to every buffer
   std::vector<std::shared_ptr<ArrowBuffer>> buffers;  // per the layout above; [0] may be null
   std::vector<std::shared_ptr<Array>> children;
+  // kDictionary only: the values the indices point into (of type->value_type). Often shared by
+  // the arrays of many batches (one file's name under every batch of that file).
+  std::shared_ptr<Array> dictionary;
 
   // True when element i (counting from `offset`) is valid (not null).
   bool IsValid(int64_t i) const;
@@ -193,20 +207,22 @@ struct RecordBatch {
 };
 
 // Checks a type's parameters and shape (decimal precision 1..38, time units, fixed width >= 0,
-// list/map child counts, map entries struct<key not null, value>, no null child types).
+// list/map child counts, map entries struct<key not null, value>, no null child types, a
+// dictionary's value type set and not itself a dictionary).
 // InvalidArgument naming the problem.
 Status ValidateType(const DataType& type);
 
 // Checks an array against the layout rules above (buffer count and sizes, offsets monotonic
 // and in range, child lengths and types, null_count matching the bitmap, valid UTF-8 in
 // large_utf8, no nulls under a non-nullable field where the parent is valid, no null map
-// keys). O(size of the data). For tests and for consumers that want to verify what they
-// were given; Internal error naming the first violation and where it is.
+// keys, every dictionary index of a valid element inside the dictionary). O(size of the data). For
+// tests and for consumers that want to verify what they were given; Internal error naming the first
+// violation and where it is.
 Status ValidateArray(const Array& array);
 // The cheap part of ValidateArray: types, buffer counts and sizes for length + offset,
 // child counts and lengths, the first and last offsets (not those in between, nor null
-// counts, nor UTF-8). O(nesting depth). Enough to read the array without going out of
-// bounds provided the offsets are monotonic.
+// counts, nor UTF-8, nor dictionary indices). O(nesting depth). Enough to read the array
+// without going out of bounds provided the offsets are monotonic and the indices in range.
 Status ValidateArrayLayout(const Array& array);
 // Columns match the schema (count, types, nullability) and each is num_rows long, then
 // ValidateArray on each.
@@ -217,7 +233,8 @@ Status ValidateRecordBatch(const RecordBatch& batch);
 Result<std::shared_ptr<Array>> Slice(const Array& array, int64_t offset, int64_t length);
 
 // Logical equality: same type, length and validity, and equal values where valid (bitwise for
-// floats, so NaN equals NaN with the same bits). Offsets and bytes under nulls may differ.
+// floats, so NaN equals NaN with the same bits). Offsets and bytes under nulls may differ, and
+// dictionary arrays compare the values their indices select, not the indices.
 bool ArrayEquals(const Array& a, const Array& b);
 
 }  // namespace pqsift

@@ -21,8 +21,10 @@ namespace pqsift {
 
 // Format strings per the spec: "n", "b", "c", "s", "i", "l", "C", "S", "I", "L", "e", "f",
 // "g", "U", "Z", "w:N", "d:P,S", "tdD", "ttm"/"ttu"/"ttn", "tsm:UTC"/"tsu:"/... (timezone
-// after the colon, empty for local), "+L", "+s", "+m" (child "entries" struct<key, value>).
-// Nullable fields get ARROW_FLAG_NULLABLE; no metadata, no dictionaries.
+// after the colon, empty for local), "+L", "+s", "+m" (child "entries" struct<key, value>);
+// a dictionary type is "i" (its int32 indices) with `dictionary` the value type's schema (not
+// flagged ordered), and a dictionary array has `dictionary` set to its values' ArrowArray.
+// Nullable fields get ARROW_FLAG_NULLABLE; metadata only for extension types.
 // InvalidArgument for a type ValidateType rejects.
 Status ExportSchema(const BatchSchema& schema, ArrowSchema* out);  // a struct of the fields
 Status ExportType(const Field& field, ArrowSchema* out);
@@ -65,8 +67,8 @@ Status ExportBatchStream(std::shared_ptr<BatchReader> reader, ArrowArrayStream* 
 // memory: its buffers keep the C struct alive, and its release callback runs once, when the
 // last of them is dropped (on any thread). The array is checked with ValidateArray (the
 // memory is untrusted); a violation is InvalidArgument. Null counts of -1 are computed.
-// NotSupported for types pqsift has no TypeId for (dictionary, utf8 with 32-bit offsets,
-// seconds, views, unions, ...).
+// NotSupported for types pqsift has no TypeId for (utf8 with 32-bit offsets, seconds, views,
+// unions, dictionaries with other than int32 indices, ...).
 Result<std::shared_ptr<Array>> ImportArray(ArrowArray* array, const ArrowSchema* schema);
 // Reads a schema (does not release it). Nesting deeper than 64 levels is InvalidArgument.
 Result<Field> ImportField(const ArrowSchema* schema);

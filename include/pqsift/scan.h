@@ -127,7 +127,9 @@ struct ScanOptions {
   // outside the rows it allows are never read. CLI: --with-row-index [NAME].
   std::string row_index_column;
   // filename_column: VARCHAR, the path or URL of the row's file as the scan names it. A filter
-  // on it is decided per file before its footer is read, as a partition value is.
+  // on it is decided per file before its footer is read, as a partition value is. In the
+  // batches it is dictionary-encoded (dictionary<values=large_string, indices=int32>): one
+  // dictionary per file, shared by its batches, and int32 zeros, not the string per row.
   // CLI: --with-filename [NAME].
   std::string filename_column;
 };

@@ -173,7 +173,8 @@ class ParquetWriter {
   // Starts a file with `schema` (the "PAR1" magic is written at once). InvalidArgument for
   // options out of range (a page or row group of fewer than one row, a bad compression level);
   // NotSupported for a column type the writer cannot store (leaf_spec.h) or a codec it cannot
-  // write (LZO, the deprecated LZ4: use LZ4_RAW).
+  // write (LZO, the deprecated LZ4: use LZ4_RAW). A top-level dictionary column (the scan's
+  // filename column) is stored as a column of its values, dictionary-encoded as any other.
   static Result<std::unique_ptr<ParquetWriter>> Open(std::unique_ptr<WritableFile> file,
                                                      std::shared_ptr<const BatchSchema> schema,
                                                      const WriterOptions& options = {});

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "arrow/dictionary.h"
+#include "arrow/layout.h"
 #include "output_buffer.h"
 #include "status_error.h"
 
@@ -426,6 +428,80 @@ class StringColumn final : public ColumnBuilder {
   std::unordered_map<std::string, PyObject*, Hash, std::equal_to<>> cache_;
 };
 
+// A dictionary array (the scan's filename column). For pandas, a Categorical: int32 codes (-1 for
+// NULL) into categories, the distinct dictionary values in order of first appearance, so one
+// file's name costs 4 bytes a row there too; each dictionary is converted once (the batches of a
+// file share theirs), not each row. For numpy, the values themselves, as a column of the value
+// type holds them.
+class DictionaryColumn final : public ColumnBuilder {
+ public:
+  DictionaryColumn(const Field& field, const ConvertOptions& options, int64_t capacity)
+      : options_(options) {
+    context_.column = field.name;
+    if (!options.pandas) {
+      values_ = MakeColumnBuilder({field.name, field.type->value_type, field.nullable}, options,
+                                  capacity);
+    }
+    codes_.Reserve(static_cast<size_t>(capacity) * sizeof(int32_t));
+  }
+
+  void Append(const Array& a, int64_t row_base) override {
+    if (values_) {
+      Result<std::shared_ptr<Array>> decoded = DecodeDictionary(a);
+      if (!decoded.ok()) throw StatusError(decoded.status());
+      values_->Append(**decoded, row_base);
+      return;
+    }
+    if (a.dictionary != dictionary_) CodeEntries(a.dictionary, row_base);
+    auto* dst = reinterpret_cast<int32_t*>(codes_.Grow(static_cast<size_t>(a.length) * 4));
+    const uint8_t* validity = ValidityOf(a);
+    for (int64_t i = 0; i < a.length; ++i) {
+      dst[i] = IsValidBit(validity, a.offset + i)
+                   ? entry_codes_[static_cast<size_t>(layout::DictionaryIndex(a, i))]
+                   : -1;
+    }
+  }
+
+  // ("categorical", codes, categories, None): the mask's place holds the categories.
+  py::tuple Finish() override {
+    if (values_) return values_->Finish();
+    return py::make_tuple("categorical", ToNumpy(codes_, py::dtype("i4")), categories_.ToNumpy(),
+                          py::none());
+  }
+
+ private:
+  // The code of each entry of `dictionary`, new values becoming new categories.
+  void CodeEntries(const std::shared_ptr<Array>& dictionary, int64_t row_base) {
+    dictionary_ = dictionary;  // held: a freed dictionary's address could come back
+    context_.row = row_base;
+    std::unique_ptr<ElementConverter> converter =
+        MakeElementConverter(*dictionary, options_, context_);
+    entry_codes_.assign(static_cast<size_t>(dictionary->length), -1);
+    for (int64_t k = 0; k < dictionary->length; ++k) {
+      if (!dictionary->IsValid(k)) continue;
+      py::object value = converter->Get(k);
+      if (PyObject* code = PyDict_GetItemWithError(codes_of_values_.ptr(), value.ptr())) {
+        entry_codes_[static_cast<size_t>(k)] = static_cast<int32_t>(PyLong_AsLong(code));
+        continue;
+      }
+      if (PyErr_Occurred()) throw py::error_already_set();  // an unhashable value
+      const auto code = static_cast<int32_t>(categories_.count());
+      codes_of_values_[value] = py::int_(code);
+      categories_.Push(std::move(value));
+      entry_codes_[static_cast<size_t>(k)] = code;
+    }
+  }
+
+  const ConvertOptions& options_;
+  ElementContext context_;
+  std::unique_ptr<ColumnBuilder> values_;  // numpy: the decoded values' column
+  OutputBuffer codes_;
+  ObjectBuffer categories_;
+  py::dict codes_of_values_;           // category -> its code
+  std::shared_ptr<Array> dictionary_;  // the last batch's, whose entries' codes are:
+  std::vector<int32_t> entry_codes_;
+};
+
 int64_t NanosPer(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kMillis: return 1000000;
@@ -523,6 +599,7 @@ std::unique_ptr<ColumnBuilder> MakeColumnBuilder(const Field& field, const Conve
                                      M::kNone, kNaT, std::move(scale), capacity, type.timezone);
     }
     case TypeId::kLargeString: return std::make_unique<StringColumn>(o, capacity);
+    case TypeId::kDictionary: return std::make_unique<DictionaryColumn>(field, o, capacity);
     default: break;
   }
   return std::make_unique<ObjectColumn>(name, o, capacity);

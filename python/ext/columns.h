@@ -12,6 +12,8 @@
 //   "masked"  (pandas) values + mask (True = NULL) for pandas' IntegerArray / BooleanArray
 //   "string"  (pandas) an object array of str, NULL as pandas.NA, for pandas' StringArray
 //   "datetimetz" (pandas) int64 nanoseconds (NULL as NaT) of timestamps in `timezone`
+//   "categorical" (pandas) int32 codes (-1: NULL) into the categories, an object array in the
+//             mask's place, for pandas' Categorical
 // Per Arrow type (numpy | pandas):
 //   bool, int*, uint*      same dtype | same dtype when the field is required, else "masked"
 //   float16/32/64          same dtype | float32/float32/float64, NULL as NaN
@@ -20,6 +22,8 @@
 //   timestamp              datetime64[unit] | datetime64[ns] ("datetimetz" with a zone), or
 //                          objects (timestamp_as_object); a value outside the nanosecond range
 //                          is an OutOfRange error naming the column and row
+//   dictionary             the values, as its value type | "categorical" of the values as
+//                          objects (py_values.h)
 //   everything else        object (py_values.h)
 //
 // Thread safety: needs the GIL; fixed-width Append releases it while it copies.

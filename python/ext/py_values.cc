@@ -352,6 +352,21 @@ class MapConverter final : public Base {
   int64_t entries_offset_ = 0;
 };
 
+// A dictionary array's element: its dictionary value.
+class DictionaryConverter final : public Base {
+ public:
+  DictionaryConverter(const Array& a, const ConvertOptions& o, ElementContext& c)
+      : Base(a, o, c), values_(MakeElementConverter(*a.dictionary, o, c)) {}
+
+ private:
+  py::object Value(int64_t slot) override {
+    int32_t index;
+    std::memcpy(&index, array_.buffers[1]->data() + slot * 4, sizeof(index));
+    return values_->Get(index);
+  }
+  std::unique_ptr<ElementConverter> values_;
+};
+
 }  // namespace
 
 void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day) {
@@ -405,6 +420,7 @@ std::unique_ptr<ElementConverter> MakeElementConverter(const Array& a, const Con
     case TypeId::kLargeList: return std::make_unique<ListConverter>(a, o, c);
     case TypeId::kStruct: return std::make_unique<StructConverter>(a, o, c);
     case TypeId::kMap: return std::make_unique<MapConverter>(a, o, c);
+    case TypeId::kDictionary: return std::make_unique<DictionaryConverter>(a, o, c);
   }
   return std::make_unique<NullConverter>(a, o, c);
 }

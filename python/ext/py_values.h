@@ -11,6 +11,7 @@
 //   large_list                 list            timestamp[ns]       factory (pandas.Timestamp
 //   struct                     dict                                or numpy.datetime64)
 //   map                        list of (key, value) tuples, or a dict (MapsAs)
+//   dictionary                 its dictionary value
 // NULL is ConvertOptions::null_object (None, or pandas.NA for pandas' strings).
 //
 // Values Python cannot hold (a date outside years 1-9999, a time outside a day) are an

@@ -96,3 +96,18 @@ def test_files_with_different_columns(tmp_path):
             _sorted(pqsift.scan(tmp_path, columns=["id", "b"], filter="id >= 50").to_pandas()))
         grouped = pqsift.dask.read_parquet(tmp_path, split_bytes=split_bytes)
         pd.testing.assert_frame_equal(_sorted(grouped.compute(scheduler="sync")), _sorted(expected))
+
+
+def test_virtual_columns_in_every_partition(hive_dataset):
+    where = "file_row_number BETWEEN 100 AND 300 OR filename LIKE '%day=2026-01-02%'"
+    ddf = pqsift.dask.read_parquet(hive_dataset, filter=where, split_bytes=4096, row_index=True,
+                                   filename=True)
+    assert isinstance(ddf.dtypes["filename"], pd.CategoricalDtype)
+    got = ddf.compute(scheduler="sync")
+    expected = pqsift.scan(hive_dataset, filter=where, row_index=True, filename=True).to_pandas()
+    assert ddf.npartitions > 1
+    got["filename"] = got["filename"].astype(str)
+    expected["filename"] = expected["filename"].astype(str)
+    pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))
+    known = ddf.filename.cat.as_known().compute(scheduler="sync")
+    assert set(known.cat.categories) == set(expected["filename"])

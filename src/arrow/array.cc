@@ -81,6 +81,16 @@ bool RangeEquals(const Array& a, int64_t ai, const Array& b, int64_t bi, int64_t
     case TypeId::kLargeBinary:
     case TypeId::kLargeList: return ListRangeEquals<int64_t>(a, ai, b, bi, n);
     case TypeId::kMap: return ListRangeEquals<int32_t>(a, ai, b, bi, n);
+    case TypeId::kDictionary:
+      // By value: two arrays of the same strings are equal whatever their dictionaries.
+      for (int64_t k = 0; k < n; ++k) {
+        if (a.IsValid(ai + k) &&
+            !RangeEquals(*a.dictionary, layout::DictionaryIndex(a, ai + k), *b.dictionary,
+                         layout::DictionaryIndex(b, bi + k), 1)) {
+          return false;
+        }
+      }
+      return true;
     case TypeId::kStruct:
       for (int64_t k = 0; k < n; ++k) {
         if (!a.IsValid(ai + k)) continue;

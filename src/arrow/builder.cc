@@ -216,6 +216,11 @@ std::shared_ptr<Array> Filled(const std::shared_ptr<const DataType>& type, int64
     case TypeId::kBoolean:
       out->buffers.push_back(Zeros(static_cast<size_t>(bit_util::BytesForBits(length))));
       break;
+    case TypeId::kDictionary:
+      // Indices 0 into an empty dictionary: never read, as `valid` is only true when empty.
+      out->buffers.push_back(Zeros(n * sizeof(int32_t)));
+      out->dictionary = Filled(type->value_type, 0, true);
+      break;
     default:
       out->buffers.push_back(Zeros(n * static_cast<size_t>(layout::FixedByteWidth(*type))));
       break;

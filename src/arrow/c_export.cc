@@ -1,6 +1,10 @@
 // Export to the Arrow C Data Interface: ArrowSchema / ArrowArray trees that share pqsift's
 // buffers. Each exported struct (children included) has its own private data so a consumer
 // can move any child out and release it separately, as the spec allows.
+// A dictionary array is exported as the spec lays it out: the indices' format ("i") and
+// buffers, and the `dictionary` member pointing at the values (an ArrowSchema of the value type,
+// an ArrowArray of the dictionary), owned and released like a child.
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +27,7 @@ struct SchemaPrivate {
   std::string metadata;               // the C Data Interface key/value encoding; empty for none
   std::vector<ArrowSchema> children;  // sized once; the parent's pointers point here
   std::vector<ArrowSchema*> child_pointers;
+  std::unique_ptr<ArrowSchema> dictionary;  // a dictionary type's value type
 };
 
 void ReleaseSchema(ArrowSchema* schema) {
@@ -30,6 +35,9 @@ void ReleaseSchema(ArrowSchema* schema) {
   auto* p = static_cast<SchemaPrivate*>(schema->private_data);
   for (ArrowSchema& child : p->children) {
     if (child.release != nullptr) child.release(&child);  // not moved out by the consumer
+  }
+  if (p->dictionary && p->dictionary->release != nullptr) {
+    p->dictionary->release(p->dictionary.get());  // not moved out by the consumer
   }
   delete p;
   schema->release = nullptr;
@@ -68,6 +76,12 @@ void FillSchema(std::string name, const DataType& type, bool nullable, ArrowSche
   out->n_children = static_cast<int64_t>(type.children.size());
   out->children = p->child_pointers.empty() ? nullptr : p->child_pointers.data();
   out->dictionary = nullptr;
+  if (type.id == TypeId::kDictionary) {
+    // The dictionary's own nullability is not part of the type; its values may hold NULLs.
+    p->dictionary = std::make_unique<ArrowSchema>();
+    FillSchema("", *type.value_type, true, p->dictionary.get());
+    out->dictionary = p->dictionary.get();
+  }
   out->release = &ReleaseSchema;
   out->private_data = p;
 }
@@ -79,6 +93,7 @@ struct ArrayPrivate {
   std::vector<const void*> buffers;
   std::vector<ArrowArray> children;  // sized once; the parent's pointers point here
   std::vector<ArrowArray*> child_pointers;
+  std::unique_ptr<ArrowArray> dictionary;  // a dictionary array's values
 };
 
 void ReleaseArray(ArrowArray* array) {
@@ -86,6 +101,9 @@ void ReleaseArray(ArrowArray* array) {
   auto* p = static_cast<ArrayPrivate*>(array->private_data);
   for (ArrowArray& child : p->children) {
     if (child.release != nullptr) child.release(&child);
+  }
+  if (p->dictionary && p->dictionary->release != nullptr) {
+    p->dictionary->release(p->dictionary.get());  // not moved out by the consumer
   }
   delete p;
   array->release = nullptr;
@@ -109,6 +127,11 @@ void FillArray(const std::shared_ptr<Array>& array, ArrowArray* out) {
     p->buffers.push_back(BufferAddress(array->buffers[i], i == 0));
   }
   FillArray(p, array->length, array->null_count, array->offset, array->children, out);
+  if (array->dictionary != nullptr) {
+    p->dictionary = std::make_unique<ArrowArray>();
+    FillArray(array->dictionary, p->dictionary.get());
+    out->dictionary = p->dictionary.get();
+  }
 }
 
 void FillArray(ArrayPrivate* p, int64_t length, int64_t null_count, int64_t offset,

@@ -142,10 +142,22 @@ Result<Field> ImportFieldAt(const ArrowSchema* schema, int depth) {
   if (depth > kMaxDepth) return Status::InvalidArgument("ArrowSchema nested too deeply");
   if (schema->format == nullptr) return Status::InvalidArgument("ArrowSchema without a format");
   std::string name = schema->name != nullptr ? schema->name : "";
-  if (schema->dictionary != nullptr) {
-    return Status::NotSupported("field '" + name + "': dictionary-encoded arrays");
-  }
   std::string_view format = schema->format;
+  if (schema->dictionary != nullptr) {
+    // The format is the indices'; pqsift keeps int32 ones, Arrow's default.
+    if (format != "i") {
+      return Status::NotSupported("field '" + name + "': dictionary indices of format '" +
+                                  std::string(format) + "' (only int32, 'i')");
+    }
+    if (schema->n_children != 0) {
+      return Status::InvalidArgument("field '" + name + "': a dictionary type with children");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Field values, ImportFieldAt(schema->dictionary, depth + 1));
+    Field field{name, Dictionary(std::move(values.type)),
+                (schema->flags & ARROW_FLAG_NULLABLE) != 0};
+    PQSIFT_RETURN_IF_ERROR(ValidateType(*field.type).WithContext("field '" + name + "'"));
+    return field;
+  }
   if (schema->n_children < 0 || (schema->n_children > 0 && schema->children == nullptr)) {
     return Status::InvalidArgument("field '" + name + "': bad n_children");
   }
@@ -208,7 +220,10 @@ class ArrayImporter {
       return Status::InvalidArgument("imported array " + path + ": " + what);
     };
     if (depth > kMaxDepth) return fail("nested too deeply");
-    if (c.dictionary != nullptr) return fail("dictionary arrays are not supported");
+    if ((c.dictionary != nullptr) != (type->id == TypeId::kDictionary)) {
+      return fail(c.dictionary == nullptr ? "a dictionary type without a dictionary"
+                                          : "a dictionary for a " + type->ToString() + " array");
+    }
     if (c.length < 0 || c.offset < 0 || c.length > kMaxElements || c.offset > kMaxElements) {
       return fail("bad length or offset");
     }
@@ -285,6 +300,12 @@ class ArrayImporter {
         }
         break;
       case TypeId::kBoolean: out->buffers[1] = buffer_at(1, bit_util::BytesForBits(end)); break;
+      case TypeId::kDictionary: {
+        out->buffers[1] = buffer_at(1, end * static_cast<int64_t>(sizeof(int32_t)));
+        PQSIFT_ASSIGN_OR_RETURN(out->dictionary, Import(*c.dictionary, type->value_type,
+                                                        path + ".dictionary", depth + 1));
+        break;
+      }
       default: {
         int64_t width = layout::FixedByteWidth(*type);
         if (width > 0 && end > kMaxElements / width) return fail("size overflows");

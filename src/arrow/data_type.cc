@@ -29,7 +29,8 @@ int32_t FixedByteWidth(const DataType& type) {
     case TypeId::kUInt32:
     case TypeId::kFloat32:
     case TypeId::kDate32:
-    case TypeId::kTime32: return 4;
+    case TypeId::kTime32:
+    case TypeId::kDictionary: return 4;  // the int32 indices
     case TypeId::kInt64:
     case TypeId::kUInt64:
     case TypeId::kFloat64:
@@ -90,6 +91,7 @@ std::string FormatString(const DataType& type) {
     case TypeId::kLargeList: return "+L";
     case TypeId::kStruct: return "+s";
     case TypeId::kMap: return "+m";
+    case TypeId::kDictionary: return "i";  // the indices; the values are the dictionary's schema
   }
   return "?";
 }
@@ -160,6 +162,8 @@ std::string DataType::ToString() const {
       return "map<" + TypeText(entries->children[0].type) + ", " + TypeText(value.type) +
              (value.nullable ? "" : " not null") + ">";
     }
+    case TypeId::kDictionary:
+      return "dictionary<values=" + TypeText(value_type) + ", indices=int32>";
   }
   return "unknown(" + std::to_string(static_cast<int>(id)) + ")";
 }
@@ -185,6 +189,9 @@ bool operator==(const DataType& a, const DataType& b) {
     case TypeId::kLargeList:
     case TypeId::kStruct:
     case TypeId::kMap: return a.children == b.children;
+    case TypeId::kDictionary:
+      return a.value_type == b.value_type ||
+             (a.value_type && b.value_type && *a.value_type == *b.value_type);
     default: return true;
   }
 }
@@ -289,6 +296,12 @@ std::shared_ptr<const DataType> Map(std::shared_ptr<const DataType> key,
   return Map(Field{"key", std::move(key), false}, Field{"value", std::move(value), true});
 }
 
+std::shared_ptr<const DataType> Dictionary(std::shared_ptr<const DataType> value_type) {
+  DataType t = OfId(TypeId::kDictionary);
+  t.value_type = std::move(value_type);
+  return Make(std::move(t));
+}
+
 namespace {
 
 Status ValidateTypeAt(const DataType& type, int depth) {
@@ -322,8 +335,13 @@ Status ValidateTypeAt(const DataType& type, int depth) {
     case TypeId::kLargeList:
     case TypeId::kMap: expected_children = 1; break;
     case TypeId::kStruct: expected_children = type.children.size(); break;
+    case TypeId::kDictionary:
+      if (type.value_type == nullptr) return error("no value type");
+      if (type.value_type->id == TypeId::kDictionary) return error("a dictionary of dictionaries");
+      PQSIFT_RETURN_IF_ERROR(ValidateTypeAt(*type.value_type, depth + 1));
+      break;
     default:
-      if (static_cast<int32_t>(type.id) < 0 || type.id > TypeId::kMap) {
+      if (static_cast<int32_t>(type.id) < 0 || type.id > TypeId::kDictionary) {
         return Status::InvalidArgument("unknown type id " +
                                        std::to_string(static_cast<int32_t>(type.id)));
       }

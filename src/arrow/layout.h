@@ -39,6 +39,11 @@ inline bool IsNumeric(TypeId id) {
   return IsInteger(id) || IsFloatingPoint(id) || id == TypeId::kDecimal128;
 }
 
+// The type whose values an array of `type` holds: a dictionary's value type, else `type`.
+inline const DataType& ValueType(const DataType& type) {
+  return type.id == TypeId::kDictionary ? *type.value_type : type;
+}
+
 // "ms", "us", "ns".
 std::string_view UnitSuffix(TimeUnit unit);
 
@@ -61,6 +66,11 @@ T LoadValue(const Array& a, int64_t i) {
               sizeof(T));
   return v;
 }
+
+// The dictionary index of element i (after the offset) of a dictionary array: element i is
+// element DictionaryIndex(a, i) of a.dictionary. REQUIRES: the element is valid and
+// ValidateArray accepted the array (the index is in range).
+inline int32_t DictionaryIndex(const Array& a, int64_t i) { return LoadValue<int32_t>(a, i); }
 
 // The Arrow C Data Interface format string ("l", "tsu:UTC", "+L", ...). REQUIRES: ValidateType
 // accepted the type.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "arrow/bit_util.h"
+#include "arrow/dictionary.h"
 #include "arrow/layout.h"
 
 namespace pqsift {
@@ -140,6 +141,27 @@ std::vector<RangesOf> ChildSources(std::span<const RangesOf> sources, size_t chi
   return out;
 }
 
+// Dictionary arrays: the selected indices (fixed width) against one dictionary for all
+// sources; a source whose dictionary is not the first one's has its indices moved up.
+void SelectDictionary(std::span<const RangesOf> sources, Array* out) {
+  std::vector<const Array*> arrays;
+  for (const RangesOf& s : sources) arrays.push_back(s.array);
+  UnifiedDictionary unified = UnifyDictionaries(arrays);
+  out->dictionary = std::move(unified.dictionary);
+  int32_t* indices = out->buffers[1]->as<int32_t>();
+  for (size_t k = 0; k < sources.size(); ++k) {
+    const int64_t n = CountElements(sources[k].ranges);
+    const auto base = static_cast<uint32_t>(unified.bases[k]);
+    if (base != 0) {
+      // Unsigned: the indices under nulls are arbitrary and must not overflow.
+      for (int64_t i = 0; i < n; ++i) {
+        indices[i] = static_cast<int32_t>(static_cast<uint32_t>(indices[i]) + base);
+      }
+    }
+    indices += n;
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<Array> SelectRanges(std::span<const RangesOf> sources) {
@@ -159,6 +181,7 @@ std::shared_ptr<Array> SelectRanges(std::span<const RangesOf> sources) {
     out->buffers[1] = SelectBits(sources, 1, length);
   } else if (layout::IsFixedWidth(id)) {
     out->buffers[1] = SelectFixedWidth(sources, layout::FixedByteWidth(*first.type), length);
+    if (id == TypeId::kDictionary) SelectDictionary(sources, out.get());
   } else if (layout::IsBinaryLike(id)) {
     std::vector<std::vector<ElementRange>> spans;
     out->buffers[1] = SelectOffsets<int64_t>(sources, length, &spans);

@@ -19,7 +19,8 @@ struct ElementRange {
 
 // A new array holding, in order, the elements of `array` in `ranges`. REQUIRES: ranges sorted,
 // disjoint, non-empty, inside [0, array.length); the array's layout is valid (as the scan builds
-// it). Every type of array.h, nested ones included; the result has offset 0 and new buffers.
+// it). Every type of array.h, nested ones included; the result has offset 0 and new buffers
+// (but a dictionary array keeps its dictionary).
 std::shared_ptr<Array> SelectRanges(const Array& array, std::span<const ElementRange> ranges);
 
 // Some elements of one of several arrays of the same type.
@@ -29,7 +30,9 @@ struct RangesOf {
 };
 
 // One new array of the elements of every source in turn (the rows of several decoded windows
-// gathered into one batch). REQUIRES: at least one source; all of one type.
+// gathered into one batch). REQUIRES: at least one source; all of one type. Dictionary arrays
+// share their sources' dictionary when they all have the same one, else get their distinct
+// dictionaries concatenated (UnifyDictionaries).
 std::shared_ptr<Array> SelectRanges(std::span<const RangesOf> sources);
 
 }  // namespace pqsift

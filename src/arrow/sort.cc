@@ -9,6 +9,7 @@
 
 #include "arrow/bit_util.h"
 #include "arrow/builder.h"
+#include "arrow/dictionary.h"
 #include "arrow/layout.h"
 #include "common/value_format.h"
 
@@ -86,6 +87,19 @@ Result<Compare> CompareFor(const DataType& type) {
         int c = BytesAt(a, i).compare(BytesAt(b, j));
         return c < 0 ? -1 : c > 0 ? 1 : 0;
       });
+    case TypeId::kDictionary: {
+      // By the values the indices select; a NULL dictionary value above every other value.
+      PQSIFT_ASSIGN_OR_RETURN(Compare values, CompareFor(*type.value_type));
+      return Compare(
+          [values = std::move(values)](const Array& a, int64_t i, const Array& b, int64_t j) {
+            const Array& da = *a.dictionary;
+            const Array& db = *b.dictionary;
+            const int32_t ia = layout::DictionaryIndex(a, i), ib = layout::DictionaryIndex(b, j);
+            const bool va = da.IsValid(ia), vb = db.IsValid(ib);
+            if (!va || !vb) return va == vb ? 0 : va ? -1 : 1;
+            return values(da, ia, db, ib);
+          });
+    }
     default: break;
   }
   return Status::NotSupported("cannot sort by a " + type.ToString() + " column");
@@ -122,6 +136,26 @@ std::shared_ptr<Array> TakeBytes(const std::vector<std::shared_ptr<Array>>& chun
     }
   }
   return b.Finish();
+}
+
+// The rows as indices into the chunks' dictionaries, unified.
+std::shared_ptr<Array> TakeDictionary(const std::vector<std::shared_ptr<Array>>& chunks,
+                                      const std::vector<RowRef>& rows) {
+  std::vector<const Array*> arrays;
+  for (const auto& c : chunks) arrays.push_back(c.get());
+  UnifiedDictionary unified = UnifyDictionaries(arrays);
+  FixedWidthArrayBuilder<int32_t> b(chunks[0]->type);
+  for (const RowRef& r : rows) {
+    const Array& a = *chunks[r.chunk];
+    if (a.IsValid(r.row)) {
+      b.Append(unified.bases[r.chunk] + layout::DictionaryIndex(a, r.row));
+    } else {
+      b.AppendNull();
+    }
+  }
+  std::shared_ptr<Array> out = b.Finish();
+  out->dictionary = std::move(unified.dictionary);
+  return out;
 }
 
 }  // namespace
@@ -180,6 +214,7 @@ Result<std::shared_ptr<Array>> TakeRows(const std::vector<std::shared_ptr<Array>
     case TypeId::kLargeString:
     case TypeId::kLargeBinary: return TakeBytes<BinaryArrayBuilder>(chunks, rows);
     case TypeId::kFixedSizeBinary: return TakeBytes<FixedSizeBinaryArrayBuilder>(chunks, rows);
+    case TypeId::kDictionary: return TakeDictionary(chunks, rows);
     default: break;
   }
   return Status::NotSupported("cannot reorder rows of a " + type.ToString() + " column");

@@ -4,7 +4,8 @@
 // Order per key: ascending or descending, nulls first or last; within a type as the filter
 // language compares (docs/filter-language.md): integers, dates, times, timestamps and decimals
 // numerically (unsigned types as unsigned), floats numerically with -0 = +0 and NaN above every
-// number, strings and binary as unsigned bytes, false < true. Ties keep the input order.
+// number, strings and binary as unsigned bytes, false < true; dictionary arrays by the values
+// their indices select (a NULL dictionary value above every other). Ties keep the input order.
 //
 // Thread safety: pure functions over immutable arrays.
 #pragma once
@@ -35,7 +36,8 @@ struct SortKey {
 Status SortRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows);
 
 // The rows of a column held in `chunks`, in the order of `rows`, as one new array of the
-// chunks' type. NotSupported for nested types. REQUIRES: as SortRows.
+// chunks' type (dictionary arrays: against one dictionary, as UnifyDictionaries makes it).
+// NotSupported for nested types. REQUIRES: as SortRows.
 Result<std::shared_ptr<Array>> TakeRows(const std::vector<std::shared_ptr<Array>>& chunks,
                                         const std::vector<RowRef>& rows);
 

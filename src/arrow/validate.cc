@@ -48,6 +48,11 @@ class Validator {
       return fail("has " + std::to_string(a.children.size()) + " children, expected " +
                   std::to_string(expected_children));
     }
+    if ((a.dictionary != nullptr) != (type.id == TypeId::kDictionary)) {
+      return fail(type.id == TypeId::kDictionary ? "no dictionary"
+                                                 : "a dictionary without "
+                                                   "a dictionary type");
+    }
     if (type.id == TypeId::kNull) {
       if (a.null_count != a.length) return fail("a null array must have null_count == length");
       return Status::OK();
@@ -76,6 +81,7 @@ class Validator {
       case TypeId::kLargeList: return CheckList<int64_t>(a, path, depth);
       case TypeId::kMap: return CheckList<int32_t>(a, path, depth);
       case TypeId::kStruct: return CheckStruct(a, path, depth);
+      case TypeId::kDictionary: return CheckDictionary(a, path, depth);
       default: return CheckFixedWidth(a, path);
     }
   }
@@ -241,6 +247,29 @@ class Validator {
                                     " of a valid struct");
           }
         }
+      }
+    }
+    return Status::OK();
+  }
+
+  Status CheckDictionary(const Array& a, const std::string& path, int depth) {
+    PQSIFT_RETURN_IF_ERROR(CheckFixedWidth(a, path));  // the indices
+    const Array& dictionary = *a.dictionary;
+    const std::string dictionary_path = path + ".dictionary";
+    if (dictionary.type == nullptr || !(*dictionary.type == *a.type->value_type)) {
+      return Status::Internal("invalid array " + dictionary_path + ": type " +
+                              (dictionary.type ? dictionary.type->ToString() : "<none>") +
+                              " instead of " + a.type->value_type->ToString());
+    }
+    PQSIFT_RETURN_IF_ERROR(Check(dictionary, dictionary_path, depth + 1));
+    if (!full_) return Status::OK();
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!a.IsValid(i)) continue;
+      const int32_t index = layout::DictionaryIndex(a, i);
+      if (index < 0 || index >= dictionary.length) {
+        return Status::Internal("invalid array " + path + ": element " + std::to_string(i) +
+                                " has index " + std::to_string(index) +
+                                " outside a dictionary of " + std::to_string(dictionary.length));
       }
     }
     return Status::OK();

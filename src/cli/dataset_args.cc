@@ -49,9 +49,7 @@ Result<Dataset> DiscoverDataset(const DatasetArgs& args) {
   return Dataset::Discover(args.paths, options);
 }
 
-Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& given,
-                                          const std::string& split) {
-  ScanOptions options = given;
+Status ApplyVirtualColumns(const DatasetArgs& args, ScanOptions* options) {
   // `--with-row-index data.parquet` takes the path as the column's name (the flag's value is
   // optional): say so rather than scan something else.
   for (const auto& [flag, name] : {std::pair{"--with-row-index", &args.row_index},
@@ -62,8 +60,15 @@ Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOpt
                                      "': put PATH first, or write " + flag + "=NAME");
     }
   }
-  if (!args.row_index.empty()) options.row_index_column = args.row_index;
-  if (!args.filename.empty()) options.filename_column = args.filename;
+  if (!args.row_index.empty()) options->row_index_column = args.row_index;
+  if (!args.filename.empty()) options->filename_column = args.filename;
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Scanner>> OpenScan(const DatasetArgs& args, const ScanOptions& given,
+                                          const std::string& split) {
+  ScanOptions options = given;
+  PQSIFT_RETURN_IF_ERROR(ApplyVirtualColumns(args, &options));
   if (args.keys.any()) {
     PQSIFT_ASSIGN_OR_RETURN(options.open.decryption, MakeDecryptionOptions(args.keys));
   }

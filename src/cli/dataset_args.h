@@ -29,6 +29,9 @@ struct DatasetArgs {
 
 // Adds --with-row-index [NAME] and --with-filename [NAME] (OpenScan applies them).
 void AddVirtualColumnOptions(CLI::App* sub, DatasetArgs& args);
+// Sets the virtual column names of `args` in `options`. InvalidArgument for a name that looks
+// like a path (the flag's optional value took the PATH after it).
+Status ApplyVirtualColumns(const DatasetArgs& args, ScanOptions* options);
 
 // Adds PATH... (required unless `paths_optional`), the dataset flags and the remote storage
 // flags to `sub`.

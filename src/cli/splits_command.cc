@@ -1,4 +1,5 @@
-// `pqsift splits PATH... --target-bytes N [--where EXPR] [--json]`: byte-range splits of the
+// `pqsift splits PATH... --target-bytes N [--where EXPR] [--with-row-index [NAME]]
+// [--with-filename [NAME]] [--json]`: byte-range splits of the
 // row groups a scan would read (after file and row-group pruning), one FILE:START:END per
 // line; `pqsift scan --split FILE:START:END` scans one. Each row group the plan reads is in
 // exactly one split (the midpoint rule, pqsift/dataset.h).
@@ -30,6 +31,9 @@ int RunSplits(const SplitsArgs& args) {
   ScanOptions options;
   options.filter = args.where;
   options.prune = !args.no_prune;
+  // A filter on a virtual column plans as the scan of a split will run it: files skipped by
+  // their names, row groups by the row positions the filter allows.
+  if (Status st = ApplyVirtualColumns(args.dataset, &options); !st.ok()) return ReportError(st);
   auto splits = PlanSplits(*dataset, options, args.target_bytes);
   if (!splits.ok()) return ReportError(splits.status());
   if (args.json) {
@@ -57,6 +61,7 @@ Command AddSplitsCommand(CLI::App& root) {
       "splits", "Print byte-range splits (FILE:START:END) of the row groups a scan would read.");
   auto args = std::make_shared<SplitsArgs>();
   AddDatasetOptions(sub, args->dataset);
+  AddVirtualColumnOptions(sub, args->dataset);
   sub->add_option("--target-bytes", args->target_bytes,
                   "About this many bytes of column data per split (row groups are never cut)")
       ->check(CLI::PositiveNumber)

@@ -43,6 +43,7 @@ std::optional<Value> ValueAt(const Array& a, int64_t i) {
       return Value::Bytes(
           std::string(data + offsets[s], static_cast<size_t>(offsets[s + 1] - offsets[s])));
     }
+    case TypeId::kDictionary: return ValueAt(*a.dictionary, layout::DictionaryIndex(a, i));
     default: return std::nullopt;
   }
 }

@@ -3,6 +3,7 @@
 #include "arrow/widen.h"
 #include "column/arrow_type.h"
 #include "expr/substitute.h"
+#include "scan/constant_array.h"
 #include "scan/runtime_check.h"
 #include "scan/variant_proof.h"
 
@@ -17,9 +18,11 @@ Result<int32_t> FindNode(const Schema& schema, const std::string& path) {
 
 }  // namespace
 
-Result<std::vector<DecodedColumn>> ResolveOutputColumns(
-    const Schema& tree, const std::vector<std::string>& paths, const std::string& where,
-    std::shared_ptr<const BatchSchema>* schema) {
+Result<std::vector<DecodedColumn>> ResolveOutputColumns(const Schema& tree,
+                                                        const std::vector<std::string>& paths,
+                                                        const std::string& where,
+                                                        std::shared_ptr<const BatchSchema>* schema,
+                                                        const std::string& filename_column) {
   std::vector<std::string> names = paths;
   if (names.empty()) {
     for (int32_t child : tree.root().children) names.emplace_back(tree.nodes()[child].name);
@@ -37,6 +40,9 @@ Result<std::vector<DecodedColumn>> ResolveOutputColumns(
       return plan.status().WithContext(std::string(where).append(": column '").append(name) + "'");
     }
     col.type = plan->type;
+    // One file's name under every row: 4 bytes a row instead of the whole path (and what
+    // pandas and Polars make a categorical of).
+    if (!filename_column.empty() && col.path == filename_column) col.type = Dictionary(col.type);
     const SchemaNode& n = tree.nodes()[*node];
     batch_schema->fields.push_back({name, col.type, n.repetition != Repetition::kRequired});
     columns.push_back(std::move(col));
@@ -57,6 +63,11 @@ Result<DecodedColumn> ColumnResolver::Resolve(const PlannedFile& file, const std
   for (size_t p = 0; p < partition_columns_.size(); ++p) {
     if (partition_columns_[p] == path) {
       col.constant = file.partition_values.at(p);
+      if (type->id == TypeId::kDictionary && !col.constant->is_null()) {
+        // Made once per file, shared by every batch of the file.
+        PQSIFT_ASSIGN_OR_RETURN(col.constant_dictionary,
+                                MakeConstantArray(type->value_type, *col.constant, 1));
+      }
       return col;
     }
   }

@@ -23,12 +23,15 @@
 namespace pqsift::scan {
 
 // The output columns of a scan of `tree` (every top-level column when `paths` is empty), in the
-// scan's types, and their batch schema. InvalidArgument naming `where` for a name that resolves
-// to no column (or to several).
+// scan's types, and their batch schema. The virtual filename column (`filename_column`, empty:
+// none) is dictionary-encoded there: dictionary<large_string>, one dictionary value per file
+// under all its rows. InvalidArgument naming `where` for a name that resolves to no column (or
+// to several).
 Result<std::vector<DecodedColumn>> ResolveOutputColumns(const Schema& tree,
                                                         const std::vector<std::string>& paths,
                                                         const std::string& where,
-                                                        std::shared_ptr<const BatchSchema>* schema);
+                                                        std::shared_ptr<const BatchSchema>* schema,
+                                                        const std::string& filename_column = {});
 
 class ColumnResolver {
  public:

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "arrow/builder.h"
+#include "arrow/dictionary.h"
 #include "expr/expr.h"
 
 namespace pqsift::scan {
@@ -21,6 +22,11 @@ std::shared_ptr<Array> Repeat(std::shared_ptr<const DataType> type, T v, int64_t
 Result<std::shared_ptr<Array>> MakeConstantArray(std::shared_ptr<const DataType> type,
                                                  const expr::Value& value, int64_t length) {
   if (value.is_null()) return MakeAllNullArray(std::move(type), length);
+  if (type->id == TypeId::kDictionary) {
+    PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> dictionary,
+                            MakeConstantArray(type->value_type, value, 1));
+    return RepeatDictionaryIndex(std::move(dictionary), 0, length);
+  }
   if (expr::ValueKindOf(*type) != value.kind) {
     return Status::InvalidArgument("a constant " + expr::DebugString(value) + " for a " +
                                    type->ToString() + " column");

@@ -140,8 +140,8 @@ struct Executor::State {
 // each file (scan/column_resolver.h).
 Status Executor::State::Resolve() {
   if (!options.count_only) {
-    PQSIFT_ASSIGN_OR_RETURN(columns,
-                            ResolveOutputColumns(*tree, options.columns, Where(), &schema));
+    PQSIFT_ASSIGN_OR_RETURN(columns, ResolveOutputColumns(*tree, options.columns, Where(), &schema,
+                                                          options.filename_column));
   } else {
     schema = std::make_shared<BatchSchema>();
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "arrow/builder.h"
+#include "arrow/dictionary.h"
 #include "arrow/widen.h"
 #include "scan/constant_array.h"
 
@@ -19,6 +20,7 @@ bool DecodedColumn::DecodesAs(const DecodedColumn& output) const {
 
 Result<std::shared_ptr<Array>> DecodedColumn::Finish(std::shared_ptr<Array> decoded,
                                                      int64_t rows) const {
+  if (constant_dictionary) return RepeatDictionaryIndex(constant_dictionary, 0, rows);
   if (constant) return MakeConstantArray(type, *constant, rows);
   if (widen) return WidenArray(*decoded, type);
   return decoded;

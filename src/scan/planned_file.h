@@ -37,6 +37,9 @@ struct DecodedColumn {
   std::shared_ptr<const DataType> type;  // the scan's type: the file's is widened to it
   bool widen = false;                    // the file stores a narrower type (arrow/widen.h)
   std::optional<expr::Value> constant;   // set: not in the file; every row holds this value
+  // A non-null constant of a dictionary type: its one-entry dictionary, shared by the arrays of
+  // every batch of the file.
+  std::shared_ptr<Array> constant_dictionary;
   // The virtual row index (ScanOptions::row_index_column): no leaves; each row's array value is
   // its position in the file, made from the row numbers the slice decodes (RowIndexArray).
   bool row_index = false;

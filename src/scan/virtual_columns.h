@@ -10,7 +10,9 @@
 //   filename    VARCHAR, a constant per file: a partition column whose value is the file's
 //               path (RedactUrl: no user info or query string, they may hold secrets), so a filter
 //               on it is decided as partition values are, by the dataset before any footer is read
-//               (dataset/dataset_scan.cc) and by every stage after.
+//               (dataset/dataset_scan.cc) and by every stage after. In the output batches it is
+//               dictionary-encoded (ResolveOutputColumns): the file's name once, an int32 index
+//               per row; filters see the plain VARCHAR.
 //
 // A dataset scan adds both to its unified schema itself (and the filename to its partition
 // values, to prove filters on it before opening files); a scan of plain files gets them here

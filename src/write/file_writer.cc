@@ -16,6 +16,7 @@
 #include <deque>
 #include <string>
 
+#include "arrow/dictionary.h"
 #include "arrow/sort.h"
 #include "compression/codec.h"
 #include "format/bloom_filter.h"
@@ -140,6 +141,15 @@ struct ParquetWriter::State {
 
   // Rows [offset, offset + length) of field c's column into its leaves' chunks.
   Status WriteColumn(size_t c, const Array& column, int64_t offset, int64_t length) {
+    if (column.type->id == TypeId::kDictionary) {
+      // The file stores the values, and dictionary-encodes them itself (ChunkOptions::dictionary).
+      // The indices are the caller's: checked before they are followed.
+      PQSIFT_ASSIGN_OR_RETURN(auto part, Slice(column, offset, length));
+      Status valid = ValidateArray(*part);
+      if (!valid.ok()) return Status::InvalidArgument(valid.message());
+      PQSIFT_ASSIGN_OR_RETURN(auto values, DecodeDictionary(*part));
+      return WriteColumn(c, *values, 0, length);
+    }
     const write::ColumnPlan& plan = columns[c];
     if (plan.leaves.size() == 1 && plan.leaves[0].is_flat()) {
       return chunks[first_leaf[c]]->Write(column, offset, length);
@@ -367,7 +377,10 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   auto state = std::make_unique<State>();
   bool all_flat = true;
   for (const Field& field : schema->fields) {
-    auto plan = write::PlanColumn(field);
+    // A dictionary column is stored as its values (WriteColumn).
+    auto plan = field.type->id == TypeId::kDictionary
+                    ? write::PlanColumn({field.name, field.type->value_type, field.nullable})
+                    : write::PlanColumn(field);
     if (!plan.ok()) return plan.status().WithContext("column '" + field.name + "'");
     all_flat &= plan->leaves.size() == 1 && plan->leaves[0].is_flat();
     state->columns.push_back(std::move(*plan));

@@ -27,7 +27,7 @@ TEST(ExportTypeTest, FormatStringsOfEveryType) {
       {"date", "tdD"},       {"time32", "ttm"},    {"time64us", "ttu"},  {"time64ns", "ttn"},
       {"ts_utc", "tsm:UTC"}, {"ts_local", "tsu:"}, {"ts_ns", "tsn:UTC"}, {"list", "+L"},
       {"struct", "+s"},      {"map", "+m"},        {"map_int", "+m"},    {"nested", "+L"},
-      {"null", "n"},
+      {"dict", "i"},         {"null", "n"},
   };
   for (const auto& c : testing::EveryTypeColumns()) {
     SCOPED_TRACE(c.name);
@@ -38,7 +38,13 @@ TEST(ExportTypeTest, FormatStringsOfEveryType) {
     EXPECT_STREQ(s.name, c.name.c_str());
     EXPECT_EQ(s.flags, ARROW_FLAG_NULLABLE);
     EXPECT_EQ(s.metadata, nullptr);
-    EXPECT_EQ(s.dictionary, nullptr);
+    // A dictionary type's values: the dictionary member (its own leaf schema).
+    if (c.array->type->id == TypeId::kDictionary) {
+      ASSERT_NE(s.dictionary, nullptr);
+      EXPECT_STREQ(s.dictionary->format, "U");
+    } else {
+      EXPECT_EQ(s.dictionary, nullptr);
+    }
     ASSERT_NE(s.release, nullptr);
     s.release(&s);
     EXPECT_EQ(s.release, nullptr);
@@ -134,7 +140,7 @@ TEST(ExportArrayTest, SharesBuffersWithTheRightCountsForEveryType) {
     EXPECT_EQ(a.null_count, c.array->null_count);
     EXPECT_EQ(a.n_buffers, layout::BufferCount(c.array->type->id));
     EXPECT_EQ(a.n_children, static_cast<int64_t>(c.array->children.size()));
-    EXPECT_EQ(a.dictionary, nullptr);
+    EXPECT_EQ(a.dictionary != nullptr, c.array->dictionary != nullptr);
     ASSERT_NE(a.buffers, nullptr);
     for (int64_t i = 0; i < a.n_buffers; ++i) {
       const auto& mine = c.array->buffers[static_cast<size_t>(i)];

@@ -232,7 +232,12 @@ TEST(ImportFieldTest, ReadsNamesFlagsAndNestedTypes) {
   ArrowSchema dict = LeafSchema("i");
   ArrowSchema values = LeafSchema("U");
   dict.dictionary = &values;
-  EXPECT_EQ(ImportField(&dict).status().code(), StatusCode::kNotSupported);
+  auto dictionary = ImportField(&dict);
+  ASSERT_TRUE(dictionary.ok()) << dictionary.status().ToString();
+  EXPECT_EQ(*dictionary->type, *Dictionary(LargeUtf8()));
+  ArrowSchema wide = LeafSchema("l");  // int64 indices: not pqsift's
+  wide.dictionary = &values;
+  EXPECT_EQ(ImportField(&wide).status().code(), StatusCode::kNotSupported);
   EXPECT_FALSE(ImportField(nullptr).ok());
   ArrowSchema released = LeafSchema("i");
   released.release = nullptr;

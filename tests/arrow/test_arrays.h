@@ -135,6 +135,14 @@ inline std::shared_ptr<Array> MakeMapOf(std::shared_ptr<Array> keys, std::shared
   return r.ok() ? *r : nullptr;
 }
 
+// dictionary<values = dictionary's type> with int32 `indices` (nullopt: a null element).
+inline std::shared_ptr<Array> MakeDictionaryOf(std::shared_ptr<Array> dictionary,
+                                               const std::vector<Opt<int32_t>>& indices) {
+  auto out = MakeFixed<int32_t>(Dictionary(dictionary->type), indices);
+  out->dictionary = std::move(dictionary);
+  return out;
+}
+
 inline std::shared_ptr<RecordBatch> MakeBatch(const std::vector<NamedArray>& columns,
                                               int64_t num_rows = -1) {
   auto schema = std::make_shared<BatchSchema>();
@@ -194,6 +202,7 @@ inline std::vector<NamedArray> EveryTypeColumns() {
                               {"y", MakeList(strings, {0, 1, 1, 4, 6}, {true, false, true, true})}},
                              3, {true, true, false}),
                 {0, 2, 2, 3, 3}, {true, false, true, true})},
+      {"dict", MakeDictionaryOf(MakeStrings({"b", "a", "q,\"r\""}), {1, kNull, 0, 2})},
       {"null", nullptr},
   };
   auto null_array = MakeAllNullArray(NullType(), 4);
@@ -217,6 +226,7 @@ inline std::shared_ptr<Array> WithCountedBuffers(const Array& array,
     });
   }
   for (auto& child : out->children) child = WithCountedBuffers(*child, live);
+  if (out->dictionary) out->dictionary = WithCountedBuffers(*out->dictionary, live);
   return out;
 }
 

@@ -60,21 +60,21 @@ std::vector<std::string> Lines(const std::string& text) {
 const char* const kEveryTypeCsv =
     "bool,int8,int16,int32,int64,uint8,uint16,uint32,uint64,float16,float32,float64,string,"
     "binary,fixed,decimal,date,time32,time64us,time64ns,ts_utc,ts_local,ts_ns,list,struct,map,"
-    "map_int,nested,null\n"
+    "map_int,nested,dict,null\n"
     "true,-128,-32768,-2147483648,-9223372036854775808,0,0,0,0,1,1.5,0.1,a,0x00ff,0x616263,"
     "123.45,1970-01-01,00:00:00,00:00:00,00:00:00,1970-01-01 00:00:00+00,1970-01-01 00:00:00,"
     "1970-01-01 00:00:00+00,\"[1,2]\",\"{\"\"a\"\":1,\"\"b\"\":\"\"x\"\"}\",\"{\"\"k\"\":1}\","
     "\"[{\"\"key\"\":7,\"\"value\"\":\"\"v\"\"},{\"\"key\"\":8,\"\"value\"\":null}]\","
-    "\"[{\"\"x\"\":1,\"\"y\"\":[\"\"x\"\"]},{\"\"x\"\":2,\"\"y\"\":null}]\",\n"
-    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+    "\"[{\"\"x\"\":1,\"\"y\"\":[\"\"x\"\"]},{\"\"x\"\":2,\"\"y\"\":null}]\",a,\n"
+    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
     "false,0,0,0,0,1,1,1,1,nan,nan,-0,\"\",0x,0x010203,-0.05,2022-01-08,01:02:03.004,"
     "00:00:00.000001,00:00:00.000000001,1970-01-01 00:00:01.5+00,1970-01-01 00:00:00.000001,"
-    "1970-01-01 00:00:00.000000001+00,[],\"{\"\"a\"\":null,\"\"b\"\":\"\"y\"\"}\",{},[],[null],\n"
+    "1970-01-01 00:00:00.000000001+00,[],\"{\"\"a\"\":null,\"\"b\"\":\"\"y\"\"}\",{},[],[null],b,\n"
     "true,127,32767,2147483647,9223372036854775807,255,65535,4294967295,18446744073709551615,"
     "-inf,inf,1e+300,\"h\xc3\xa9llo, \"\"q\"\"\n\",0x616263,0x78797a,0.00,1969-12-31,"
     "23:59:59.999,23:59:59.999999,00:00:00.000000005,1969-12-31 23:59:59.999+00,"
     "1970-01-02 00:00:00,1970-01-01 00:00:00.000000002+00,\"[null,3]\","
-    "\"{\"\"a\"\":4,\"\"b\"\":null}\",\"{\"\"a\"\":null,\"\"b\"\":2}\",[],[],\n";
+    "\"{\"\"a\"\":4,\"\"b\"\":null}\",\"{\"\"a\"\":null,\"\"b\"\":2}\",[],[],\"q,\"\"r\"\"\",\n";
 
 const char* const kEveryTypeJson[] = {
     R"({"bool":true,"int8":-128,"int16":-32768,"int32":-2147483648,"int64":"-9223372036854775808",)"
@@ -84,19 +84,19 @@ const char* const kEveryTypeJson[] = {
     R"("ts_utc":"1970-01-01 00:00:00+00","ts_local":"1970-01-01 00:00:00",)"
     R"("ts_ns":"1970-01-01 00:00:00+00","list":[1,2],"struct":{"a":1,"b":"x"},"map":{"k":1},)"
     R"("map_int":[{"key":7,"value":"v"},{"key":8,"value":null}],)"
-    R"("nested":[{"x":1,"y":["x"]},{"x":2,"y":null}],"null":null})",
+    R"("nested":[{"x":1,"y":["x"]},{"x":2,"y":null}],"dict":"a","null":null})",
     R"({"bool":null,"int8":null,"int16":null,"int32":null,"int64":null,"uint8":null,)"
     R"("uint16":null,"uint32":null,"uint64":null,"float16":null,"float32":null,"float64":null,)"
     R"("string":null,"binary":null,"fixed":null,"decimal":null,"date":null,"time32":null,)"
     R"("time64us":null,"time64ns":null,"ts_utc":null,"ts_local":null,"ts_ns":null,"list":null,)"
-    R"("struct":null,"map":null,"map_int":null,"nested":null,"null":null})",
+    R"("struct":null,"map":null,"map_int":null,"nested":null,"dict":null,"null":null})",
     R"({"bool":false,"int8":0,"int16":0,"int32":0,"int64":0,"uint8":1,"uint16":1,"uint32":1,)"
     R"("uint64":1,"float16":"NaN","float32":"NaN","float64":-0,"string":"","binary":"0x",)"
     R"("fixed":"0x010203","decimal":-0.05,"date":"2022-01-08","time32":"01:02:03.004",)"
     R"("time64us":"00:00:00.000001","time64ns":"00:00:00.000000001",)"
     R"("ts_utc":"1970-01-01 00:00:01.5+00","ts_local":"1970-01-01 00:00:00.000001",)"
     R"("ts_ns":"1970-01-01 00:00:00.000000001+00","list":[],"struct":{"a":null,"b":"y"},)"
-    R"("map":{},"map_int":[],"nested":[null],"null":null})",
+    R"("map":{},"map_int":[],"nested":[null],"dict":"b","null":null})",
     R"({"bool":true,"int8":127,"int16":32767,"int32":2147483647,"int64":"9223372036854775807",)"
     R"("uint8":255,"uint16":65535,"uint32":4294967295,"uint64":"18446744073709551615",)"
     R"("float16":"-Infinity","float32":"Infinity","float64":1e+300,)"
@@ -105,7 +105,7 @@ const char* const kEveryTypeJson[] = {
     R"("time32":"23:59:59.999","time64us":"23:59:59.999999","time64ns":"00:00:00.000000005",)"
     R"("ts_utc":"1969-12-31 23:59:59.999+00","ts_local":"1970-01-02 00:00:00",)"
     R"("ts_ns":"1970-01-01 00:00:00.000000002+00","list":[null,3],"struct":{"a":4,"b":null},)"
-    R"("map":{"a":null,"b":2},"map_int":[],"nested":[],"null":null})",
+    R"("map":{"a":null,"b":2},"map_int":[],"nested":[],"dict":"q,\"r\"","null":null})",
 };
 
 TEST(CsvWriterTest, EveryTypeExactly) {
@@ -120,7 +120,7 @@ TEST(JsonLinesWriterTest, EveryTypeExactlyAndParseable) {
     EXPECT_EQ(lines[i], kEveryTypeJson[i]) << "row " << i;
     auto parsed = nlohmann::json::parse(lines[i], nullptr, false);
     ASSERT_FALSE(parsed.is_discarded()) << lines[i];
-    EXPECT_EQ(parsed.size(), 29u);
+    EXPECT_EQ(parsed.size(), 30u);
   }
   auto row3 = nlohmann::json::parse(lines[3]);
   EXPECT_EQ(row3["string"], "h\xc3\xa9llo, \"q\"\n");

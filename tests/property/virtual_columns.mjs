@@ -175,12 +175,15 @@ for (let d = 0; d < args.datasets && failures < 10; d++) {
       if (top.code !== 0 || have.join('\n') !== want.join('\n')) fail(`${repro} --order-by "filename, file_row_number DESC" --limit ${k}\n  top-k differs: ${top.stderr.trim()} ${JSON.stringify(have.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
   }
-  // Splits: every split of every file, with a random row index predicate; positions are the
-  // file's, so the union of the splits' rows is the whole file's scan.
+  // Splits: every split of every file, with a random predicate; positions are the file's, so
+  // the union of the splits' rows is the whole file's scan.
   for (const f of ds.files) {
     splitChecks++;
     const where = rng.chance(0.5) ? 'TRUE' : randomPredicate(rng, ds);
-    const listed = await pqsift(['splits', f.file, '--target-bytes', String(rng.pick([1, 4000, 1 << 30]))]);
+    // Half the time the splits are planned with the predicate too (pruned row groups are in no
+    // split: they hold no matching row).
+    const planned = rng.chance(0.5) ? [...V, '--where', where] : [];
+    const listed = await pqsift(['splits', f.file, ...planned, '--target-bytes', String(rng.pick([1, 4000, 1 << 30]))]);
     const whole = await pqsift(['scan', f.file, ...V, '--where', where, '--select', 'file_row_number,id', '--format', 'jsonl']);
     if (listed.code !== 0 || whole.code !== 0) { fail(`splits of ${f.file}: ${listed.stderr}${whole.stderr}`); continue; }
     const parts = [];

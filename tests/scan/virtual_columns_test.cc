@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
+#include "arrow/dictionary.h"
 #include "scan/scan_test_file.h"
 
 namespace pqsift {
@@ -173,6 +176,117 @@ TEST(VirtualColumns, OnlyTheVirtualColumnsAndFilename) {
   ASSERT_TRUE(batches.ok());
   EXPECT_TRUE(Int64Column(*batches, 0).empty());
   EXPECT_EQ((*scanner)->stats().row_groups_read, 0u);
+}
+
+// Two files of the same rows under two names, scanned as one.
+Result<std::unique_ptr<Scanner>> OpenTwoFiles(ScanOptions options) {
+  std::vector<std::shared_ptr<RandomAccessFile>> files = {
+      MakeMemoryFile("a.parquet", File().bytes), MakeMemoryFile("b.parquet", File().bytes)};
+  return Scanner::Open(files, {File().metadata, File().metadata}, options);
+}
+
+// Column `c` of every batch as strings: a large_string column's values or a dictionary column's
+// (checked to be valid first).
+std::vector<std::string> StringColumn(const std::vector<std::shared_ptr<RecordBatch>>& batches,
+                                      size_t c) {
+  std::vector<std::string> out;
+  for (const auto& b : batches) {
+    std::shared_ptr<Array> a = b->columns[c];
+    EXPECT_TRUE(ValidateArray(*a).ok()) << ValidateArray(*a).ToString();
+    if (a->type->id == TypeId::kDictionary) a = *DecodeDictionary(*a);
+    const int64_t* o = a->buffers[1]->as<int64_t>() + a->offset;
+    for (int64_t i = 0; i < a->length; ++i) {
+      out.emplace_back(a->buffers[2]->as<char>() + o[i], static_cast<size_t>(o[i + 1] - o[i]));
+    }
+  }
+  return out;
+}
+
+TEST(VirtualColumns, FilenameIsOneDictionaryValuePerFile) {
+  ScanOptions options;
+  options.columns = {"id", "name"};
+  options.filename_column = "name";
+  options.batch_size = 700;
+  options.filter = "id < 3334 OR name = 'b.parquet'";
+  auto scanner = OpenTwoFiles(options);
+  ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
+  EXPECT_EQ(*(*scanner)->schema()->fields[1].type, *Dictionary(LargeUtf8()));
+  auto batches = DrainScanner(**scanner);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  std::set<const Array*> dictionaries;
+  for (const auto& b : *batches) {
+    ASSERT_TRUE(ValidateRecordBatch(*b).ok()) << ValidateRecordBatch(*b).ToString();
+    const Array& name = *b->columns[1];
+    ASSERT_EQ(name.type->id, TypeId::kDictionary);
+    EXPECT_EQ(name.dictionary->length, 1);  // the file's name, once
+    EXPECT_EQ(name.buffers[1]->size(), static_cast<size_t>(name.length) * 4);  // then 4 bytes a row
+    EXPECT_EQ(name.null_count, 0);
+    dictionaries.insert(name.dictionary.get());
+  }
+  EXPECT_EQ(dictionaries.size(), 2u);  // every batch of a file shares the file's
+  std::vector<std::optional<int64_t>> ids = Int64Column(*batches, 0);
+  std::vector<std::string> names = StringColumn(*batches, 1);
+  ASSERT_EQ(names.size(), ids.size());
+  size_t a = 0, b = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == "a.parquet") {
+      ++a;
+      EXPECT_LT(*ids[i], 3334) << i;
+    } else {
+      ASSERT_EQ(names[i], "b.parquet") << i;
+      ++b;
+    }
+  }
+  EXPECT_EQ(a, 3334u);
+  EXPECT_EQ(b, 10000u);
+}
+
+TEST(VirtualColumns, TopKAndLimitByFilenameAcrossFiles) {
+  for (const char* order : {"name DESC, id", "name, id DESC"}) {
+    ScanOptions options;
+    options.columns = {"name", "id"};
+    options.filename_column = "name";
+    options.order_by = order;
+    options.limit = 3;
+    auto scanner = OpenTwoFiles(options);
+    ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
+    auto batches = DrainScanner(**scanner);
+    ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+    const bool desc = std::string(order) == "name DESC, id";
+    EXPECT_EQ(StringColumn(*batches, 0),
+              std::vector<std::string>(3, desc ? "b.parquet" : "a.parquet"))
+        << order;
+    EXPECT_EQ(Int64Column(*batches, 1),
+              desc ? Range(0, 3) : (std::vector<std::optional<int64_t>>{9999, 9998, 9997}))
+        << order;
+  }
+}
+
+TEST(VirtualColumns, FilenameWrittenToParquetIsAStringColumn) {
+  ScanOptions options;
+  options.columns = {"id", "name"};
+  options.filename_column = "name";
+  options.filter = "id < 1500";
+  auto scanner = OpenTwoFiles(options);
+  ASSERT_TRUE(scanner.ok()) << scanner.status().ToString();
+  std::vector<uint8_t> bytes;
+  auto writer =
+      ParquetWriter::Open(MakeMemoryWritableFile("out.parquet", &bytes), (*scanner)->schema());
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  auto batches = DrainScanner(**scanner);
+  ASSERT_TRUE(batches.ok());
+  for (const auto& b : *batches) ASSERT_TRUE((*writer)->Write(*b).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto md = ReadParquetMetadata(*MakeMemoryFile("out.parquet", bytes));
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  auto back = Scanner::Open({MakeMemoryFile("out.parquet", bytes)}, {*md}, ScanOptions{});
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(*(*back)->schema()->fields[1].type, *LargeUtf8());
+  auto read = DrainScanner(**back);
+  ASSERT_TRUE(read.ok());
+  std::vector<std::string> expected(1500, "a.parquet");
+  expected.resize(3000, "b.parquet");
+  EXPECT_EQ(StringColumn(*read, 1), expected);
 }
 
 TEST(VirtualColumns, NameClashIsAnError) {

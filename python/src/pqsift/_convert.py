@@ -84,6 +84,8 @@ def pandas_array(column: Column) -> Any:
         return _string_array(values)
     if kind == "datetimetz":
         return pd.arrays.DatetimeArray(values, dtype=pd.DatetimeTZDtype(tz=tz))
+    if kind == "categorical":  # mask holds the categories (python/ext/columns.h)
+        return pd.Categorical.from_codes(values, categories=pd.Index(mask))
     raise AssertionError(f"unknown column kind {kind!r}")
 
 

@@ -18,7 +18,7 @@ skips partitions for ``df.loc[a:b]``.
 from __future__ import annotations
 
 import collections
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _pqsift
 from ._errors import InvalidArgumentError
@@ -76,7 +76,11 @@ class _ReadSplit:
             dtype = meta.index.dtype if name == self.index else meta[name].dtype
             if name in df.columns:
                 column = df[name]
-                out[name] = column if column.dtype == dtype else column.astype(dtype)
+                # A categorical (the filename) keeps its partition's own categories: meta's are
+                # Dask's "unknown" ones (read_parquet), which a cast would turn into NaN.
+                same = column.dtype == dtype or (isinstance(dtype, pd.CategoricalDtype)
+                                                 and isinstance(column.dtype, pd.CategoricalDtype))
+                out[name] = column if same else column.astype(dtype)
             else:
                 out[name] = pd.Series(pd.array([None] * len(df), dtype=dtype)
                                       if _nullable(dtype) else [None] * len(df), dtype=dtype)
@@ -107,6 +111,8 @@ def read_parquet(
     timestamp_as_object: bool = False,
     maps_as_pydicts: Optional[str] = None,
     calculate_divisions: bool = True,
+    row_index: Union[None, bool, str] = None,
+    filename: Union[None, bool, str] = None,
 ) -> Any:
     """A ``dask.dataframe.DataFrame`` over Parquet files, read by pqsift.
 
@@ -126,18 +132,23 @@ def read_parquet(
             side; None for one per core).
         date_as_object, timestamp_as_object, maps_as_pydicts: as for ``Scan.to_pandas``.
         calculate_divisions: False skips reading statistics for divisions.
+        row_index, filename: the virtual columns, as for ``pqsift.scan`` (each row's position in
+            its file, exact in every partition; its file's path, a categorical whose categories
+            Dask treats as unknown: ``ddf.filename.cat.as_known()`` collects them). The filter
+            may name them: the splits are planned with them too.
 
     Every partition that is scheduled holds rows the plan could not rule out; a partition whose
     rows the filter then drops on the worker is empty.
     """
     import dask.dataframe as dd
+    from dask.dataframe.utils import clear_known_categories
 
     path_list = _paths(paths)
     keys = partition_fields(path_list, hive_partitioning=hive_partitioning)
     if partition_schema is None and keys:
         partition_schema = ",".join(f"{name}:{type_}" for name, type_ in keys)
     dataset_options = dict(partition_schema=partition_schema, hive_partitioning=hive_partitioning,
-                           use_manifest=use_manifest)
+                           use_manifest=use_manifest, row_index=row_index, filename=filename)
     read_columns = list(columns) if columns is not None else None
     if index is not None and read_columns is not None and index not in read_columns:
         read_columns = [index] + read_columns
@@ -147,6 +158,8 @@ def read_parquet(
     parts = splits(path_list, split_bytes, filter, **dataset_options)
     meta = scan(path_list, columns=read_columns, filter=filter, threads=1,
                 **dataset_options).empty_pandas(**pandas_options)
+    # Each partition knows only its own files' names (categories): Dask's unknown categories.
+    meta = clear_known_categories(meta)
     if index is not None:
         if index not in meta.columns:
             raise KeyError(f"index column {index!r} is not among the columns read")

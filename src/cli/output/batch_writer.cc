@@ -86,10 +86,10 @@ class CsvWriter final : public TextWriter {
         !std::isalnum(static_cast<unsigned char>(d)) && std::strchr(".-+: =/", d) == nullptr;
     check_.clear();
     for (const Field& f : fields()) {
-      TypeId id = f.type->id;
+      const TypeId id = layout::ValueType(*f.type).id;
       // WKT text of a geometry has commas too.
       check_.push_back(!plain_delimiter || id == TypeId::kLargeString || layout::IsNested(id) ||
-                       !f.type->extension_name.empty());
+                       !layout::ValueType(*f.type).extension_name.empty());
     }
     for (int64_t row = 0; row < batch.num_rows; ++row) {
       for (size_t c = 0; c < columns.size(); ++c) {

@@ -66,9 +66,11 @@ class TableWriter final : public TextWriter {
       std::vector<bool> right;
       for (const Field& f : cols) {
         names.push_back(Truncate(f.name, max_width));
+        // A dictionary column shows as its values (the filename column: large_string).
+        const DataType& type = layout::ValueType(*f.type);
         types.push_back(
-            Truncate(variant::IsVariantType(*f.type) ? "variant" : f.type->ToString(), max_width));
-        right.push_back(layout::IsNumeric(f.type->id));
+            Truncate(variant::IsVariantType(type) ? "variant" : type.ToString(), max_width));
+        right.push_back(layout::IsNumeric(type.id));
       }
       std::vector<size_t> widths(cols.size());
       for (size_t c = 0; c < cols.size(); ++c) {

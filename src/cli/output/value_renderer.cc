@@ -218,6 +218,27 @@ class BytesRenderer final : public ValueRenderer {
   const char* data_ = nullptr;
 };
 
+// A dictionary array as the values its indices select, rendered by the dictionary's renderer. A
+// NULL in the dictionary itself (pqsift's scans make none) is null in JSON and empty text in the
+// other styles, whose callers only ask IsNull of the indices.
+class DictionaryRenderer final : public ValueRenderer {
+ public:
+  DictionaryRenderer(const Array& a, RenderStyle style, const OutputOptions& options)
+      : ValueRenderer(a, style), array_(a), values_(MakeRenderer(*a.dictionary, style, options)) {}
+  void Append(int64_t i, std::string& out) const override {
+    if (IsNull(i)) {
+      out += "null";  // JSON only: the other styles never ask for a null element
+      return;
+    }
+    const int32_t index = layout::DictionaryIndex(array_, i);
+    if (json_ || !values_->IsNull(index)) values_->Append(index, out);
+  }
+
+ private:
+  const Array& array_;
+  std::unique_ptr<ValueRenderer> values_;
+};
+
 // large_list (int64 offsets) as a JSON array.
 class ListRenderer final : public ValueRenderer {
  public:
@@ -443,6 +464,7 @@ std::unique_ptr<ValueRenderer> MakeRenderer(const Array& a, RenderStyle style,
       if (variant::IsVariantType(type)) return std::make_unique<VariantRenderer>(a);
       return std::make_unique<StructRenderer>(a, options);
     case TypeId::kMap: return std::make_unique<MapRenderer>(a, options);
+    case TypeId::kDictionary: return std::make_unique<DictionaryRenderer>(a, style, options);
   }
   return std::make_unique<NullRenderer>(a, style);
 }
