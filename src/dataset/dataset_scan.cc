@@ -139,7 +139,7 @@ std::string UnopenedEvidence(const Dataset& dataset, size_t f, FileFate fate,
 
 // Datasets of more files than this are read as described at `many` below.
 constexpr size_t kManyFiles = 64;
-constexpr uint64_t kManyFilesTailBytes = 16 * 1024;
+constexpr uint64_t kManyFilesTailBytes = uint64_t{16} * 1024;
 
 Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const ScanOptions& options,
                                                  const Split* split) {
@@ -241,6 +241,7 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   auto load_all = [&](const std::vector<size_t>& which,
                       uint64_t* footers_read) -> Result<std::vector<scan::ScanFile>> {
     std::vector<FileInfo> infos;
+    infos.reserve(which.size());
     for (size_t f : which) {
       infos.push_back(
           {files[f].path, files[f].size, files[f].mtime_ns, files[f].version, files[f].known});

@@ -155,7 +155,7 @@ class WkbWalker {
         bool empty = true;
         for (int j = 0; j < dims.count(); ++j) {
           uint64_t bits;
-          std::memcpy(&bits, data_.data() + pos_ + 8 * j, 8);
+          std::memcpy(&bits, data_.data() + pos_ + 8 * static_cast<size_t>(j), 8);
           if (big_endian_) bits = __builtin_bswap64(bits);
           empty = empty && std::isnan(std::bit_cast<double>(bits));
         }

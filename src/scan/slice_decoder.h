@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "column/page_reader.h"
@@ -56,7 +57,7 @@ class SliceDecoder {
   SliceDecoder(int64_t batch_size, column::PageReaderOptions page_options,
                const std::atomic<bool>* cancelled, DecodeCounters* counters)
       : batch_size_(batch_size),
-        page_options_(page_options),
+        page_options_(std::move(page_options)),
         cancelled_(cancelled),
         counters_(counters) {}
 

@@ -40,7 +40,7 @@ class BloomFilterBuilder {
   void Finish(std::vector<uint8_t>& out);
 
  private:
-  static constexpr size_t kCompactEvery = 64 * 1024;
+  static constexpr size_t kCompactEvery = size_t{64} * 1024;
   void Deduplicate();
 
   const BloomFilterOptions options_;
