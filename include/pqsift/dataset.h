@@ -134,9 +134,11 @@ Result<Split> ParseSplit(std::string_view text);
 // Splits of about `target_bytes` of column data each over the row groups a scan with
 // `options` would read (after file and row-group pruning), in file order; a row group is never
 // cut, so a split may be larger than the target. Every row group the plan reads is in exactly
-// one split.
+// one split. The columns of `options` do not change the splits; with `schema`, it receives the
+// schema of a scan of the dataset with `options` (the same opening serves both).
 Result<std::vector<Split>> PlanSplits(const Dataset& dataset, const ScanOptions& options,
-                                      uint64_t target_bytes);
+                                      uint64_t target_bytes,
+                                      std::shared_ptr<const BatchSchema>* schema = nullptr);
 
 // What the footer statistics say about one leaf column in the row groups of a split (those whose
 // midpoint lies in it), under the trust rules pruning uses: every value there lies in

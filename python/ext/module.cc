@@ -134,6 +134,12 @@ py::list SchemaFields(const BatchSchema& schema) {
   return out;
 }
 
+// A partition type as partition_schema spells it.
+const char* PartitionTypeName(PartitionType type) {
+  static const char* const kNames[] = {"bigint", "double", "date", "timestamp", "string"};
+  return kNames[static_cast<int>(type)];
+}
+
 struct BatchRef {
   std::shared_ptr<RecordBatch> batch;
 };
@@ -208,6 +214,38 @@ PYBIND11_MODULE(_pqsift, m) {
     return out;
   });
 
+  // pqsift.dask.read_parquet's planning in one call: the dataset is listed and its files opened
+  // once for the partition keys, the splits and the schema (the client's planning is serial
+  // time before any worker starts). Returns (partition fields, splits, names, empty columns).
+  m.def("partition_plan", [](const std::vector<std::string>& paths, uint64_t target_bytes,
+                             const py::dict& options, const py::dict& convert) {
+    ScanRequest r = ParseRequest(paths, py::none(), options);
+    struct Plan {
+      std::vector<PartitionField> partitions;
+      std::vector<Split> splits;
+      std::shared_ptr<const BatchSchema> schema;
+    };
+    Plan plan = CallInBackground<Plan>([r, target_bytes]() -> Result<Plan> {
+      PQSIFT_ASSIGN_OR_RETURN(Dataset dataset, Dataset::Discover(r.paths, r.dataset));
+      Plan p;
+      p.partitions = dataset.partitions();
+      PQSIFT_ASSIGN_OR_RETURN(p.splits, PlanSplits(dataset, r.options, target_bytes, &p.schema));
+      return p;
+    });
+    py::list partitions;
+    for (const PartitionField& f : plan.partitions) {
+      partitions.append(py::make_tuple(f.name, PartitionTypeName(f.type)));
+    }
+    py::list splits;
+    for (const Split& s : plan.splits) {
+      splits.append(py::make_tuple(s.path, s.start, s.end, s.row_groups, s.rows));
+    }
+    py::list names;
+    for (const Field& f : plan.schema->fields) names.append(f.name);
+    auto builders = Builders(*plan.schema, ParseConvert(convert), 0);
+    return py::make_tuple(partitions, splits, names, FinishAll(builders));
+  });
+
   m.def("inspect_json", [](const std::string& path) {
     return CallInBackground<std::string>([path]() -> Result<std::string> {
       PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenLocalFile(path));
@@ -221,10 +259,9 @@ PYBIND11_MODULE(_pqsift, m) {
     ScanRequest r = ParseRequest(paths, py::none(), options);
     Dataset dataset =
         CallInBackground<Dataset>([r]() { return Dataset::Discover(r.paths, r.dataset); });
-    static const char* const kNames[] = {"bigint", "double", "date", "timestamp", "string"};
     py::list out;
     for (const PartitionField& p : dataset.partitions()) {
-      out.append(py::make_tuple(p.name, kNames[static_cast<int>(p.type)]));
+      out.append(py::make_tuple(p.name, PartitionTypeName(p.type)));
     }
     return out;
   });

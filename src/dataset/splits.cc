@@ -62,29 +62,20 @@ Result<Split> ParseSplit(std::string_view text) {
 }
 
 Result<std::vector<Split>> PlanSplits(const Dataset& dataset, const ScanOptions& options,
-                                      uint64_t target_bytes) {
+                                      uint64_t target_bytes,
+                                      std::shared_ptr<const BatchSchema>* schema) {
   if (target_bytes == 0) return Status::InvalidArgument("split target of 0 bytes");
   ScanOptions plan_options = options;
   plan_options.threads = 1;
   PQSIFT_ASSIGN_OR_RETURN(auto scanner, OpenDatasetScan(dataset, plan_options));
+  if (schema != nullptr) *schema = scanner->schema();
   const prune::AccessPlan& plan = ScannerInternals::Plan(*scanner);
   std::vector<Split> out;
-  for (const prune::FilePlan& file : plan.files) {
-    const DatasetFile* found = nullptr;
-    for (const DatasetFile& f : dataset.files()) {
-      if (f.path == file.path) found = &f;
-    }
-    if (found == nullptr) return Status::Internal("split planning lost " + file.path);
-    std::shared_ptr<Storage> storage = dataset.options().storage;
-    if (!storage) storage = Storage::Default();
-    FileInfo info{found->path, found->size, found->mtime_ns, found->version, found->known};
-    FileOpenOptions open_options;
-    open_options.tail_bytes = options.open.tail_bytes;
-    open_options.expected = found->known ? &info : nullptr;
-    PQSIFT_ASSIGN_OR_RETURN(auto opened, storage->Open(found->path, open_options));
-    uint64_t footers = 0;
-    PQSIFT_ASSIGN_OR_RETURN(auto md,
-                            dataset::CachedFooter(*found, *opened, options.open, &footers));
+  for (size_t f = 0; f < plan.files.size(); ++f) {
+    const prune::FilePlan& file = plan.files[f];
+    // The footer the scan opened with: no file is opened (or its footer looked up) again.
+    const ParquetMetadata* md = ScannerInternals::FileMetadata(*scanner, f).get();
+    if (md == nullptr) return Status::Internal("split planning lost " + file.path);
     // The row groups the plan reads, in byte order (a writer may place them in any order).
     std::vector<std::pair<ByteRange, int64_t>> groups;
     for (size_t g = 0; g < file.row_groups.size(); ++g) {

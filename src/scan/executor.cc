@@ -707,6 +707,10 @@ Result<std::shared_ptr<RecordBatch>> Executor::Next() {
 
 const prune::AccessPlan& Executor::plan() const { return state_->plan; }
 
+const std::shared_ptr<const ParquetMetadata>& Executor::file_metadata(size_t f) const {
+  return state_->files[f]->metadata;
+}
+
 AccessPlan Executor::PublicPlan() const {
   const State& s = *state_;
   return MakePublicPlan({&s.plan, s.files, s.unopened, s.options.filter, stats(), Estimate()});

@@ -42,6 +42,8 @@ class Executor {
   Result<std::shared_ptr<RecordBatch>> Next();
   ScanStats stats() const;
   const prune::AccessPlan& plan() const;
+  // The footer of plan().files[f]. REQUIRES: f < plan().files.size().
+  const std::shared_ptr<const ParquetMetadata>& file_metadata(size_t f) const;
   // The plan as the public value (scan/public_plan.h), made on each call.
   AccessPlan PublicPlan() const;
   ScanEstimate Estimate() const;

@@ -109,6 +109,11 @@ const prune::AccessPlan& ScannerInternals::Plan(const Scanner& scanner) {
   return scanner.state_->inner().plan();
 }
 
+const std::shared_ptr<const ParquetMetadata>& ScannerInternals::FileMetadata(
+    const Scanner& scanner, size_t f) {
+  return scanner.state_->inner().file_metadata(f);
+}
+
 ScanEstimate Scanner::Estimate() const { return state_->inner().Estimate(); }
 
 void Scanner::Cancel() {

@@ -18,6 +18,9 @@ struct ScannerInternals {
   // path, partition columns and missing columns as constants.
   static Result<std::unique_ptr<Scanner>> Open(scan::ScanInput input, const ScanOptions& options);
   static const prune::AccessPlan& Plan(const Scanner& scanner);
+  // The footer of Plan(scanner).files[f] (lives as long as the Scanner, at least).
+  static const std::shared_ptr<const ParquetMetadata>& FileMetadata(const Scanner& scanner,
+                                                                    size_t f);
 };
 
 }  // namespace pqsift

@@ -106,12 +106,18 @@ def _string_array(values: np.ndarray) -> Any:
 
 def frame(names: Sequence[str], columns: Sequence[Column], num_rows: Optional[int] = None) -> Any:
     """A DataFrame of the columns, sharing their memory."""
-    import pandas as pd
-
     arrays = [pandas_array(c) for c in columns]
     rows = num_rows if num_rows is not None else (len(arrays[0]) if arrays else 0)
+    return frame_of_arrays(names, arrays, rows)
+
+
+def frame_of_arrays(names: Sequence[str], arrays: Sequence[Any], rows: int) -> Any:
+    """A DataFrame of `rows` rows whose columns are `arrays` (numpy or pandas extension arrays),
+    sharing their memory."""
+    import pandas as pd
+
     try:
-        return _frame_of_blocks(list(names), arrays, rows)
+        return _frame_of_blocks(list(names), list(arrays), rows)
     except Exception:  # pragma: no cover - internals of another pandas version
         df = pd.DataFrame({i: a for i, a in enumerate(arrays)}, index=pd.RangeIndex(rows))
         df.columns = pd.Index(list(names))

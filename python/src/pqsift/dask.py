@@ -22,7 +22,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _pqsift
 from ._errors import InvalidArgumentError
-from ._scan import Paths, Split, _options, _paths, partition_fields, scan, splits
+from . import _convert
+from ._scan import Paths, Split, _options, _paths, scan
 
 __all__ = ["read_parquet"]
 
@@ -84,7 +85,15 @@ class _ReadSplit:
             else:
                 out[name] = pd.Series(pd.array([None] * len(df), dtype=dtype)
                                       if _nullable(dtype) else [None] * len(df), dtype=dtype)
-        result = pd.DataFrame(out, index=pd.RangeIndex(len(df)))
+        if self.index is None and list(out) == list(df.columns) and all(
+                out[name] is df[name] or out[name].dtype == df[name].dtype and
+                out[name].values is df[name].values for name in out):
+            return df  # the partition is already shaped like meta: no copy
+        # Not pd.DataFrame(out): it consolidates the columns of one dtype into one 2-D block,
+        # a copy of them all into fresh memory (30% of a partition's time on a VM).
+        arrays = [series.array if _nullable(series.dtype) else series.to_numpy(copy=False)
+                  for series in out.values()]
+        result = _convert.frame_of_arrays(list(out), arrays, len(df))
         if self.index is not None:
             result = result.set_index(self.index)
         return result
@@ -144,9 +153,8 @@ def read_parquet(
     from dask.dataframe.utils import clear_known_categories
 
     path_list = _paths(paths)
-    keys = partition_fields(path_list, hive_partitioning=hive_partitioning)
-    if partition_schema is None and keys:
-        partition_schema = ",".join(f"{name}:{type_}" for name, type_ in keys)
+    if split_bytes <= 0:
+        raise ValueError("split_bytes must be > 0")
     dataset_options = dict(partition_schema=partition_schema, hive_partitioning=hive_partitioning,
                            use_manifest=use_manifest, row_index=row_index, filename=filename)
     read_columns = list(columns) if columns is not None else None
@@ -155,9 +163,17 @@ def read_parquet(
     pandas_options = dict(date_as_object=date_as_object, timestamp_as_object=timestamp_as_object,
                           maps_as_pydicts=maps_as_pydicts)
 
-    parts = splits(path_list, split_bytes, filter, **dataset_options)
-    meta = scan(path_list, columns=read_columns, filter=filter, threads=1,
-                **dataset_options).empty_pandas(**pandas_options)
+    # One listing for the partition keys, the splits and the schema (the client's planning is
+    # serial time before any worker starts).
+    keys, raw_parts, names, empty = _pqsift.partition_plan(
+        path_list, int(split_bytes),
+        _options(columns=read_columns, filter=filter, threads=1, **dataset_options),
+        _convert.pandas_options(**pandas_options))
+    if partition_schema is None and keys:
+        # The workers' scans see one file each: they get the types the whole listing inferred.
+        dataset_options["partition_schema"] = ",".join(f"{name}:{type_}" for name, type_ in keys)
+    parts = [Split(*p) for p in raw_parts]
+    meta = _convert.frame(names, empty, 0)
     # Each partition knows only its own files' names (categories): Dask's unknown categories.
     meta = clear_known_categories(meta)
     if index is not None:
