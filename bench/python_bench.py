@@ -131,38 +131,31 @@ def bench_dask(args) -> None:
     print(f"one day ({where}): {one_day.npartitions} partitions scheduled of {total} splits; "
           f"that day has {files_that_day} file(s)")
 
-    # Both clusters up at once and their runs interleaved (noise on this shared machine hits
-    # both alike). Each run plans and computes from scratch: its result is released and the
-    # scheduler has forgotten every key before the next run (else a run may find the last one's
-    # results still held under the same deterministic keys, and measure nothing).
-    clusters = {}
-    try:
-        for workers in (1, 2):
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, host="127.0.0.1")
-            clusters[workers] = (cluster, Client(cluster, set_as_default=False))
-        walls = {1: [], 2: []}
-        values, partitions = {}, {}
-        for round_ in range(args.runs + 1):  # the first round warms up (imports, footers)
-            for workers, (cluster, client) in clusters.items():
+    # One cluster at a time: an idle LocalCluster is not idle here (its scheduler runs in this
+    # process, beside the other's, on the same two cores). Each run plans and computes from
+    # scratch: its result is released and the scheduler has forgotten every key before the next
+    # run (else a run may find the last one's results still held under the same deterministic
+    # keys, and measure nothing).
+    results = {}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None, host="127.0.0.1") as cluster, \
+                Client(cluster) as client:
+            walls = []
+            for round_ in range(args.runs + 1):  # the first round warms up (imports, footers)
                 start = time.perf_counter()
                 ddf = pqsift.dask.read_parquet(dataset, columns=["amount"],
                                                split_bytes=args.split_bytes)
                 future = client.compute(ddf.amount.sum())
-                values[workers] = future.result()
+                value = future.result()
                 wall = time.perf_counter() - start
-                partitions[workers] = ddf.npartitions
                 future.release()
                 del future
                 while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
                     time.sleep(0.01)
                 if round_ > 0:
-                    walls[workers].append(wall)
-        results = {w: (statistics.median(walls[w]), values[w], partitions[w]) for w in (1, 2)}
-    finally:
-        for cluster, client in clusters.values():
-            client.close()
-            cluster.close()
+                    walls.append(wall)
+            results[workers] = (statistics.median(walls), value, ddf.npartitions)
     (w1, v1, n1), (w2, v2, n2) = results[1], results[2]
     expected = pqsift.scan(dataset, columns=["amount"]).to_numpy()["amount"].sum()
     print(f"full sum(amount), {n1} partitions: 1 worker {w1:.2f} s, 2 workers {w2:.2f} s: "

@@ -104,8 +104,8 @@ struct HttpOptions {
   // needs ~18 at 20 ms and ~45 at 50 ms (16 left it waiting 1.5 s at 20 ms, 3.6 s at 50 ms;
   // 64: 0.4 s and 0.6 s).
   int max_parallel_requests = 64;
-  int max_retries = 5;             // per request, after the first try
-  int retry_base_ms = 50;          // backoff: random in [0, base * 2^try], at most retry_max_ms
+  int max_retries = 5;     // per request, after the first try
+  int retry_base_ms = 50;  // backoff: random in [0, base * 2^try], at most retry_max_ms
   int retry_max_ms = 5'000;
   // The largest gap two reads of one file are merged over (the measured latency times the
   // bandwidth decides below it).

@@ -11,6 +11,8 @@
 #include "cli/inspect.h"
 #include "cli/text_table.h"
 #include "format/chunk_readable.h"
+#include "format/footer_wave.h"
+#include "io/open_files.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 
@@ -201,14 +203,27 @@ int RunInspect(const std::vector<std::string>& files, bool as_json, const KeyArg
   auto keys = MakeDecryptionOptions(key_args);
   if (!keys.ok()) return ReportError(keys.status());
   open.decryption = *keys;
-  std::shared_ptr<Storage> storage = MakeStorage(storage_args);
-  for (const std::string& path : files) {
-    FileOpenOptions tail;
-    tail.tail_bytes = open.tail_bytes;
-    Result<std::unique_ptr<RandomAccessFile>> file = storage->Open(path, tail);
+  open.storage = MakeStorage(storage_args);
+  // Every file opened in one wave and the footers larger than the tail read fetched in one
+  // more (remote stores: side by side, not a round trip or two per file); each file's error
+  // is its own.
+  std::vector<FileInfo> infos;
+  infos.reserve(files.size());
+  for (const std::string& path : files) infos.push_back(FileInfo{path, 0, 0, "", false});
+  std::vector<Result<std::unique_ptr<RandomAccessFile>>> opened =
+      io::TryOpenFiles(infos, open, nullptr, false);
+  std::vector<const RandomAccessFile*> ok;
+  for (const auto& file : opened) {
+    if (file.ok()) ok.push_back(file->get());
+  }
+  format::PrefetchFooterRests(ok, open);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& path = files[i];
+    Result<std::unique_ptr<RandomAccessFile>>& file = opened[i];
     Result<std::shared_ptr<const ParquetMetadata>> md =
         file.ok() ? ReadParquetMetadata(**file, open)
                   : Result<std::shared_ptr<const ParquetMetadata>>(file.status());
+    if (file.ok()) (*file)->ReleasePrefetched();
     if (!md.ok()) {
       exit_code = ReportError(md.status());
       continue;

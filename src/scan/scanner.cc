@@ -48,6 +48,7 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(const std::vector<std::string>& p
   {
     // The footers larger than the tail read at the open, one wave for all of them.
     std::vector<const RandomAccessFile*> opened;
+    opened.reserve(files.size());
     for (const auto& file : files) opened.push_back(file.get());
     format::PrefetchFooterRests(opened, options.open);
   }
@@ -109,8 +110,8 @@ const prune::AccessPlan& ScannerInternals::Plan(const Scanner& scanner) {
   return scanner.state_->inner().plan();
 }
 
-const std::shared_ptr<const ParquetMetadata>& ScannerInternals::FileMetadata(
-    const Scanner& scanner, size_t f) {
+const std::shared_ptr<const ParquetMetadata>& ScannerInternals::FileMetadata(const Scanner& scanner,
+                                                                             size_t f) {
   return scanner.state_->inner().file_metadata(f);
 }
 

@@ -226,6 +226,23 @@ class Tests:
                    f"footers: {r.stats['footer_requests']} / {r.stats['footer_round_trips']}")
         self.check(r.stats["requests"] == len(self.s.http.requests("/many/")), "request count")
 
+    def test_http_inspect_of_many_files_in_one_wave(self):
+        self.s.http.reset()
+        urls = [self.s.http_url + f"/many/f{i}.parquet" for i in range(4)]
+        r = self.pqsift("inspect", "--json", *urls, stats=False)
+        self.check(r.code == 0 and len(json.loads(r.out)) == 4, r.err)
+        seen = self.s.http.summary()
+        # One request per file (its footer comes with the open), all side by side.
+        self.check(seen["requests"] == 4 and seen["round_trips"] == 1, f"server saw {seen}")
+        local = self.pqsift("inspect", "--json", *[self.local(f"many/f{i}.parquet")
+                                                   for i in range(4)], stats=False)
+        self.check([f["row_groups"] for f in json.loads(local.out)] ==
+                   [f["row_groups"] for f in json.loads(r.out)], "footers differ")
+        missing = self.pqsift("inspect", urls[0], self.s.http_url + "/many/absent.parquet",
+                              stats=False)
+        self.check(missing.code != 0 and "absent.parquet" in missing.err and
+                   "num_rows" not in missing.err, missing.err)
+
     def test_http_origin_mode_serves_ranges_as_nginx(self):
         # The bench's full scans use the proxy as the server itself (sendfile, one hop): the same
         # rows, request counts and version pinning as through nginx.
