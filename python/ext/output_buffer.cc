@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
 
 namespace pqsift::python {
@@ -24,11 +26,53 @@ uint8_t* Map(size_t bytes) {
   return static_cast<uint8_t*>(p);
 }
 
+// Mapped blocks whose columns were freed, kept for the next buffers: a process that converts
+// scan after scan (Dask workers, notebooks, a loop over files) then writes its columns into
+// memory it already touched instead of faulting in (and having the kernel zero) fresh pages,
+// ~2 ms per MiB on a virtual machine. At most kKeptBytes in all (as src/common/memory.h keeps
+// the engine's blocks); a block serves a buffer of at least half its size.
+constexpr size_t kKeptBytes = size_t{1} << 30;
+
+class KeptBlocks {
+ public:
+  // A kept block of at least `*capacity` bytes and at most twice that (its size in
+  // `*capacity`), or null.
+  uint8_t* Take(size_t* capacity) {
+    std::lock_guard lock(mu_);
+    auto it = blocks_.lower_bound(*capacity);
+    if (it == blocks_.end() || it->first > 2 * *capacity) return nullptr;
+    *capacity = it->first;
+    uint8_t* data = it->second;
+    bytes_ -= it->first;
+    blocks_.erase(it);
+    return data;
+  }
+
+  // Keeps the block when there is room; false: the caller unmaps it.
+  bool Keep(uint8_t* data, size_t capacity) {
+    std::lock_guard lock(mu_);
+    if (bytes_ + capacity > kKeptBytes) return false;
+    blocks_.emplace(capacity, data);
+    bytes_ += capacity;
+    return true;
+  }
+
+ private:
+  std::mutex mu_;
+  std::multimap<size_t, uint8_t*> blocks_;  // by capacity
+  size_t bytes_ = 0;
+};
+
+KeptBlocks& Kept() {
+  static auto* kept = new KeptBlocks();  // never destroyed: arrays may outlive static teardown
+  return *kept;
+}
+
 }  // namespace
 
 void OutputBuffer::Free(const Memory& memory) {
   if (memory.mapped) {
-    munmap(memory.data, memory.capacity);
+    if (!Kept().Keep(memory.data, memory.capacity)) munmap(memory.data, memory.capacity);
   } else {
     std::free(memory.data);
   }
@@ -55,7 +99,8 @@ void OutputBuffer::Reserve(size_t bytes) {
     madvise(p, capacity, MADV_HUGEPAGE);
     m.data = static_cast<uint8_t*>(p);
   } else {
-    uint8_t* p = Map(capacity);
+    uint8_t* p = Kept().Take(&capacity);
+    if (p == nullptr) p = Map(capacity);
     if (m.size > 0) std::memcpy(p, m.data, m.size);
     std::free(m.data);
     m.data = p;

@@ -4,7 +4,8 @@
 // page faults of a 20-million-row column cost about as much as converting it (page faults are
 // dear on virtual machines, src/common/memory.h). So a large buffer is anonymous memory advised
 // to use transparent huge pages (512 times fewer faults), which grows by mremap without copying;
-// a small one is malloc'd.
+// a small one is malloc'd. Freed mapped buffers are kept (up to 1 GiB in the process) for the
+// next ones: converting scan after scan, a process reuses memory it already touched.
 //
 // Thread safety: one thread at a time; the Memory handed over may be freed on any thread.
 #pragma once

@@ -421,7 +421,7 @@ void Executor::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSele
     auto task = [this, slice, shared_rows, c, from, decoded, result, cancelled = cancelled] {
       if (cancelled->load()) {
         SliceDecoder::ReleaseOutputSlots(slice, c);
-        return result->Finish(Status::Internal("cancelled"));
+        return result->Finish(Status::Internal("cancelled"), SliceResult::kCancelledRank);
       }
       auto arrays = from >= 0 ? decoder->GatherFilterColumn(slice, *shared_rows, *decoded,
                                                             static_cast<size_t>(from), c)
@@ -431,7 +431,7 @@ void Executor::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSele
         std::lock_guard<std::mutex> lock(result->mu);
         result->columns[c] = std::move(arrays).value();
       }
-      result->Finish(std::move(status));
+      result->Finish(std::move(status), SliceResult::OutputRank(c));
     };
     // A gathered column has no readers of its own; a column with no row to decode opens none.
     if (from >= 0 || shared_rows->empty()) {
@@ -541,7 +541,9 @@ void Executor::State::Launch(const ScanSlice& launched) {
     };
     if (cancelled->load()) {
       SliceReaders unused(slice, kFilterRole, slice.filter->columns);
-      return fail(Status::Internal("cancelled"));
+      for (size_t c = 0; c < columns.size(); ++c) SliceDecoder::ReleaseOutputSlots(slice, c);
+      result->Finish(Status::Internal("cancelled"), SliceResult::kCancelledRank);
+      return data.RunInOrder(slice.seq, nullptr);
     }
     // The filter's decoded windows serve the output columns that are filter columns.
     std::shared_ptr<FilterWindows> keep;

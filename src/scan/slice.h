@@ -14,6 +14,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,6 +55,7 @@ struct SliceResult {
   std::condition_variable done;
   int pending = 0;
   Status error;
+  int error_rank = 0;  // of `error` (Finish)
   std::vector<std::vector<std::shared_ptr<Array>>> columns;
   int64_t rows = 0;  // selected rows (after the filter)
   std::shared_ptr<RowGroupData> row_group;
@@ -62,11 +64,21 @@ struct SliceResult {
   int first_tasks = 0;
   int independent_tasks = 0;
 
-  // One of the `pending` parts is done: the first error is kept; the last part wakes the
-  // consumer.
-  void Finish(Status status) {
+  // Parts' ranks: of several errors, the one of the lowest rank is kept.
+  static constexpr int kFilterRank = 0;
+  static int OutputRank(size_t column) { return 1 + static_cast<int>(column); }
+  static constexpr int kCancelledRank = std::numeric_limits<int>::max();
+
+  // One of the `pending` parts is done; the last one wakes the consumer. Of several errors the
+  // one of the lowest `rank` is kept (the filter's, then the output columns' in order), so a
+  // slice whose columns fail together reports the same error every time, whichever task
+  // failed first.
+  void Finish(Status status, int rank = kFilterRank) {
     std::lock_guard<std::mutex> lock(mu);
-    if (!status.ok() && error.ok()) error = std::move(status);
+    if (!status.ok() && (error.ok() || rank < error_rank)) {
+      error = std::move(status);
+      error_rank = rank;
+    }
     if (--pending == 0) done.notify_all();
   }
 };
