@@ -73,6 +73,7 @@ class _ReadSplit:
         meta = self.meta
         wanted = ([meta.index.name] if self.index is not None else []) + list(meta.columns)
         out = {}
+        changed = self.index is not None or wanted != list(df.columns)
         for name in wanted:
             dtype = meta.index.dtype if name == self.index else meta[name].dtype
             if name in df.columns:
@@ -82,12 +83,12 @@ class _ReadSplit:
                 same = column.dtype == dtype or (isinstance(dtype, pd.CategoricalDtype)
                                                  and isinstance(column.dtype, pd.CategoricalDtype))
                 out[name] = column if same else column.astype(dtype)
+                changed = changed or not same
             else:
                 out[name] = pd.Series(pd.array([None] * len(df), dtype=dtype)
                                       if _nullable(dtype) else [None] * len(df), dtype=dtype)
-        if self.index is None and list(out) == list(df.columns) and all(
-                out[name] is df[name] or out[name].dtype == df[name].dtype and
-                out[name].values is df[name].values for name in out):
+                changed = True
+        if not changed:
             return df  # the partition is already shaped like meta: no copy
         # Not pd.DataFrame(out): it consolidates the columns of one dtype into one 2-D block,
         # a copy of them all into fresh memory (30% of a partition's time on a VM).
