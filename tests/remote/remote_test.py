@@ -229,7 +229,13 @@ class Tests:
     def test_http_inspect_of_many_files_in_one_wave(self):
         self.s.http.reset()
         urls = [self.s.http_url + f"/many/f{i}.parquet" for i in range(4)]
-        r = self.pqsift("inspect", "--json", *urls, stats=False)
+        # With no delay, requests one after another never overlap either: the proxy tells a
+        # wave from a sequence only when each request takes a while.
+        self.s.http.delay_ms = 200
+        try:
+            r = self.pqsift("inspect", "--json", *urls, stats=False)
+        finally:
+            self.s.http.delay_ms = 0
         self.check(r.code == 0 and len(json.loads(r.out)) == 4, r.err)
         seen = self.s.http.summary()
         # One request per file (its footer comes with the open), all side by side.
