@@ -134,10 +134,22 @@ py::list SchemaFields(const BatchSchema& schema) {
   return out;
 }
 
-// A partition type as partition_schema spells it.
-const char* PartitionTypeName(PartitionType type) {
+// (name, type) per partition key, the type as partition_schema spells it.
+py::list PartitionFieldList(const std::vector<PartitionField>& partitions) {
   static const char* const kNames[] = {"bigint", "double", "date", "timestamp", "string"};
-  return kNames[static_cast<int>(type)];
+  py::list out;
+  for (const PartitionField& p : partitions) {
+    out.append(py::make_tuple(p.name, kNames[static_cast<int>(p.type)]));
+  }
+  return out;
+}
+
+// (path, start, end, row_groups, rows) per split: pqsift.Split's fields.
+py::list SplitList(const std::vector<Split>& splits) {
+  py::list out;
+  for (const Split& s : splits)
+    out.append(py::make_tuple(s.path, s.start, s.end, s.row_groups, s.rows));
+  return out;
 }
 
 struct BatchRef {
@@ -207,11 +219,7 @@ PYBIND11_MODULE(_pqsift, m) {
           PQSIFT_ASSIGN_OR_RETURN(Dataset dataset, Dataset::Discover(r.paths, r.dataset));
           return PlanSplits(dataset, r.options, target_bytes);
         });
-    py::list out;
-    for (const Split& s : splits) {
-      out.append(py::make_tuple(s.path, s.start, s.end, s.row_groups, s.rows));
-    }
-    return out;
+    return SplitList(splits);
   });
 
   // pqsift.dask.read_parquet's planning in one call: the dataset is listed and its files opened
@@ -232,18 +240,11 @@ PYBIND11_MODULE(_pqsift, m) {
       PQSIFT_ASSIGN_OR_RETURN(p.splits, PlanSplits(dataset, r.options, target_bytes, &p.schema));
       return p;
     });
-    py::list partitions;
-    for (const PartitionField& f : plan.partitions) {
-      partitions.append(py::make_tuple(f.name, PartitionTypeName(f.type)));
-    }
-    py::list splits;
-    for (const Split& s : plan.splits) {
-      splits.append(py::make_tuple(s.path, s.start, s.end, s.row_groups, s.rows));
-    }
     py::list names;
     for (const Field& f : plan.schema->fields) names.append(f.name);
     auto builders = Builders(*plan.schema, ParseConvert(convert), 0);
-    return py::make_tuple(partitions, splits, names, FinishAll(builders));
+    return py::make_tuple(PartitionFieldList(plan.partitions), SplitList(plan.splits), names,
+                          FinishAll(builders));
   });
 
   m.def("inspect_json", [](const std::string& path) {
@@ -259,11 +260,7 @@ PYBIND11_MODULE(_pqsift, m) {
     ScanRequest r = ParseRequest(paths, py::none(), options);
     Dataset dataset =
         CallInBackground<Dataset>([r]() { return Dataset::Discover(r.paths, r.dataset); });
-    py::list out;
-    for (const PartitionField& p : dataset.partitions()) {
-      out.append(py::make_tuple(p.name, PartitionTypeName(p.type)));
-    }
-    return out;
+    return PartitionFieldList(dataset.partitions());
   });
 
   m.def("split_column_ranges",

@@ -212,18 +212,17 @@ int RunInspect(const std::vector<std::string>& files, bool as_json, const KeyArg
   for (const std::string& path : files) infos.push_back(FileInfo{path, 0, 0, "", false});
   std::vector<Result<std::unique_ptr<RandomAccessFile>>> opened =
       io::TryOpenFiles(infos, open, nullptr, false);
-  std::vector<const RandomAccessFile*> ok;
-  for (const auto& file : opened) {
-    if (file.ok()) ok.push_back(file->get());
-  }
-  format::PrefetchFooterRests(ok, open);
+  std::vector<const RandomAccessFile*> handles;
+  handles.reserve(opened.size());
+  for (const auto& file : opened) handles.push_back(file.ok() ? file->get() : nullptr);
+  std::vector<Result<std::shared_ptr<const ParquetMetadata>>> footers =
+      format::ReadFooters(handles, open);
   for (size_t i = 0; i < files.size(); ++i) {
     const std::string& path = files[i];
-    Result<std::unique_ptr<RandomAccessFile>>& file = opened[i];
-    Result<std::shared_ptr<const ParquetMetadata>> md =
-        file.ok() ? ReadParquetMetadata(**file, open)
-                  : Result<std::shared_ptr<const ParquetMetadata>>(file.status());
-    if (file.ok()) (*file)->ReleasePrefetched();
+    // A file that failed to open reports why it did.
+    const Result<std::shared_ptr<const ParquetMetadata>>& md =
+        opened[i].ok() ? footers[i]
+                       : Result<std::shared_ptr<const ParquetMetadata>>(opened[i].status());
     if (!md.ok()) {
       exit_code = ReportError(md.status());
       continue;

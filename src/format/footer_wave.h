@@ -7,7 +7,9 @@
 // Thread safety: any thread; the files must not be read by others meanwhile.
 #pragma once
 
+#include <memory>
 #include <span>
+#include <vector>
 
 #include "pqsift/parquet_file.h"
 
@@ -21,5 +23,11 @@ namespace pqsift::format {
 // trailers and failed reads are left to ReadParquetMetadata, which reports them.
 void PrefetchFooterRests(std::span<const RandomAccessFile* const> files,
                          const OpenOptions& options);
+
+// The footers of `files`, opened together: PrefetchFooterRests for all of them, then
+// ReadParquetMetadata for each, its prefetched bytes released after. Results in file order,
+// each file's error its own; a null file (one that failed to open) gets InvalidArgument.
+std::vector<Result<std::shared_ptr<const ParquetMetadata>>> ReadFooters(
+    std::span<const RandomAccessFile* const> files, const OpenOptions& options);
 
 }  // namespace pqsift::format

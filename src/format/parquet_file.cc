@@ -235,5 +235,21 @@ void PrefetchFooterRests(std::span<const RandomAccessFile* const> files,
   if (!reads.empty()) io::PrefetchWave(reads);
 }
 
+std::vector<Result<std::shared_ptr<const ParquetMetadata>>> ReadFooters(
+    std::span<const RandomAccessFile* const> files, const OpenOptions& options) {
+  PrefetchFooterRests(files, options);
+  std::vector<Result<std::shared_ptr<const ParquetMetadata>>> out;
+  out.reserve(files.size());
+  for (const RandomAccessFile* file : files) {
+    if (file == nullptr) {
+      out.emplace_back(Status::InvalidArgument("a file that failed to open has no footer"));
+      continue;
+    }
+    out.push_back(ReadParquetMetadata(*file, options));
+    file->ReleasePrefetched();
+  }
+  return out;
+}
+
 }  // namespace format
 }  // namespace pqsift

@@ -534,16 +534,14 @@ void Executor::State::Launch(const ScanSlice& launched) {
   CountFirstTasks(slice, result.get());
   auto filter_task = [this, slice, result, cancelled = cancelled] {
     RowGroupData& data = *slice.row_group;
-    auto fail = [&](Status status) {
+    auto fail = [&](Status status, int rank) {
       for (size_t c = 0; c < columns.size(); ++c) SliceDecoder::ReleaseOutputSlots(slice, c);
-      result->Finish(std::move(status));
+      result->Finish(std::move(status), rank);
       data.RunInOrder(slice.seq, nullptr);
     };
     if (cancelled->load()) {
       SliceReaders unused(slice, kFilterRole, slice.filter->columns);
-      for (size_t c = 0; c < columns.size(); ++c) SliceDecoder::ReleaseOutputSlots(slice, c);
-      result->Finish(Status::Internal("cancelled"), SliceResult::kCancelledRank);
-      return data.RunInOrder(slice.seq, nullptr);
+      return fail(Status::Internal("cancelled"), SliceResult::kCancelledRank);
     }
     // The filter's decoded windows serve the output columns that are filter columns.
     std::shared_ptr<FilterWindows> keep;
@@ -556,7 +554,7 @@ void Executor::State::Launch(const ScanSlice& launched) {
       }
     }
     auto matches = decoder->EvaluateFilter(slice, keep.get());
-    if (!matches.ok()) return fail(matches.status());
+    if (!matches.ok()) return fail(matches.status(), SliceResult::kFilterRank);
     auto rows = std::make_shared<prune::RowSelection>(std::move(matches).value());
     data.RunInOrder(slice.seq, [this, slice, rows, keep, result] {
       SubmitOutputColumns(slice, std::move(*rows), keep, result);

@@ -45,18 +45,15 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(const std::vector<std::string>& p
   // fetches the footer too).
   PQSIFT_ASSIGN_OR_RETURN(std::vector<std::unique_ptr<RandomAccessFile>> files,
                           io::OpenFiles(infos, options.open, input.io, false));
-  {
-    // The footers larger than the tail read at the open, one wave for all of them.
-    std::vector<const RandomAccessFile*> opened;
-    opened.reserve(files.size());
-    for (const auto& file : files) opened.push_back(file.get());
-    format::PrefetchFooterRests(opened, options.open);
-  }
-  for (auto& file : files) {
-    PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md,
-                            ReadParquetMetadata(*file, options.open));
-    file->ReleasePrefetched();
-    input.files.push_back({std::move(file), std::move(md), {}, {}, {}});
+  // The footers larger than the tail read at the open: one wave for all of them.
+  std::vector<const RandomAccessFile*> opened;
+  opened.reserve(files.size());
+  for (const auto& file : files) opened.push_back(file.get());
+  std::vector<Result<std::shared_ptr<const ParquetMetadata>>> footers =
+      format::ReadFooters(opened, options.open);
+  for (size_t i = 0; i < files.size(); ++i) {
+    PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md, std::move(footers[i]));
+    input.files.push_back({std::move(files[i]), std::move(md), {}, {}, {}});
   }
   input.counts.files_total = input.files.size();
   input.counts.footers_read = input.files.size();

@@ -191,12 +191,16 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):  # quiet
         pass
 
-    def _reply(self, status, body=b"", headers=()):
+    def _send_head(self, status, headers, length):
+        """The status line, `headers` and a Content-Length of `length`."""
         self.send_response(status)
         for k, v in headers:
             self.send_header(k, v)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(length))
         self.end_headers()
+
+    def _reply(self, status, body=b"", headers=()):
+        self._send_head(status, headers, len(body))
         if body and self.command != "HEAD":
             self.wfile.write(body)
             self.sent = getattr(self, "sent", 0) + len(body)
@@ -265,30 +269,19 @@ class Handler(BaseHTTPRequestHandler):
         if self.command == "HEAD":
             # No body, but the length of the one a GET would get.
             c.record(self.command, self.path, rng, response.status)
-            self.send_response(response.status)
-            for k, v in out_headers:
-                self.send_header(k, v)
-            self.send_header("Content-Length", response.getheader("Content-Length", "0"))
-            self.end_headers()
+            self._send_head(response.status, out_headers,
+                            response.getheader("Content-Length", "0"))
             return
         if fault is not None and kind == "truncate":
             c.record(self.command, self.path, rng, "truncate")
-            self.send_response(response.status)
-            for k, v in out_headers:
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
+            self._send_head(response.status, out_headers, len(data))
             self.wfile.write(data[:len(data) // 2])
             self.wfile.flush()
             self.close_connection = True
             return
         if fault is not None and kind == "stall":
             c.record(self.command, self.path, rng, "stall")
-            self.send_response(response.status)
-            for k, v in out_headers:
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
+            self._send_head(response.status, out_headers, len(data))
             self.wfile.flush()
             time.sleep(float(arg or "5"))
             self.close_connection = True
@@ -299,11 +292,7 @@ class Handler(BaseHTTPRequestHandler):
     def _stream(self, response, out_headers, upstream_socket):
         """Forwards a plain response as it arrives (no faults to apply)."""
         c = self.control
-        self.send_response(response.status)
-        for k, v in out_headers:
-            self.send_header(k, v)
-        self.send_header("Content-Length", response.getheader("Content-Length", "0"))
-        self.end_headers()
+        self._send_head(response.status, out_headers, response.getheader("Content-Length", "0"))
         remaining = int(response.getheader("Content-Length", "0"))
         # What the response's buffered reader already holds past the headers goes first.
         if remaining:
@@ -350,11 +339,7 @@ class Handler(BaseHTTPRequestHandler):
                 start, length, status = first, last - first + 1, 206
                 headers.append(("Content-Range", f"bytes {first}-{last}/{st.st_size}"))
             c.record(self.command, self.path, rng, status)
-            self.send_response(status)
-            for k, v in headers:
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(length))
-            self.end_headers()
+            self._send_head(status, headers, length)
             if self.command != "GET":
                 return
             while length:
