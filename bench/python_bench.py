@@ -6,8 +6,9 @@
 2. the peak memory of to_pandas() against the DataFrame it returns (peak RSS growth of a fresh
    process over its start, against DataFrame.memory_usage(deep=True); target: at most 1.5x);
 3. on the 2,000-file hive dataset of bench/dataset_vs_peers.mjs: the partitions a one-day filter
-   schedules (target: that day's only), and a full sum with 2 Dask workers against 1
-   (LocalCluster, worker processes of one thread; target: at least 1.7x faster), results equal.
+   schedules (target: that day's only), and a full sum (of every numeric column, and of one)
+   with 2 Dask workers against 1 (LocalCluster, worker processes of one thread; target: at
+   least 1.7x faster), results equal.
 
     /usr/bin/python3 bench/python_bench.py [--data DIR] [--pqsift PATH] [--runs K] [--threads N]
                                            [--columns a,b] [--skip-dask] [--skip-suite]
@@ -136,35 +137,50 @@ def bench_dask(args) -> None:
           f"that day has {files_that_day} file(s)")
 
     # One cluster at a time: an idle LocalCluster is not idle here (its scheduler runs in this
-    # process, beside the other's, on the same two cores). Each run plans and computes from
-    # scratch: its result is released and the scheduler has forgotten every key before the next
-    # run (else a run may find the last one's results still held under the same deterministic
-    # keys, and measure nothing).
+    # process, beside the other's, on the same two cores).
+    # Two sums: every numeric column (id, user_id, amount: `ddf.sum()` of the dataset) and one
+    # column (amount). Dask's own cost per partition (the scheduler in this process, each
+    # worker's event loop: about 3 ms of CPU per task here) is the same for both, so the
+    # one-column sum, 15 ms of reading per partition, shows that overhead most.
+    sums = {"every numeric column": ["id", "user_id", "amount"], "amount": ["amount"]}
     results = {}
     for workers in (1, 2):
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                           dashboard_address=None, host="127.0.0.1") as cluster, \
                 Client(cluster) as client:
-            walls = []
-            for round_ in range(args.runs + 1):  # the first round warms up (imports, footers)
-                start = time.perf_counter()
-                ddf = pqsift.dask.read_parquet(dataset, columns=["amount"],
-                                               split_bytes=args.split_bytes)
-                future = client.compute(ddf.amount.sum())
-                value = future.result()
-                wall = time.perf_counter() - start
-                future.release()
-                del future
-                while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
-                    time.sleep(0.01)
-                if round_ > 0:
-                    walls.append(wall)
-            results[workers] = (statistics.median(walls), value, ddf.npartitions)
-    (w1, v1, n1), (w2, v2, n2) = results[1], results[2]
-    expected = pqsift.scan(dataset, columns=["amount"]).to_numpy()["amount"].sum()
-    print(f"full sum(amount), {n1} partitions: 1 worker {w1:.2f} s, 2 workers {w2:.2f} s: "
-          f"{w1 / w2:.2f}x (target: at least 1.7x); sums {v1!r} / {v2!r} / pqsift.scan {expected!r}: "
-          f"{'equal' if abs(v1 - expected) <= 1e-6 * abs(expected) and abs(v2 - expected) <= 1e-6 * abs(expected) else 'DIFFERENT'}")
+            for label, columns in sums.items():
+                results[label, workers] = _time_dask_sum(client, dataset, columns, args)
+    for label, columns in sums.items():
+        (w1, v1, n1), (w2, v2, n2) = results[label, 1], results[label, 2]
+        expected = pqsift.scan(dataset, columns=columns).to_pandas().sum()
+        equal = all(abs(v[c] - expected[c]) <= 1e-9 * abs(expected[c])
+                    for v in (v1, v2) for c in columns)
+        print(f"full sum of {label}, {n1} partitions: 1 worker {w1:.2f} s, 2 workers {w2:.2f} s: "
+              f"{w1 / w2:.2f}x (target: at least 1.7x); sums of 1 worker, 2 workers and "
+              f"pqsift.scan: {'equal' if equal else 'DIFFERENT'}")
+
+
+def _time_dask_sum(client, dataset: Path, columns, args):
+    """Median wall time of planning and computing the sum of `columns`, and the sums."""
+    import pqsift.dask
+
+    walls = []
+    for round_ in range(args.runs + 1):  # the first round warms up (imports, footers)
+        start = time.perf_counter()
+        ddf = pqsift.dask.read_parquet(dataset, columns=columns, split_bytes=args.split_bytes)
+        future = client.compute(ddf.sum())
+        value = future.result()
+        wall = time.perf_counter() - start
+        # Each run plans and computes from scratch: its result is released and the scheduler
+        # has forgotten every key before the next run (else a run may find the last one's
+        # results still held under the same deterministic keys, and measure nothing).
+        future.release()
+        del future
+        while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+            time.sleep(0.01)
+        if round_ > 0:
+            walls.append(wall)
+    return statistics.median(walls), value, ddf.npartitions
 
 
 def main() -> None:
@@ -174,8 +190,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--columns", default="")
-    # 8 MiB: about 33 partitions of the 266 MB dataset, enough to keep two workers busy
-    parser.add_argument("--split-bytes", type=int, default=8 << 20)
+    # 16 MiB: 16 partitions of the 266 MB dataset, 8 per worker. Smaller ones add Dask's cost per
+    # task (measured: 8 MiB, 33 partitions, made the one-column sum's ratio 1.40-1.64x, 16 MiB
+    # 1.51-1.68x); larger ones leave a worker idle at the end (32 MiB, 8 partitions: 1.49x).
+    parser.add_argument("--split-bytes", type=int, default=16 << 20)
     parser.add_argument("--skip-dask", action="store_true")
     parser.add_argument("--skip-suite", action="store_true")
     args = parser.parse_args()

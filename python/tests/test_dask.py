@@ -111,3 +111,18 @@ def test_virtual_columns_in_every_partition(hive_dataset):
     pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))
     known = ddf.filename.cat.as_known().compute(scheduler="sync")
     assert set(known.cat.categories) == set(expected["filename"])
+
+
+def test_keys_name_the_plan(hive_dataset):
+    """The collection's name is a hash of the plan: the same call gives the same keys (so Dask
+    can share results), and anything that changes a partition's result changes them."""
+    def name(**kwargs):
+        options = dict(columns=["id", "amount"], filter="amount > 100", split_bytes=4096)
+        options.update(kwargs)
+        return pqsift.dask.read_parquet(hive_dataset, **options)._name
+
+    same = name()
+    assert name() == same
+    assert len({same, name(filter="amount > 101"), name(columns=["id"]),
+                name(columns=["amount", "id"]), name(split_bytes=10**6), name(index="id"),
+                name(date_as_object=False), name(row_index=True)}) == 8
