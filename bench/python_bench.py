@@ -150,6 +150,14 @@ def bench_dask(args) -> None:
                 Client(cluster) as client:
             for label, columns in sums.items():
                 results[label, workers] = _time_dask_sum(client, dataset, columns, args)
+            if workers == 1:  # the ceiling's tasks: as long as the one-column sum's
+                wall, _, partitions = results["amount", 1]
+                task_seconds, tasks = wall / partitions, partitions
+            results["ceiling", workers] = _time_busy_tasks(client, tasks, task_seconds, args)
+    print(f"Dask's own ceiling here: {tasks} tasks that only compute for {task_seconds * 1000:.0f} ms "
+          f"each (the one-column sum's time per partition with 1 worker, planning included), 1 "
+          f"worker {results['ceiling', 1]:.2f} s, 2 workers {results['ceiling', 2]:.2f} s: "
+          f"{results['ceiling', 1] / results['ceiling', 2]:.2f}x")
     for label, columns in sums.items():
         (w1, v1, n1), (w2, v2, n2) = results[label, 1], results[label, 2]
         expected = pqsift.scan(dataset, columns=columns).to_pandas().sum()
@@ -158,6 +166,28 @@ def bench_dask(args) -> None:
         print(f"full sum of {label}, {n1} partitions: 1 worker {w1:.2f} s, 2 workers {w2:.2f} s: "
               f"{w1 / w2:.2f}x (target: at least 1.7x); sums of 1 worker, 2 workers and "
               f"pqsift.scan: {'equal' if equal else 'DIFFERENT'}")
+
+
+def _busy(seconds: float) -> int:
+    spins, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        spins += 1
+    return spins
+
+
+def _time_busy_tasks(client, tasks: int, seconds: float, args) -> float:
+    """Median wall time of `tasks` tasks that each compute for `seconds` of CPU: what Dask itself
+    costs on this machine for a graph of that shape (scheduler and client share the two cores
+    with the workers)."""
+    walls = []
+    for round_ in range(args.runs + 1):
+        start = time.perf_counter()
+        futures = client.map(_busy, [seconds] * tasks, pure=False)
+        client.gather(futures)
+        if round_ > 0:
+            walls.append(time.perf_counter() - start)
+        del futures
+    return statistics.median(walls)
 
 
 def _time_dask_sum(client, dataset: Path, columns, args):
