@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <string_view>
+#include <utility>
 
 #include "arrow/bit_util.h"
 #include "arrow/builder.h"
@@ -160,16 +161,24 @@ std::shared_ptr<Array> TakeDictionary(const std::vector<std::shared_ptr<Array>>&
 
 }  // namespace
 
-Status SortRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows) {
-  std::vector<Compare> compares;
-  for (const SortKey& key : keys) {
-    if (key.chunks.empty()) continue;
-    PQSIFT_ASSIGN_OR_RETURN(Compare c, CompareFor(*key.chunks[0]->type));
-    compares.push_back(std::move(c));
+namespace {
+
+// The order of rows by the keys: Compare(x, y) < 0 when x sorts before y.
+class RowOrder {
+ public:
+  static Result<RowOrder> Make(const std::vector<SortKey>& keys) {
+    RowOrder order(keys);
+    for (const SortKey& key : keys) {
+      if (key.chunks.empty()) continue;
+      PQSIFT_ASSIGN_OR_RETURN(Compare c, CompareFor(*key.chunks[0]->type));
+      order.compares_.push_back(std::move(c));
+    }
+    return order;
   }
-  std::stable_sort(rows.begin(), rows.end(), [&](const RowRef& x, const RowRef& y) {
-    for (size_t k = 0; k < compares.size(); ++k) {
-      const SortKey& key = keys[k];
+
+  int operator()(const RowRef& x, const RowRef& y) const {
+    for (size_t k = 0; k < compares_.size(); ++k) {
+      const SortKey& key = keys_[k];
       const Array& a = *key.chunks[x.chunk];
       const Array& b = *key.chunks[y.chunk];
       const bool va = a.IsValid(x.row), vb = b.IsValid(y.row);
@@ -178,13 +187,46 @@ Status SortRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows) {
         if (va == vb) continue;
         c = !va == key.nulls_first ? -1 : 1;  // null placement is not reversed by descending
       } else {
-        c = compares[k](a, x.row, b, y.row);
+        c = compares_[k](a, x.row, b, y.row);
         if (key.descending) c = -c;
       }
-      if (c != 0) return c < 0;
+      if (c != 0) return c;
     }
-    return false;
-  });
+    return 0;
+  }
+
+ private:
+  explicit RowOrder(const std::vector<SortKey>& keys) : keys_(keys) {}
+  const std::vector<SortKey>& keys_;
+  std::vector<Compare> compares_;
+};
+
+}  // namespace
+
+Status SortRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows) {
+  PQSIFT_ASSIGN_OR_RETURN(RowOrder order, RowOrder::Make(keys));
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const RowRef& x, const RowRef& y) { return order(x, y) < 0; });
+  return Status::OK();
+}
+
+Status SortFirstRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows, size_t n) {
+  if (rows.size() <= n) return SortRows(keys, rows);
+  PQSIFT_ASSIGN_OR_RETURN(RowOrder order, RowOrder::Make(keys));
+  // Ties broken by the input position make the order total, so a selection of the first n and a
+  // sort of those gives what the stable sort of all would begin with.
+  std::vector<std::pair<RowRef, size_t>> ranked;
+  ranked.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) ranked.emplace_back(rows[i], i);
+  auto less = [&](const std::pair<RowRef, size_t>& x, const std::pair<RowRef, size_t>& y) {
+    int c = order(x.first, y.first);
+    return c != 0 ? c < 0 : x.second < y.second;
+  };
+  auto nth = ranked.begin() + static_cast<std::ptrdiff_t>(n);
+  std::nth_element(ranked.begin(), nth, ranked.end(), less);
+  std::sort(ranked.begin(), nth, less);
+  rows.resize(n);
+  for (size_t i = 0; i < n; ++i) rows[i] = ranked[i].first;
   return Status::OK();
 }
 

@@ -35,6 +35,10 @@ struct SortKey {
 // REQUIRES: every chunk of every key holds the rows referred to.
 Status SortRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows);
 
+// The first `n` rows of SortRows' order, in that order; `rows` keeps only those. Time linear in
+// the rows plus n log n, for a top-k over many more candidates than it keeps.
+Status SortFirstRows(const std::vector<SortKey>& keys, std::vector<RowRef>& rows, size_t n);
+
 // The rows of a column held in `chunks`, in the order of `rows`, as one new array of the
 // chunks' type (dictionary arrays: against one dictionary, as UnifyDictionaries makes it).
 // NotSupported for nested types. REQUIRES: as SortRows.

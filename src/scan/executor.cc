@@ -5,8 +5,10 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "column/leaf_reader.h"
 #include "expr/binder.h"
@@ -35,6 +37,35 @@ using Clock = std::chrono::steady_clock;
 
 int64_t NanosSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+// The leaves that one role alone reads in `slice` (scan/slice.h, kAnyRoleChain), with that
+// role: the filter's when it runs, and those of each output column it does not serve from its
+// own decoded windows. (An output column the filter serves registers its slots but reads none.)
+std::map<int32_t, int> LeavesReadByOneRole(const ScanSlice& slice, const PlannedFile& file) {
+  std::map<int32_t, std::pair<int, int>> roles;  // leaf -> (roles reading it, the last)
+  auto count = [&](int role, const std::vector<const DecodedColumn*>& columns) {
+    std::set<int32_t> leaves;
+    for (const DecodedColumn* column : columns) {
+      if (!column->constant) leaves.insert(column->leaves.begin(), column->leaves.end());
+    }
+    for (int32_t leaf : leaves) {
+      auto& [n, last] = roles[leaf];
+      ++n;
+      last = role;
+    }
+  };
+  const bool gather = slice.needs_filter && slice.filter->FeedsOutputs();
+  if (slice.needs_filter) count(kFilterRole, slice.filter->columns);
+  for (size_t c = 0; c < file.output_columns.size(); ++c) {
+    if (gather && slice.filter->output_from_filter[c] >= 0) continue;
+    count(OutputRole(c), {&file.output_columns[c]});
+  }
+  std::map<int32_t, int> out;
+  for (const auto& [leaf, reading] : roles) {
+    if (reading.first == 1) out[leaf] = reading.second;
+  }
+  return out;
 }
 
 }  // namespace
@@ -511,10 +542,11 @@ void Executor::State::Launch(const ScanSlice& launched) {
   slice.order = launches++;
   auto links = std::make_shared<SliceLinks>();
   const PlannedFile& entry = slice.row_group->file();
+  const std::map<int32_t, int> shared = LeavesReadByOneRole(slice, entry);
   if (slice.needs_filter)
-    SliceReaders::Register(slice, kFilterRole, slice.filter->columns, &*links);
+    SliceReaders::Register(slice, kFilterRole, slice.filter->columns, shared, &*links);
   for (size_t c = 0; c < columns.size(); ++c) {
-    SliceReaders::Register(slice, OutputRole(c), {&entry.output_columns[c]}, &*links);
+    SliceReaders::Register(slice, OutputRole(c), {&entry.output_columns[c]}, shared, &*links);
   }
   slice.links = std::move(links);
   RowGroupData& data = *slice.row_group;

@@ -9,9 +9,9 @@
 //                                                 ... read ...
 //                                                 Put(seq, reader or null)
 //
-// One handoff per (row group, column reader role, leaf). Every registered slice must Put exactly
-// once, whatever happens (a null reader when it used none, or failed): a slice that Takes waits
-// for its predecessor's Put, and a predecessor that Put null hands on what it was handed (the
+// One handoff per (row group, leaf, chain: scan/slice.h SliceLink). Every registered slice must Put
+// exactly once, whatever happens (a null reader when it used none, or failed): a slice that Takes
+// waits for its predecessor's Put, and a predecessor that Put null hands on what it was handed (the
 // reader of the slice before it, if that one is still there). A slice that does not need the
 // earlier reader (its first page starts at its first row) Discards it, so readers no slice will
 // continue are freed as soon as they are put, not with the row group.

@@ -27,13 +27,27 @@
 
 namespace pqsift::scan {
 
-// The slices a slice's column readers follow (scan/reader_handoff.h): per (role, leaf), the
-// slice whose reader it may continue (-1: none). Registered at launch.
-using SliceLinks = std::map<std::pair<int, int32_t>, int64_t>;
-
-// The roles in which a slice reads columns: each has readers (and handoffs) of its own.
+// The roles in which a slice reads columns: the filter, and each output column.
 constexpr int kFilterRole = 0;
 inline int OutputRole(size_t output_column) { return 1 + static_cast<int>(output_column); }
+
+// The chain of readers (scan/reader_handoff.h) a leaf's reader joins in a slice. A leaf that one
+// role alone reads in the slice joins the leaf's chain of every role, so the reader goes on from
+// a slice that read the leaf in another role: a column the output decoded in slices without a
+// filter, then the filter once one applies (a top-k's key as its runtime filter starts), keeps
+// its decompressed page. A leaf that several roles read in one slice (a filter column inside a
+// struct the output decodes whole) has a chain per role.
+constexpr int kAnyRoleChain = -1;
+
+// Where a slice's reader of a leaf in a role is handed from and to: its chain (kAnyRoleChain or
+// the role) and the slice it follows there (-1: none).
+struct SliceLink {
+  int chain = kAnyRoleChain;
+  int64_t prev = -1;
+};
+
+// The links of a slice's readers, per (role, leaf). Registered at launch.
+using SliceLinks = std::map<std::pair<int, int32_t>, SliceLink>;
 
 struct ScanSlice {
   std::shared_ptr<RowGroupData> row_group;

@@ -30,9 +30,9 @@ Status SliceReaders::Acquire(const prune::RowSelection& rows,
   const int64_t first_row = rows.ranges().front().begin;
   for (int32_t leaf : leaves_) {
     std::unique_ptr<column::LeafReader> reader;
-    int64_t prev = slice_.links->at({role_, leaf});
-    if (prev >= 0) {
-      scan::ReaderHandoff& handoff = data.HandoffOf(role_, leaf);
+    const SliceLink& link = slice_.links->at({role_, leaf});
+    if (link.prev >= 0) {
+      scan::ReaderHandoff& handoff = data.HandoffOf(link.chain, leaf);
       if (data.PageMayStartBefore(leaf, first_row)) {
         reader = handoff.Take(slice_.seq);
       } else {
@@ -77,16 +77,20 @@ void SliceReaders::Release(bool ok) {
     // nothing (it would pass over the next pages by their rows just as a reader of its own):
     // freed here, in the task, so its buffers go back to the allocator while they are warm.
     if (reader && (reader->records_left() == 0 || reader->at_page_end())) reader.reset();
-    slice_.row_group->HandoffOf(role_, leaves_[i]).Put(slice_.seq, std::move(reader));
+    const int chain = slice_.links->at({role_, leaves_[i]}).chain;
+    slice_.row_group->HandoffOf(chain, leaves_[i]).Put(slice_.seq, std::move(reader));
   }
 }
 
 void SliceReaders::Register(const ScanSlice& slice, int role,
-                            const std::vector<const DecodedColumn*>& columns, SliceLinks* links) {
+                            const std::vector<const DecodedColumn*>& columns,
+                            const std::map<int32_t, int>& sole_reader, SliceLinks* links) {
   for (const DecodedColumn* column : columns) {
     if (column->constant) continue;
     for (int32_t leaf : column->leaves) {
-      (*links)[{role, leaf}] = slice.row_group->HandoffOf(role, leaf).Register(slice.seq);
+      auto it = sole_reader.find(leaf);
+      const int chain = it != sole_reader.end() && it->second == role ? kAnyRoleChain : role;
+      (*links)[{role, leaf}] = {chain, slice.row_group->HandoffOf(chain, leaf).Register(slice.seq)};
     }
   }
 }
@@ -99,8 +103,9 @@ std::vector<ReaderHandoff*> SliceReaders::Awaited(const ScanSlice& slice, int ro
   for (const DecodedColumn* column : columns) {
     if (column->constant) continue;
     for (int32_t leaf : column->leaves) {
-      if (slice.links->at({role, leaf}) < 0 || !data.PageMayStartBefore(leaf, first_row)) continue;
-      out.push_back(&data.HandoffOf(role, leaf));
+      const SliceLink& link = slice.links->at({role, leaf});
+      if (link.prev < 0 || !data.PageMayStartBefore(leaf, first_row)) continue;
+      out.push_back(&data.HandoffOf(link.chain, leaf));
     }
   }
   return out;

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -57,9 +58,12 @@ class SliceReaders {
                                              int64_t first_row);
 
   // The (role, leaf) slots a task of `columns` in `role` uses, registered in slice order (at
-  // launch, on the consumer thread).
+  // launch, on the consumer thread). A leaf that `sole_reader` maps to this role (the one role
+  // reading it in the slice) joins the leaf's chain of every role (kAnyRoleChain), the others the
+  // role's own.
   static void Register(const ScanSlice& slice, int role,
-                       const std::vector<const DecodedColumn*>& columns, SliceLinks* links);
+                       const std::vector<const DecodedColumn*>& columns,
+                       const std::map<int32_t, int>& sole_reader, SliceLinks* links);
 
  private:
   const ScanSlice& slice_;

@@ -132,8 +132,7 @@ Result<std::vector<RowRef>> TopK::Best() const {
     key.nulls_first = keys_[k].nulls_first;
     keys.push_back(std::move(key));
   }
-  PQSIFT_RETURN_IF_ERROR(SortRows(keys, rows));
-  if (static_cast<int64_t>(rows.size()) > k_) rows.resize(static_cast<size_t>(k_));
+  PQSIFT_RETURN_IF_ERROR(SortFirstRows(keys, rows, static_cast<size_t>(k_)));
   return rows;
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
+#include <random>
 
 #include "arrow/test_arrays.h"
 
@@ -38,6 +40,38 @@ TEST(SortRows, FloatsPutNaNAboveNumbersAndKeepTiesInOrder) {
   std::vector<int64_t> order;
   for (const RowRef& r : rows) order.push_back(r.row);
   EXPECT_EQ(order, (std::vector<int64_t>{4, 1, 3, 2, 0}));  // -0 and +0 tie: input order
+}
+
+TEST(SortFirstRows, IsTheStableSortCutShortOnRandomKeysWithTiesAndNulls) {
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    // Two chunks of a key with few distinct values (many ties) and NULLs, and a second key.
+    std::vector<SortKey> keys(2);
+    std::vector<RowRef> rows;
+    for (uint32_t chunk = 0; chunk < 2; ++chunk) {
+      std::vector<std::optional<int32_t>> first, second;
+      const int64_t n = random() % 40;
+      for (int64_t r = 0; r < n; ++r) {
+        first.push_back(random() % 5 == 0 ? std::nullopt : std::optional<int32_t>(random() % 4));
+        second.emplace_back(static_cast<int32_t>(random() % 3));
+        rows.push_back({chunk, r});
+      }
+      keys[0].chunks.push_back(MakeFixed<int32_t>(Int32(), first));
+      keys[1].chunks.push_back(MakeFixed<int32_t>(Int32(), second));
+    }
+    keys[0].descending = trial % 2 == 0;
+    keys[0].nulls_first = trial % 3 == 0;
+    keys[1].descending = trial % 5 == 0;
+    const size_t n = random() % 50;
+    std::vector<RowRef> all = rows, first = rows;
+    ASSERT_TRUE(SortRows(keys, all).ok());
+    ASSERT_TRUE(SortFirstRows(keys, first, n).ok());
+    ASSERT_EQ(first.size(), std::min(n, all.size()));
+    for (size_t i = 0; i < first.size(); ++i) {
+      EXPECT_EQ(first[i].chunk, all[i].chunk) << "trial " << trial << " row " << i;
+      EXPECT_EQ(first[i].row, all[i].row) << "trial " << trial << " row " << i;
+    }
+  }
 }
 
 TEST(TakeRows, EveryFlatTypeAcrossChunks) {

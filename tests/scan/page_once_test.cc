@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arrow/builder.h"
+#include "arrow/layout.h"
 #include "column/page_directory.h"
 #include "write/written_file.h"
 
@@ -158,6 +159,24 @@ TEST_P(PageOnce, EveryPageDecompressedOnceWhateverTheSlices) {
         EXPECT_LE(filtered.stats.pages_decompressed, whole.stats.pages_decompressed);
       }
       options.filter.clear();
+
+      // A top-k whose key is returned: the first slices decode it as an output column, later
+      // ones (once the heap holds K rows) as the runtime filter's column, continuing the same
+      // readers mid-page.
+      options.order_by = "id DESC";
+      options.limit = 5;
+      testing::ScannedBatches top = ScanWritten(w, options);
+      ASSERT_EQ(top.rows(), 5);
+      std::vector<int64_t> ids;
+      for (const auto& b : top.batches) {
+        for (int64_t r = 0; r < b->num_rows; ++r) {
+          ids.push_back(layout::LoadValue<int64_t>(*b->columns[0], r));
+        }
+      }
+      EXPECT_EQ(ids, (std::vector<int64_t>{kRows - 1, kRows - 2, kRows - 3, kRows - 4, kRows - 5}));
+      EXPECT_LE(static_cast<int64_t>(top.stats.pages_decompressed), pages);
+      options.order_by.clear();
+      options.limit = -1;
     }
   }
 }
