@@ -5,7 +5,8 @@
 //   (ScanOptions::read_order on the first key), a runtime filter on the first key
 //        |
 //   candidates: batches as they come; once they hold K rows (and whenever they reach 2K + slack)
-//   they are sorted (arrow/sort.h), cut to the best K, and the K-th row's first key is published:
+//   the best K are selected (arrow/sort.h SortFirstRows), the rest dropped, and the K-th row's
+//   first key is published:
 //        DESC: first key >= k-th (> when it is the only key: a row equal to the K-th cannot
 //        displace it, ties keep the earlier row)        ASC: <= (or <)
 //        NULLs pass while they sort first; a K-th that is NULL and sorts first leaves only NULLs
