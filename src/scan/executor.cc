@@ -246,6 +246,22 @@ void Executor::State::OrderSlices() {
   ordered.reserve(keyed.size());
   for (const auto& k : keyed) ordered.push_back(std::move(slicers[k.second]));
   slicers = std::move(ordered);
+  // Inside a row group too, where its page index tells and the runtime filter can use it: the
+  // first slices then publish a bound the page index proves most later pages cannot beat (a
+  // top-10 by ts DESC of a file sorted by ts reads its last pages only, not every page).
+  if (!options.runtime_filter || !options.prune) return;
+  for (RowGroupSlicer& slicer : slicers) {
+    const RowGroupData& data = slicer.data();
+    const PlannedFile& file = data.file();
+    const std::optional<expr::ColumnRef>& ref = refs[file.index];
+    if (!ref || !file.page_indexes) continue;
+    slicer.OrderWithin(
+        [&](int64_t begin, int64_t end) {
+          return RowRangePromise(*file.metadata, *ref, *file.page_indexes, data.row_group_index(),
+                                 begin, end, order.descending, order.nulls_first);
+        },
+        order.descending);
+  }
 }
 
 // Right before a slice is launched: the runtime filter as it stands now, proved against the

@@ -154,6 +154,36 @@ Promise RowGroupPromise(const ParquetMetadata& metadata, const expr::ColumnRef& 
   return out;
 }
 
+Promise RowRangePromise(const ParquetMetadata& metadata, const expr::ColumnRef& column,
+                        const format::PageIndexStore& page_indexes, size_t row_group, int64_t begin,
+                        int64_t end, bool descending, bool nulls_first) {
+  Promise unknown;
+  unknown.leading_nulls = nulls_first;
+  const auto& leaves = metadata.schema().columns();
+  if (column.leaf < 0 || static_cast<size_t>(column.leaf) >= leaves.size()) return unknown;
+  const format::OffsetIndex* offsets = page_indexes.offset_index(row_group, column.leaf);
+  const format::ColumnIndex* index = page_indexes.column_index(row_group, column.leaf);
+  if (offsets == nullptr || index == nullptr ||
+      index->null_pages.size() != offsets->page_locations.size()) {
+    return unknown;
+  }
+  format::PageRows pages{offsets, metadata.file().row_groups[row_group].num_rows};
+  std::optional<Promise> best;
+  for (size_t p = 0; p < pages.pages(); ++p) {
+    if (pages.end_row(p) <= begin || pages.first_row(p) >= end) continue;
+    prune::ColumnBounds b = prune::BoundsFromPageIndex(leaves[column.leaf], *column.type, *index, p,
+                                                       pages.end_row(p) - pages.first_row(p));
+    Promise page;
+    page.leading_nulls = nulls_first && (!b.null_count || *b.null_count > 0);
+    page.edge = descending ? b.max : b.min;
+    if (descending && page.edge && layout::IsFloatingPoint(column.type->id) && b.may_contain_nan) {
+      page.edge = expr::Value::Float(std::numeric_limits<double>::quiet_NaN());
+    }
+    if (!best || MorePromising(page, *best, descending)) best = std::move(page);
+  }
+  return best ? *best : unknown;
+}
+
 bool MorePromising(const Promise& a, const Promise& b, bool descending) {
   if (a.leading_nulls != b.leading_nulls) return a.leading_nulls;
   if (!a.edge || !b.edge) return a.edge.has_value() && !b.edge.has_value();

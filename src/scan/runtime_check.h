@@ -65,6 +65,12 @@ struct Promise {
 };
 Promise RowGroupPromise(const ParquetMetadata& metadata, const expr::ColumnRef& column,
                         size_t row_group, bool descending, bool nulls_first);
+// How promising rows [begin, end) of row group `row_group` are, from the pages holding them in
+// the column index of `column` (the most promising of those pages); least promising when the
+// page index does not tell (no column or offset index, or lists that do not agree).
+Promise RowRangePromise(const ParquetMetadata& metadata, const expr::ColumnRef& column,
+                        const format::PageIndexStore& page_indexes, size_t row_group, int64_t begin,
+                        int64_t end, bool descending, bool nulls_first);
 // Whether `a` should be read before `b` (a strict weak order).
 bool MorePromising(const Promise& a, const Promise& b, bool descending);
 

@@ -49,8 +49,11 @@ int64_t SliceRows(const RowGroup& rg, int64_t batch_size, int64_t forced) {
 }
 
 SliceCutter::SliceCutter(std::vector<const format::OffsetIndex*> indexes, int64_t num_rows,
-                         int64_t slice_rows)
-    : indexes_(std::move(indexes)), num_rows_(num_rows), slice_rows_(slice_rows) {
+                         int64_t slice_rows, bool every_leaf_indexed)
+    : indexes_(std::move(indexes)),
+      num_rows_(num_rows),
+      slice_rows_(slice_rows),
+      every_leaf_indexed_(every_leaf_indexed) {
   for (const format::OffsetIndex* index : indexes_) {
     for (const format::PageLocation& page : index->page_locations) {
       candidates_.push_back(page.first_row_index);
@@ -71,7 +74,12 @@ SliceCutter SliceCutter::Of(const PlannedFile& file, size_t g, int64_t batch_siz
   }
   int64_t slice_rows = SliceRows(rg, batch_size, forced_slice_rows);
   if (forced_slice_rows <= 0) slice_rows = SlicedRowsOfPages(file, g, slice_rows, batch_size);
-  return SliceCutter(std::move(indexes), rg.num_rows, slice_rows);
+  const bool every_leaf_indexed = indexes.size() == file.leaves.size();
+  return SliceCutter(std::move(indexes), rg.num_rows, slice_rows, every_leaf_indexed);
+}
+
+bool SliceCutter::CutsNoPage(int64_t row) const {
+  return every_leaf_indexed_ && (row <= 0 || row >= num_rows_ || CutBytes(row) == 0);
 }
 
 int64_t SliceCutter::EndOf(int64_t begin) const {
@@ -117,6 +125,18 @@ RowGroupSlicer::RowGroupSlicer(std::shared_ptr<RowGroupData> data, const prune::
       cutter_(std::move(cutter)) {}
 
 std::optional<ScanSlice> RowGroupSlicer::Next() {
+  if (ordered_) {
+    if (order_.empty()) {
+      Finish();
+      return std::nullopt;
+    }
+    auto [begin, end] = order_.front();
+    order_.pop_front();
+    begin_ = begin;
+    ScanSlice slice = Make(end);
+    if (order_.empty()) Finish();
+    return slice;
+  }
   const std::vector<prune::RowRange>& ranges = plan_->rows.ranges();
   while (range_ < ranges.size() && ranges[range_].end <= begin_) ++range_;
   if (range_ == ranges.size()) {
@@ -130,6 +150,15 @@ std::optional<ScanSlice> RowGroupSlicer::Next() {
     if (end - begin_ >= 2 * ramp_) end = begin_ + ramp_;
     ramp_ = ramp_ * 2 >= cutter_.slice_rows() ? 0 : ramp_ * 2;
   }
+  ScanSlice slice = Make(end);
+  // Known now when this is the last (a runtime filter that drops it then knows the whole row
+  // group was skipped).
+  while (range_ < ranges.size() && ranges[range_].end <= begin_) ++range_;
+  if (range_ == ranges.size()) Finish();
+  return slice;
+}
+
+ScanSlice RowGroupSlicer::Make(int64_t end) {
   ScanSlice slice{
       data_,         plan_->rows.Intersect(prune::RowSelection::FromRanges({{begin_, end}})),
       needs_filter_, {},
@@ -138,11 +167,40 @@ std::optional<ScanSlice> RowGroupSlicer::Next() {
   slice.matched = plan_->matched_rows.Intersect(slice.rows);
   begin_ = end;
   data_->AddSlice();
-  // Known now when this is the last (a runtime filter that drops it then knows the whole row
-  // group was skipped).
-  while (range_ < ranges.size() && ranges[range_].end <= begin_) ++range_;
-  if (range_ == ranges.size()) Finish();
   return slice;
+}
+
+void RowGroupSlicer::OrderWithin(const RangePromise& promise, bool descending) {
+  if (ordered_ || ramp_ > 0 || begin_ != 0 || done_) return;
+  // The slices Next would make, in row order.
+  std::vector<std::pair<int64_t, int64_t>> slices;
+  const std::vector<prune::RowRange>& ranges = plan_->rows.ranges();
+  int64_t begin = 0;
+  for (size_t r = 0; r < ranges.size();) {
+    if (ranges[r].end <= begin) {
+      ++r;
+      continue;
+    }
+    begin = std::max(begin, ranges[r].begin);
+    const int64_t end = cutter_.EndOf(begin);
+    if (!cutter_.CutsNoPage(begin) || !cutter_.CutsNoPage(end) ||
+        slices.size() == kMaxOrderedSlices) {
+      return;  // a page two slices share, or too many to order: row order
+    }
+    slices.emplace_back(begin, end);
+    begin = end;
+  }
+  if (slices.size() < 2) return;
+  std::vector<std::pair<Promise, size_t>> keyed;
+  keyed.reserve(slices.size());
+  for (size_t i = 0; i < slices.size(); ++i) {
+    keyed.emplace_back(promise(slices[i].first, slices[i].second), i);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    return MorePromising(a.first, b.first, descending);
+  });
+  for (const auto& k : keyed) order_.push_back(slices[k.second]);
+  ordered_ = true;
 }
 
 void RowGroupSlicer::Finish() {

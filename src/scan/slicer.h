@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "format/page_index.h"
 #include "prune/access_plan.h"
 #include "scan/planned_file.h"
+#include "scan/runtime_check.h"
 #include "scan/slice.h"
 
 namespace pqsift::scan {
@@ -39,8 +42,8 @@ class SliceCutter {
  public:
   // `indexes`: the offset indexes of the leaves read that have one (the store checked that each
   // lists pages in row order, starting at row 0).
-  SliceCutter(std::vector<const format::OffsetIndex*> indexes, int64_t num_rows,
-              int64_t slice_rows);
+  SliceCutter(std::vector<const format::OffsetIndex*> indexes, int64_t num_rows, int64_t slice_rows,
+              bool every_leaf_indexed = false);
 
   // The cutter of row group `g` of `file` for a scan of `batch_size` batches (ScanOptions).
   static SliceCutter Of(const PlannedFile& file, size_t g, int64_t batch_size,
@@ -49,6 +52,9 @@ class SliceCutter {
   int64_t slice_rows() const { return slice_rows_; }
   // The end of the slice that starts at row `begin` (< num_rows).
   int64_t EndOf(int64_t begin) const;
+  // Whether a slice end at `row` leaves every page of the leaves read whole: each starts at or
+  // after it, or ends at or before it (false when a leaf read has no offset index to tell).
+  bool CutsNoPage(int64_t row) const;
 
  private:
   // Bytes of the pages that hold rows on both sides of `row`.
@@ -57,6 +63,7 @@ class SliceCutter {
   std::vector<const format::OffsetIndex*> indexes_;
   int64_t num_rows_;
   int64_t slice_rows_;
+  bool every_leaf_indexed_;
   std::vector<int64_t> candidates_;
 };
 
@@ -80,7 +87,20 @@ class RowGroupSlicer {
   // it has all its slices).
   std::optional<ScanSlice> Next();
 
+  // The slices' rows, [begin, end): how promising they are for ScanOptions::read_order (a
+  // runtime filter published from the first ones then rules out the rest by their pages).
+  using RangePromise = std::function<Promise(int64_t begin, int64_t end)>;
+  // Hands the slices out most promising first instead of in row order, where that costs no
+  // page twice: every slice end leaves the pages of every leaf read whole (SliceCutter::
+  // CutsNoPage), so no slice needs what another decompressed. Otherwise, with a ramp, or for
+  // more than kMaxOrderedSlices slices, row order. Before the first Next.
+  void OrderWithin(const RangePromise& promise, bool descending);
+
  private:
+  static constexpr size_t kMaxOrderedSlices = 4096;
+
+  // The slice of rows [begin_, end) (begin_ moves to end).
+  ScanSlice Make(int64_t end);
   void Finish();
 
   std::shared_ptr<RowGroupData> data_;
@@ -92,6 +112,8 @@ class RowGroupSlicer {
   size_t range_ = 0;   // the first plan range that may hold rows at or after begin_
   int64_t ramp_ = 0;
   bool done_ = false;
+  bool ordered_ = false;
+  std::deque<std::pair<int64_t, int64_t>> order_;  // with ordered_: the slices left, [begin, end)
 };
 
 }  // namespace pqsift::scan

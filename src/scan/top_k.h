@@ -2,7 +2,8 @@
 // memory bounded by about 2K rows plus one batch.
 //
 //   inner scan: the output columns + the sort keys, row groups most promising first
-//   (ScanOptions::read_order on the first key), a runtime filter on the first key
+//   (ScanOptions::read_order on the first key; a row group's slices too, where the key's page
+//   index tells: RowGroupSlicer::OrderWithin), a runtime filter on the first key
 //        |
 //   candidates: batches as they come; once they hold K rows (and whenever they reach 2K + slack)
 //   the best K are selected (arrow/sort.h SortFirstRows), the rest dropped, and the K-th row's

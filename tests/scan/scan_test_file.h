@@ -42,8 +42,10 @@ struct ScanTestFile {
   static constexpr int64_t kRows = 10000;
   std::vector<uint8_t> bytes;
   std::shared_ptr<const ParquetMetadata> metadata;
+  int64_t slice_rows = 0;  // ScanOptions::slice_rows of the scans Open makes (0: the default)
 
-  ScanTestFile() {
+  // Row groups of `row_group_rows` rows, pages of 100 rows (with a page index).
+  explicit ScanTestFile(int64_t row_group_rows = 1000) {
     auto schema = std::make_shared<BatchSchema>();
     schema->fields = {{"id", Int64(), false},
                       {"v", Int64(), true},
@@ -68,7 +70,7 @@ struct ScanTestFile {
     batch.num_rows = kRows;
     batch.columns = {id.Finish(), v.Finish(), f.Finish(), s.Finish()};
     WriterOptions options;
-    options.row_group_rows = 1000;
+    options.row_group_rows = row_group_rows;
     options.page_rows = 100;
     auto writer =
         ParquetWriter::Open(MakeMemoryWritableFile("test.parquet", &bytes), schema, options);
@@ -82,8 +84,9 @@ struct ScanTestFile {
   }
 
   // A scanner over the file (a fresh counted file each time).
-  Result<std::unique_ptr<Scanner>> Open(const ScanOptions& options) const {
+  Result<std::unique_ptr<Scanner>> Open(ScanOptions options) const {
     std::shared_ptr<RandomAccessFile> file = MakeMemoryFile("test.parquet", bytes);
+    if (options.slice_rows == 0) options.slice_rows = slice_rows;
     return Scanner::Open({file}, {metadata}, options);
   }
 };

@@ -144,6 +144,33 @@ TEST(TopK, PrunesRowGroupsThatCannotBeatTheHeap) {
   EXPECT_EQ(asc->stats.row_groups_skipped_at_runtime, 8u);
 }
 
+// One row group of 10,000 rows in slices of 500: the slices go most promising first by the
+// page index of the first key, so the heap's bound rules out the other slices' pages.
+TEST(TopK, InsideOneRowGroupTheMostPromisingSlicesFirst) {
+  ScanTestFile file(ScanTestFile::kRows);
+  file.slice_rows = 500;
+  for (int64_t k : {1, 10, 999, 4000}) {
+    ExpectTopK(file, "id DESC", k);
+    ExpectTopK(file, "id", k);
+    ExpectTopK(file, "v DESC NULLS FIRST, id", k);
+    ExpectTopK(file, "f DESC, id", k);  // NaN first: greatest
+    ExpectTopK(file, "s, id", k);
+  }
+  ExpectTopK(file, "v DESC, id", 50, "(id < 2000 OR id > 7000) AND s <> 'k4'",
+             [](const ScanTestRow& r) { return (r.id < 2000 || r.id > 7000) && r.s != "k4"; });
+  // id ascends with the rows: the last slice first, then no other page can beat the 10th row.
+  auto desc = RunTopK(file, "id DESC", 10);
+  ASSERT_TRUE(desc.ok());
+  EXPECT_EQ(desc->ids.front(), 9999);
+  EXPECT_EQ(desc->ids.back(), 9990);
+  // id and s of the last 500 rows (5 pages each) and the dictionary page of s
+  EXPECT_LE(desc->stats.pages_decompressed, 11u);
+  auto asc = RunTopK(file, "id", 10);
+  ASSERT_TRUE(asc.ok());
+  EXPECT_EQ(asc->ids.front(), 0);
+  EXPECT_LE(asc->stats.pages_decompressed, 11u);
+}
+
 TEST(TopK, HiddenKeysAndErrors) {
   ScanTestFile file;
   ScanOptions options;
