@@ -1,5 +1,6 @@
 #include "scan/runtime_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -169,8 +170,15 @@ Promise RowRangePromise(const ParquetMetadata& metadata, const expr::ColumnRef& 
   }
   format::PageRows pages{offsets, metadata.file().row_groups[row_group].num_rows};
   std::optional<Promise> best;
-  for (size_t p = 0; p < pages.pages(); ++p) {
-    if (pages.end_row(p) <= begin || pages.first_row(p) >= end) continue;
+  // The first page holding row `begin`: the last that starts at or before it.
+  const auto& locations = offsets->page_locations;
+  auto after = std::upper_bound(
+      locations.begin(), locations.end(), begin,
+      [](int64_t row, const format::PageLocation& page) { return row < page.first_row_index; });
+  size_t first =
+      after == locations.begin() ? 0 : static_cast<size_t>(after - locations.begin()) - 1;
+  for (size_t p = first; p < pages.pages() && pages.first_row(p) < end; ++p) {
+    if (pages.end_row(p) <= begin) continue;
     prune::ColumnBounds b = prune::BoundsFromPageIndex(leaves[column.leaf], *column.type, *index, p,
                                                        pages.end_row(p) - pages.first_row(p));
     Promise page;
