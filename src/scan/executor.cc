@@ -246,15 +246,21 @@ void Executor::State::OrderSlices() {
   ordered.reserve(keyed.size());
   for (const auto& k : keyed) ordered.push_back(std::move(slicers[k.second]));
   slicers = std::move(ordered);
-  // Inside a row group too, where its page index tells and the runtime filter can use it: the
-  // first slices then publish a bound the page index proves most later pages cannot beat (a
-  // top-10 by ts DESC of a file sorted by ts reads its last pages only, not every page).
+  // Inside a row group too, where its page index says the key's pages are in order (its
+  // boundary order) and the runtime filter can use it: the first slices then publish a bound
+  // the page index proves most later pages cannot beat (a top-10 by ts DESC of a file sorted by
+  // ts reads its last pages only, not every page). Pages in no order would gain little, and
+  // slices out of row order then ran more of them before the first bound (ORDER BY an unsorted
+  // string column: 1.28x the time).
   if (!options.runtime_filter || !options.prune) return;
   for (RowGroupSlicer& slicer : slicers) {
     const RowGroupData& data = slicer.data();
     const PlannedFile& file = data.file();
     const std::optional<expr::ColumnRef>& ref = refs[file.index];
     if (!ref || !file.page_indexes) continue;
+    const format::ColumnIndex* index =
+        file.page_indexes->column_index(data.row_group_index(), ref->leaf);
+    if (index == nullptr || index->boundary_order == BoundaryOrder::kUnordered) continue;
     slicer.OrderWithin(
         [&](int64_t begin, int64_t end) {
           return RowRangePromise(*file.metadata, *ref, *file.page_indexes, data.row_group_index(),
