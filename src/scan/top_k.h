@@ -3,7 +3,8 @@
 //
 //   inner scan: the output columns + the sort keys, row groups most promising first
 //   (ScanOptions::read_order on the first key; a row group's slices too, where the key's page
-//   index tells: RowGroupSlicer::OrderWithin), a runtime filter on the first key
+//   index declares its pages in order: RowGroupSlicer::OrderWithin), a runtime filter on the first
+//   key
 //        |
 //   candidates: batches as they come; once they hold K rows (and whenever they reach 2K + slack)
 //   the best K are selected (arrow/sort.h SortFirstRows), the rest dropped, and the K-th row's
