@@ -228,23 +228,20 @@ void Executor::State::OrderSlices() {
     auto ref = ResolveLeafColumn(order.column, files[f]->metadata->schema());
     if (ref.ok()) refs[f] = *std::move(ref);  // no such column: nothing promised, file order
   }
-  std::vector<std::pair<Promise, size_t>> keyed;
-  for (size_t i = 0; i < slicers.size(); ++i) {
-    const RowGroupData& data = slicers[i].data();
+  std::vector<Promise> promises;
+  promises.reserve(slicers.size());
+  for (const RowGroupSlicer& slicer : slicers) {
+    const RowGroupData& data = slicer.data();
     const std::optional<expr::ColumnRef>& ref = refs[data.file().index];
-    Promise promise;
-    if (ref) {
-      promise = RowGroupPromise(*data.file().metadata, *ref, data.row_group_index(),
-                                order.descending, order.nulls_first);
-    }
-    keyed.emplace_back(std::move(promise), i);
+    promises.push_back(ref ? RowGroupPromise(*data.file().metadata, *ref, data.row_group_index(),
+                                             order.descending, order.nulls_first)
+                           : Promise{});
   }
-  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
-    return MorePromising(a.first, b.first, order.descending);
-  });
   std::vector<RowGroupSlicer> ordered;
-  ordered.reserve(keyed.size());
-  for (const auto& k : keyed) ordered.push_back(std::move(slicers[k.second]));
+  ordered.reserve(slicers.size());
+  for (size_t i : MostPromisingFirst(promises, order.descending)) {
+    ordered.push_back(std::move(slicers[i]));
+  }
   slicers = std::move(ordered);
   // Inside a row group too, where its page index says the key's pages are in order (its
   // boundary order) and the runtime filter can use it: the first slices then publish a bound

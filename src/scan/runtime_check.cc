@@ -135,24 +135,35 @@ Result<RuntimeCheck> CheckRowGroup(const BoundRuntimeFilter& filter, RandomAcces
   return out;
 }
 
-Promise RowGroupPromise(const ParquetMetadata& metadata, const expr::ColumnRef& column,
-                        size_t row_group, bool descending, bool nulls_first) {
+namespace {
+
+// The promise of a container (row group, page) with bounds `b` of `column`.
+Promise PromiseOf(const prune::ColumnBounds& b, const expr::ColumnRef& column, bool descending,
+                  bool nulls_first) {
   Promise out;
-  const RowGroup& rg = metadata.file().row_groups[row_group];
-  const auto& leaves = metadata.schema().columns();
-  if (column.leaf < 0 || static_cast<size_t>(column.leaf) >= leaves.size() ||
-      static_cast<size_t>(column.leaf) >= rg.columns.size() || !rg.columns[column.leaf].meta_data) {
-    out.leading_nulls = nulls_first;
-    return out;
-  }
-  prune::ColumnBounds b = prune::BoundsFromChunk(leaves[column.leaf], *column.type,
-                                                 *rg.columns[column.leaf].meta_data, rg.num_rows);
   out.leading_nulls = nulls_first && (!b.null_count || *b.null_count > 0);
   out.edge = descending ? b.max : b.min;
   if (descending && out.edge && layout::IsFloatingPoint(column.type->id) && b.may_contain_nan) {
     out.edge = expr::Value::Float(std::numeric_limits<double>::quiet_NaN());
   }
   return out;
+}
+
+}  // namespace
+
+Promise RowGroupPromise(const ParquetMetadata& metadata, const expr::ColumnRef& column,
+                        size_t row_group, bool descending, bool nulls_first) {
+  const RowGroup& rg = metadata.file().row_groups[row_group];
+  const auto& leaves = metadata.schema().columns();
+  if (column.leaf < 0 || static_cast<size_t>(column.leaf) >= leaves.size() ||
+      static_cast<size_t>(column.leaf) >= rg.columns.size() || !rg.columns[column.leaf].meta_data) {
+    Promise unknown;
+    unknown.leading_nulls = nulls_first;
+    return unknown;
+  }
+  return PromiseOf(prune::BoundsFromChunk(leaves[column.leaf], *column.type,
+                                          *rg.columns[column.leaf].meta_data, rg.num_rows),
+                   column, descending, nulls_first);
 }
 
 Promise RowRangePromise(const ParquetMetadata& metadata, const expr::ColumnRef& column,
@@ -179,14 +190,9 @@ Promise RowRangePromise(const ParquetMetadata& metadata, const expr::ColumnRef& 
       after == locations.begin() ? 0 : static_cast<size_t>(after - locations.begin()) - 1;
   for (size_t p = first; p < pages.pages() && pages.first_row(p) < end; ++p) {
     if (pages.end_row(p) <= begin) continue;
-    prune::ColumnBounds b = prune::BoundsFromPageIndex(leaves[column.leaf], *column.type, *index, p,
-                                                       pages.end_row(p) - pages.first_row(p));
-    Promise page;
-    page.leading_nulls = nulls_first && (!b.null_count || *b.null_count > 0);
-    page.edge = descending ? b.max : b.min;
-    if (descending && page.edge && layout::IsFloatingPoint(column.type->id) && b.may_contain_nan) {
-      page.edge = expr::Value::Float(std::numeric_limits<double>::quiet_NaN());
-    }
+    Promise page = PromiseOf(prune::BoundsFromPageIndex(leaves[column.leaf], *column.type, *index,
+                                                        p, pages.end_row(p) - pages.first_row(p)),
+                             column, descending, nulls_first);
     if (!best || MorePromising(page, *best, descending)) best = std::move(page);
   }
   return best ? *best : unknown;
@@ -198,6 +204,15 @@ bool MorePromising(const Promise& a, const Promise& b, bool descending) {
   if (a.edge->kind != b.edge->kind) return false;
   int c = expr::Compare(*a.edge, *b.edge);
   return descending ? c > 0 : c < 0;
+}
+
+std::vector<size_t> MostPromisingFirst(const std::vector<Promise>& promises, bool descending) {
+  std::vector<size_t> order(promises.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return MorePromising(promises[a], promises[b], descending);
+  });
+  return order;
 }
 
 }  // namespace pqsift::scan

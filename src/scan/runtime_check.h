@@ -73,5 +73,7 @@ Promise RowRangePromise(const ParquetMetadata& metadata, const expr::ColumnRef& 
                         int64_t end, bool descending, bool nulls_first);
 // Whether `a` should be read before `b` (a strict weak order).
 bool MorePromising(const Promise& a, const Promise& b, bool descending);
+// The positions of `promises`, most promising first (equals keep their order).
+std::vector<size_t> MostPromisingFirst(const std::vector<Promise>& promises, bool descending);
 
 }  // namespace pqsift::scan

@@ -137,13 +137,12 @@ std::optional<ScanSlice> RowGroupSlicer::Next() {
     if (order_.empty()) Finish();
     return slice;
   }
-  const std::vector<prune::RowRange>& ranges = plan_->rows.ranges();
-  while (range_ < ranges.size() && ranges[range_].end <= begin_) ++range_;
-  if (range_ == ranges.size()) {
+  std::optional<int64_t> begin = SelectedFrom(begin_, &range_);
+  if (!begin) {
     Finish();
     return std::nullopt;
   }
-  begin_ = std::max(begin_, ranges[range_].begin);  // skip rows the plan does not read
+  begin_ = *begin;  // rows the plan does not read are skipped
   int64_t end = cutter_.EndOf(begin_);
   if (ramp_ > 0) {
     // The rest of the usual slice whole when it is less than twice the ramp: no short tail.
@@ -153,9 +152,15 @@ std::optional<ScanSlice> RowGroupSlicer::Next() {
   ScanSlice slice = Make(end);
   // Known now when this is the last (a runtime filter that drops it then knows the whole row
   // group was skipped).
-  while (range_ < ranges.size() && ranges[range_].end <= begin_) ++range_;
-  if (range_ == ranges.size()) Finish();
+  if (!SelectedFrom(begin_, &range_)) Finish();
   return slice;
+}
+
+std::optional<int64_t> RowGroupSlicer::SelectedFrom(int64_t row, size_t* range) const {
+  const std::vector<prune::RowRange>& ranges = plan_->rows.ranges();
+  while (*range < ranges.size() && ranges[*range].end <= row) ++*range;
+  if (*range == ranges.size()) return std::nullopt;
+  return std::max(row, ranges[*range].begin);
 }
 
 ScanSlice RowGroupSlicer::Make(int64_t end) {
@@ -174,32 +179,21 @@ void RowGroupSlicer::OrderWithin(const RangePromise& promise, bool descending) {
   if (ordered_ || ramp_ > 0 || begin_ != 0 || done_) return;
   // The slices Next would make, in row order.
   std::vector<std::pair<int64_t, int64_t>> slices;
-  const std::vector<prune::RowRange>& ranges = plan_->rows.ranges();
-  int64_t begin = 0;
-  for (size_t r = 0; r < ranges.size();) {
-    if (ranges[r].end <= begin) {
-      ++r;
-      continue;
-    }
-    begin = std::max(begin, ranges[r].begin);
-    const int64_t end = cutter_.EndOf(begin);
-    if (!cutter_.CutsNoPage(begin) || !cutter_.CutsNoPage(end) ||
+  size_t range = 0;
+  for (std::optional<int64_t> begin = SelectedFrom(0, &range); begin;
+       begin = SelectedFrom(slices.back().second, &range)) {
+    const int64_t end = cutter_.EndOf(*begin);
+    if (!cutter_.CutsNoPage(*begin) || !cutter_.CutsNoPage(end) ||
         slices.size() == kMaxOrderedSlices) {
       return;  // a page two slices share, or too many to order: row order
     }
-    slices.emplace_back(begin, end);
-    begin = end;
+    slices.emplace_back(*begin, end);
   }
   if (slices.size() < 2) return;
-  std::vector<std::pair<Promise, size_t>> keyed;
-  keyed.reserve(slices.size());
-  for (size_t i = 0; i < slices.size(); ++i) {
-    keyed.emplace_back(promise(slices[i].first, slices[i].second), i);
-  }
-  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
-    return MorePromising(a.first, b.first, descending);
-  });
-  for (const auto& k : keyed) order_.push_back(slices[k.second]);
+  std::vector<Promise> promises;
+  promises.reserve(slices.size());
+  for (const auto& [begin, end] : slices) promises.push_back(promise(begin, end));
+  for (size_t i : MostPromisingFirst(promises, descending)) order_.push_back(slices[i]);
   ordered_ = true;
 }
 

@@ -99,6 +99,9 @@ class RowGroupSlicer {
  private:
   static constexpr size_t kMaxOrderedSlices = 4096;
 
+  // The first row at or after `row` the plan reads, `*range` moved to the plan range holding it
+  // (it only moves forward); nullopt when none is left.
+  std::optional<int64_t> SelectedFrom(int64_t row, size_t* range) const;
   // The slice of rows [begin_, end) (begin_ moves to end).
   ScanSlice Make(int64_t end);
   void Finish();

@@ -188,9 +188,9 @@ def _sigv4_ok(handler, secret):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    # A response is written in pieces (status and headers, the body's first bytes, the rest): with
-    # Nagle's algorithm a piece waits for the client's delayed ACK of the one before, ~40 ms or
-    # more per response, which the proxy would add to every round trip it measures.
+    # A response is written in pieces (status and headers, the body's first bytes, the rest):
+    # without TCP_NODELAY a small piece may wait for the client's ACK of the one before. (The
+    # ~200 ms the proxy added per round trip was SPLICE_F_MORE, below; this is a precaution.)
     disable_nagle_algorithm = True
     control = None  # set per server class
 
