@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "column/arrow_type.h"
+#include "encoding/bit_util.h"
 
 namespace pqsift::column {
 namespace {
@@ -89,6 +90,36 @@ Status LeafReader::Error(const std::string& what) const {
   // The page being read (or the last one), so the message says where in the file to look.
   return Status::Corruption(pages_.where() + ", page at offset " +
                             std::to_string(pages_.page_file_offset()) + ": " + what);
+}
+
+Status LeafReader::PageError(const Status& st) const {
+  // A decoder that found an arriving page short: the stream's error says why.
+  Status arrival = pages_.arrival_status();
+  return Error(arrival.ok() ? st.message() : arrival.message());
+}
+
+void LeafReader::ArriveLevels(Page* page) const {
+  auto grow = [&](size_t n) {
+    page->body = {page->body.data(), page->more->Grow(page->body.data(), n)};
+    return page->body.size() >= n;
+  };
+  // The sections of a v1 page's levels, in front of its values: RLE with a 4-byte length, or
+  // BIT_PACKED with a size the count gives. Short or malformed levels: DecodeLevels says so.
+  size_t need = 0;
+  auto section = [&](Encoding encoding, int16_t max_level) {
+    if (max_level == 0) return;
+    if (encoding != Encoding::kRle) {
+      const auto bits = static_cast<uint64_t>(std::max<int64_t>(page->num_values, 0)) *
+                        static_cast<uint64_t>(encoding::LevelBitWidth(max_level));
+      need += static_cast<size_t>((bits + 7) / 8);
+      return;
+    }
+    if (!grow(need + 4)) return;
+    need += 4 + size_t{encoding::LoadLE32(page->body.data() + need)};
+  };
+  section(page->repetition_level_encoding, column_.max_repetition_level);
+  section(page->definition_level_encoding, column_.max_definition_level);
+  grow(need);
 }
 
 Status LeafReader::DecodeLevels(const Page& page, size_t* values_offset) {
@@ -221,15 +252,17 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
       ++pages_passed_over_;
       continue;  // passed over without decompressing
     }
-    PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read());
+    PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read(Arrival::kOnDemand));
     ++pages_decoded_;
     ++pages_decompressed_;
-    bytes_decompressed_ += h.uncompressed_page_size;
+    // An arriving page counts the bytes it is decompressed to as they come (bytes_arrived).
+    if (page.more == nullptr) bytes_decompressed_ += h.uncompressed_page_size;
     page_owner_ = owner_;
     loaded_page_end_ = page_rows >= 0 ? row + page_rows : -1;
+    if (page.more != nullptr && !v2) ArriveLevels(&page);
     size_t values_offset = 0;
     Status st = DecodeLevels(page, &values_offset);
-    if (!st.ok()) return Error(st.message());
+    if (!st.ok()) return PageError(st);
     page_levels_ = page.num_values;
     level_pos_ = 0;
     if (sparse && nested && CountEqual(page_rep_.data(), page_levels_, 0) != page_rows) {
@@ -243,13 +276,14 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
     if (page.encoding == Encoding::kPlainDictionary || page.encoding == Encoding::kRleDictionary) {
       PQSIFT_RETURN_IF_ERROR(LoadDictionary());
     }
-    st = values_->StartPage(page.encoding, page.body.subspan(values_offset), non_null);
-    if (!st.ok()) return Error(st.message());
+    st = values_->StartPage(page.encoding, page.body.subspan(values_offset), non_null, page.more);
+    if (!st.ok()) return PageError(st);
     // The last page of bytes fetched for this reader alone, decompressed into the reader's own
     // buffer: those bytes are no longer needed (a Continue brings the next pages), so a page of
     // 100 MB is not held twice, compressed and decompressed, while its rows are decoded. The
-    // header's views into those bytes are not used after this point.
-    if (!whole_ && pages_.at_end() && !pages_.Stores(page.body)) {
+    // header's views into those bytes are not used after this point. (An arriving page still
+    // decompresses from them.)
+    if (!whole_ && pages_.at_end() && page.more == nullptr && !pages_.Stores(page.body)) {
       owner_.reset();
       page_owner_.reset();
     }
@@ -346,8 +380,12 @@ Status LeafReader::Advance(int64_t n, bool read) {
       if (rep) pending_.repetition_levels.insert(pending_.repetition_levels.end(), rep, rep + take);
       pending_.num_levels += take;
     }
-    Status st = read ? values_->Read(non_null) : values_->Skip(non_null);
-    if (!st.ok()) return Error(st.message());
+    // Values skipped to the page's end are left undecoded: the next page starts afresh (and an
+    // arriving page is not decompressed further for them).
+    const bool skips_to_page_end = !read && level_pos_ + take == page_levels_;
+    Status st = read ? values_->Read(non_null)
+                     : (skips_to_page_end ? Status::OK() : values_->Skip(non_null));
+    if (!st.ok()) return PageError(st);
     level_pos_ += take;
     if (take > 0) in_record_ = true;
     if (finished) {

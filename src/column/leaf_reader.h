@@ -124,7 +124,8 @@ class LeafReader {
     int64_t bytes_decompressed = 0;
   };
   PageCounts TakePageCounts() {
-    PageCounts now{pages_decoded_, pages_passed_over_, pages_decompressed_, bytes_decompressed_};
+    PageCounts now{pages_decoded_, pages_passed_over_, pages_decompressed_,
+                   bytes_decompressed_ + pages_.bytes_arrived()};
     PageCounts out{now.decoded - taken_.decoded, now.passed_over - taken_.passed_over,
                    now.decompressed - taken_.decompressed,
                    now.bytes_decompressed - taken_.bytes_decompressed};
@@ -145,6 +146,10 @@ class LeafReader {
   // before it (at most `*skippable`).
   Result<PageSpan> NextPresentPage(int64_t* skippable, int64_t* skipped, int64_t* row);
   Status DecodeLevels(const Page& page, size_t* values_offset);
+  // An arriving v1 page (Page::more): has its levels, in front of its values, decompressed.
+  void ArriveLevels(Page* page) const;
+  // A decoder's error on the current page, or the arriving page's stream error behind it.
+  Status PageError(const Status& st) const;
   // Decodes the marked dictionary page, once, before the first page that uses it.
   Status LoadDictionary();
   // Reads or skips `n` records: the shared walk over levels.

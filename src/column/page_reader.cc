@@ -30,12 +30,50 @@ PageReader::PageReader(std::span<const uint8_t> chunk, uint64_t chunk_offset,
       where_(std::move(where)),
       options_(options) {}
 
+// The supply an arriving page's decoders pull from: it runs the page's stream as far as they ask.
+class PageReader::Arriving final : public encoding::ByteSupply {
+ public:
+  Arriving(std::unique_ptr<compression::PageStream> stream, const uint8_t* body)
+      : stream_(std::move(stream)), body_(body) {}
+
+  const uint8_t* Grow(const uint8_t* at, size_t n) override {
+    const auto offset = static_cast<size_t>(at - body_);
+    const size_t want = n > stream_->size() - offset ? stream_->size() : offset + n;
+    if (want > stream_->filled() && status_.ok()) status_ = stream_->FillTo(want);
+    return body_ + stream_->filled();
+  }
+  const Status& status() const { return status_; }
+  size_t filled() const { return stream_->filled(); }
+
+ private:
+  std::unique_ptr<compression::PageStream> stream_;
+  const uint8_t* body_;
+  Status status_;
+};
+
+PageReader::~PageReader() = default;
+PageReader::PageReader(PageReader&&) noexcept = default;
+PageReader& PageReader::operator=(PageReader&&) noexcept = default;
+
+Status PageReader::arrival_status() const { return arriving_ ? arriving_->status() : Status::OK(); }
+
+int64_t PageReader::bytes_arrived() const {
+  return bytes_arrived_ + (arriving_ ? static_cast<int64_t>(arriving_->filled()) : 0);
+}
+
+void PageReader::EndArrival() {
+  if (!arriving_) return;
+  bytes_arrived_ += static_cast<int64_t>(arriving_->filled());
+  arriving_.reset();
+}
+
 Status PageReader::ErrorAt(uint64_t file_offset, const std::string& what) const {
   return Status::Corruption(where_ + ", page at offset " + std::to_string(file_offset) + ": " +
                             what);
 }
 
 Result<bool> PageReader::Next() {
+  EndArrival();
   if (pos_ >= chunk_.size()) return false;
   page_start_ = pos_;
   header_ = format::PageHeader{};
@@ -115,10 +153,23 @@ PageReader::Mark PageReader::MarkPage() const {
           page_file_offset(), header_, page_ordinal_};
 }
 
-Result<Page> PageReader::Read() {
-  return ReadPage(header_,
-                  chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size)),
-                  page_file_offset(), &decompressed_, page_ordinal_);
+Result<Page> PageReader::Read(Arrival arrival) {
+  EndArrival();
+  std::span<const uint8_t> stored =
+      chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size));
+  // Encrypted pages are decrypted whole first; they are decompressed whole too.
+  if (arrival == Arrival::kWhole || options_.decryptor) {
+    return ReadPage(header_, stored, page_file_offset(), &decompressed_, page_ordinal_);
+  }
+  std::unique_ptr<compression::PageStream> stream;
+  PQSIFT_ASSIGN_OR_RETURN(
+      Page page, DecodePage(header_, stored, page_file_offset(), &decompressed_, 0, &stream));
+  if (stream) {
+    arriving_ = std::make_unique<Arriving>(std::move(stream), page.body.data());
+    page.body = page.body.first(0);
+    page.more = arriving_.get();
+  }
+  return page;
 }
 
 Result<Page> PageReader::ReadMarked(const Mark& mark, Buffer* storage) const {
@@ -155,7 +206,8 @@ Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<co
 
 Result<Page> PageReader::DecodePage(const format::PageHeader& header,
                                     std::span<const uint8_t> stored, uint64_t file_offset,
-                                    Buffer* storage, size_t storage_offset) const {
+                                    Buffer* storage, size_t storage_offset,
+                                    std::unique_ptr<compression::PageStream>* stream) const {
   auto corrupt = [&](const std::string& what) { return ErrorAt(file_offset, what); };
   if (options_.verify_crc && header.crc) {
     uLong crc = crc32(0L, stored.data(), static_cast<uInt>(stored.size()));
@@ -222,6 +274,15 @@ Result<Page> PageReader::DecodePage(const format::PageHeader& header,
     return Status::Internal(where_ + ": no room for the decrypted page's values");
   }
   std::span<uint8_t> out(storage->mutable_data() + storage_offset, values_size);
+  if (stream != nullptr && header.type != PageType::kDictionaryPage &&
+      compression::StreamsPieceByPiece(codec_) &&
+      values_size >= static_cast<uint64_t>(std::max<int64_t>(options_.on_demand_page_bytes, 1))) {
+    auto made = compression::PageStream::Make(codec_, values, out);
+    if (!made.ok()) return made.status().WithContext(where_);
+    *stream = std::move(made).value();
+    page.body = out;
+    return page;
+  }
   Status st = compression::Decompress(codec_, values, out);
   if (!st.ok()) {
     return st.code() == StatusCode::kCorruption ? corrupt(st.message()) : st.WithContext(where_);

@@ -24,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "compression/stream.h"
 #include "crypto/module.h"
+#include "encoding/byte_supply.h"
 #include "format/page_header.h"
 #include "pqsift/io.h"
 #include "pqsift/metadata.h"
@@ -39,6 +41,10 @@ struct PageReaderOptions {
   // A page declaring a larger uncompressed size is refused before anything is allocated, and
   // so is a page whose levels would take more memory (2 bytes per level, held whole).
   int64_t max_page_bytes = int64_t{512} << 20;
+  // Read(kOnDemand) decompresses a data page as its values are read, and only as far as they
+  // are, when its values take at least this many bytes and its codec streams
+  // (compression/stream.h): a selective read of a large page stops paying where it stops.
+  int64_t on_demand_page_bytes = int64_t{1} << 20;
   // Parquet modular encryption: the chunk's decryptor (null: plaintext pages) and the chunk's
   // place in the module AADs (ChunkPageOptions sets all three).
   std::shared_ptr<const crypto::ModuleDecryptor> decryptor;
@@ -67,7 +73,14 @@ struct Page {
   std::span<const uint8_t> repetition_levels;  // v2 only
   std::span<const uint8_t> definition_levels;  // v2 only
   std::span<const uint8_t> body;  // v1: levels + values; v2: values; dictionary: the entries
+  // Not null when the page is still arriving (PageReader::Read(kOnDemand)): `body` holds the
+  // bytes decompressed so far, and `more` brings the rest, up to the declared size. Valid as
+  // long as `body`.
+  encoding::ByteSupply* more = nullptr;
 };
+
+// Whether Read may hand out a page whose body arrives as it is read.
+enum class Arrival { kWhole, kOnDemand };
 
 class PageReader {
  public:
@@ -75,13 +88,21 @@ class PageReader {
   // error messages). `where` names the chunk in errors ("row group 2, column 'a.b'").
   PageReader(std::span<const uint8_t> chunk, uint64_t chunk_offset, CompressionCodec codec,
              std::string where, PageReaderOptions options = {});
+  ~PageReader();
+  PageReader(PageReader&&) noexcept;
+  PageReader& operator=(PageReader&&) noexcept;
 
   // Moves to the next page and decodes its header. False at the end of the chunk.
   Result<bool> Next();
   // The current page's header. REQUIRES: the last Next() returned true.
   const format::PageHeader& header() const { return header_; }
-  // Decompresses the current page. REQUIRES: the last Next() returned true.
-  Result<Page> Read();
+  // Decompresses the current page (kOnDemand: perhaps only as it is read; see Page::more).
+  // REQUIRES: the last Next() returned true.
+  Result<Page> Read(Arrival arrival = Arrival::kWhole);
+  // The error that stopped an arriving page (its decoder then found its data short); OK if none.
+  Status arrival_status() const;
+  // Bytes of arriving pages decompressed so far, over the reader's life.
+  int64_t bytes_arrived() const;
 
   // A page passed over now and read later: a dictionary page is decoded only when a data page
   // needs it (chunks that fell back to PLAIN often carry a large dictionary no selected page uses).
@@ -137,9 +158,13 @@ class PageReader {
   Result<Page> ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
                         uint64_t file_offset, Buffer* storage, int32_t page_ordinal) const;
   // `stored` as plaintext; decompressed values go to `*storage` (at `storage_offset` when it
-  // is already allocated to hold the decrypted page in front of them).
+  // is already allocated to hold the decrypted page in front of them). With `stream`, a large
+  // page of a streaming codec is not decompressed: `*stream` will, into `*storage`.
   Result<Page> DecodePage(const format::PageHeader& header, std::span<const uint8_t> stored,
-                          uint64_t file_offset, Buffer* storage, size_t storage_offset) const;
+                          uint64_t file_offset, Buffer* storage, size_t storage_offset,
+                          std::unique_ptr<compression::PageStream>* stream = nullptr) const;
+  // Ends the arriving page, if any, counting its bytes.
+  void EndArrival();
   // Next() for an encrypted chunk: decrypts the header module at pos_.
   Status DecryptHeader(size_t* module_size);
   crypto::ModuleId Module(crypto::ModuleType type, int32_t page_ordinal) const {
@@ -157,6 +182,10 @@ class PageReader {
   size_t body_start_ = 0;  // the current page's body
   format::PageHeader header_;
   Buffer decompressed_;
+  // The current page when it arrives on demand: its stream and the supply its decoders pull.
+  class Arriving;
+  std::unique_ptr<Arriving> arriving_;
+  int64_t bytes_arrived_ = 0;  // by the pages before the current one
   // Encrypted chunks: the decrypted header (header_'s views point into it), whether the next
   // page is the chunk's first, and the data page ordinals of the current and the next page.
   Buffer header_plain_;

@@ -57,7 +57,8 @@ class Decoders {
     return Status::OK();
   }
 
-  Status Start(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) {
+  Status Start(Encoding encoding, std::span<const uint8_t> data, int64_t num_values,
+               encoding::ByteSupply* more) {
     if (encoding == Encoding::kPlainDictionary || encoding == Encoding::kRleDictionary) {
       if (!dictionary_) {
         return Status::Corruption("a dictionary-encoded page without a dictionary page");
@@ -74,7 +75,8 @@ class Decoders {
       }
       current_ = by_encoding_[index].get();
     }
-    return current_->SetData(data, num_values);
+    return more != nullptr ? current_->SetArrivingData(data, num_values, more)
+                           : current_->SetData(data, num_values);
   }
 
   ValueDecoder<DType>& current() { return *current_; }
@@ -367,8 +369,9 @@ class TypedAccumulator final : public ValueAccumulator {
     if (!dictionary) return Status::Internal("no dictionary to adopt");
     return decoders_.Adopt(*dictionary);
   }
-  Status StartPage(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) override {
-    return decoders_.Start(encoding, data, num_values);
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data, int64_t num_values,
+                   encoding::ByteSupply* more) override {
+    return decoders_.Start(encoding, data, num_values, more);
   }
   Status Read(int64_t n) override {
     if (n == 0) return Status::OK();

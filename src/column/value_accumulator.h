@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 
+#include "encoding/byte_supply.h"
 #include "pqsift/array.h"
 #include "pqsift/metadata.h"
 #include "pqsift/schema.h"
@@ -37,9 +38,10 @@ class ValueAccumulator {
   virtual std::shared_ptr<const DecodedDictionary> dictionary() const = 0;
   virtual Status AdoptDictionary(std::shared_ptr<const DecodedDictionary> dictionary) = 0;
   // Starts a data page's value section holding `num_values` non-null values in `encoding`.
-  // `data` must stay valid until the next StartPage.
-  virtual Status StartPage(Encoding encoding, std::span<const uint8_t> data,
-                           int64_t num_values) = 0;
+  // `data` must stay valid until the next StartPage. With `more`, the page is still arriving:
+  // `data` is what has arrived, `more` brings the rest (ValueDecoder::SetArrivingData).
+  virtual Status StartPage(Encoding encoding, std::span<const uint8_t> data, int64_t num_values,
+                           encoding::ByteSupply* more = nullptr) = 0;
   // Decodes the next `n` values of the page and appends them to the batch.
   virtual Status Read(int64_t n) = 0;
   // Appends every entry of the dictionary (SetDictionary), in dictionary order, to the batch:

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "compression/stream.h"
 #include "pqsift/status.h"
 
 namespace pqsift::compression {
@@ -20,6 +22,12 @@ Status DecompressLz4Raw(std::span<const uint8_t> in, std::span<uint8_t> out);
 // LZ4 (deprecated): Hadoop's framing, with fallbacks for writers that used a raw block or the
 // LZ4 frame format instead.
 Status DecompressLz4Hadoop(std::span<const uint8_t> in, std::span<uint8_t> out);
+
+// The codecs whose libraries stream (stream.h). REQUIRES: output is not empty.
+Result<std::unique_ptr<PageStream>> MakeZstdStream(std::span<const uint8_t> in,
+                                                   std::span<uint8_t> out);
+Result<std::unique_ptr<PageStream>> MakeGzipStream(std::span<const uint8_t> in,
+                                                   std::span<uint8_t> out);
 
 Status CompressSnappy(std::span<const uint8_t> in, std::vector<uint8_t>& out);
 Status CompressGzip(std::span<const uint8_t> in, int level, std::vector<uint8_t>& out);

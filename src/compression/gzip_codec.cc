@@ -1,6 +1,7 @@
 #include <zlib.h>
 
 #include <climits>
+#include <string>
 
 #include "compression/codecs.h"
 
@@ -47,6 +48,92 @@ Status DecompressGzip(std::span<const uint8_t> in, std::span<uint8_t> out) {
                               " bytes, the page declares " + std::to_string(out.size()));
   }
   return Status::OK();
+}
+
+namespace {
+
+// A page in pieces: inflate keeps its state (and its 32 KiB window) between calls and writes
+// into the page, as far as the room it is given.
+class GzipStream final : public PageStream {
+ public:
+  GzipStream(std::span<const uint8_t> in, std::span<uint8_t> out)
+      : PageStream(out.size()), output_(out) {
+    z_.next_in = const_cast<Bytef*>(in.data());
+    z_.avail_in = static_cast<uInt>(in.size());
+  }
+  ~GzipStream() override {
+    if (initialized_) inflateEnd(&z_);
+  }
+  GzipStream(const GzipStream&) = delete;
+  GzipStream& operator=(const GzipStream&) = delete;
+
+  // inflate keeps a pointer to z_: called once the stream is where it stays.
+  Status Init() {
+    // 15 + 32: a 32 KiB window, gzip or zlib header detected automatically.
+    if (inflateInit2(&z_, 15 + 32) != Z_OK) return Status::Internal("GZIP: inflateInit2 failed");
+    initialized_ = true;
+    return Status::OK();
+  }
+
+ private:
+  Status Produce(size_t target) override {
+    for (;;) {
+      if (filled_ >= target && target < size_) return Status::OK();
+      if (filled_ == size_ && member_ended_ && z_.avail_in == 0) {
+        done_ = true;
+        return Status::OK();
+      }
+      // A full page still has to reach the end of its stream: one byte of scratch room, which
+      // must stay unused.
+      uint8_t scratch = 0;
+      const bool full = filled_ == size_;
+      z_.next_out = full ? &scratch : output_.data() + filled_;
+      z_.avail_out = full ? 1 : static_cast<uInt>(target - filled_);
+      const uInt room = z_.avail_out;
+      const uInt in_before = z_.avail_in;
+      int rc = inflate(&z_, Z_NO_FLUSH);
+      const size_t produced = room - z_.avail_out;
+      if (full && produced > 0) {
+        return Status::Corruption("GZIP: data decompresses to more than the page declares");
+      }
+      filled_ += produced;
+      if (rc == Z_STREAM_END) {
+        member_ended_ = true;
+        // Some writers concatenate gzip members; continue with the next one if bytes remain.
+        if (z_.avail_in > 0) {
+          if (inflateReset(&z_) != Z_OK) {
+            return Status::Corruption("GZIP: cannot continue after a member");
+          }
+          member_ended_ = false;
+        }
+        continue;
+      }
+      if (rc == Z_OK && (produced > 0 || z_.avail_in != in_before)) continue;
+      if (rc == Z_OK || rc == Z_BUF_ERROR) {
+        return Status::Corruption("GZIP: data decompresses to " + std::to_string(filled_) +
+                                  " bytes, the page declares " + std::to_string(size_));
+      }
+      return Status::Corruption(std::string("GZIP: ") +
+                                (z_.msg ? z_.msg : "invalid compressed data"));
+    }
+  }
+
+  std::span<uint8_t> output_;
+  z_stream z_{};
+  bool initialized_ = false;
+  bool member_ended_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<PageStream>> MakeGzipStream(std::span<const uint8_t> in,
+                                                   std::span<uint8_t> out) {
+  if (in.size() > UINT_MAX || out.size() > UINT_MAX) {
+    return Status::NotSupported("GZIP: pages over 4 GiB are not supported");
+  }
+  auto stream = std::make_unique<GzipStream>(in, out);
+  PQSIFT_RETURN_IF_ERROR(stream->Init());
+  return std::unique_ptr<PageStream>(std::move(stream));
 }
 
 Status CompressGzip(std::span<const uint8_t> in, int level, std::vector<uint8_t>& out) {

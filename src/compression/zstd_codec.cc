@@ -1,6 +1,13 @@
+// ZSTD_d_stableOutBuffer (PageStream decompresses straight into the page) is in the
+// experimental part of the API, stable since zstd 1.4.4.
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
+#include <zstd_errors.h>
 
+#include <algorithm>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "compression/codecs.h"
 
@@ -15,12 +22,84 @@ struct ContextDeleter {
   void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
 };
 
+using Context = std::unique_ptr<ZSTD_DCtx, ContextDeleter>;
+
 ZSTD_DCtx* ThreadContext() {
-  thread_local std::unique_ptr<ZSTD_DCtx, ContextDeleter> context(ZSTD_createDCtx());
+  thread_local Context context(ZSTD_createDCtx());
   return context.get();
 }
 
+Status Declared(size_t got, size_t declared) {
+  return Status::Corruption("ZSTD: data decompresses to " + std::to_string(got) +
+                            " bytes, the page declares " + std::to_string(declared));
+}
+
+Status LongerThanDeclared(size_t declared) {
+  return Status::Corruption("ZSTD: data decompresses to more than the " + std::to_string(declared) +
+                            " bytes the page declares");
+}
+
+// A page in pieces: the context of its own keeps the frame's state between calls, and writes
+// straight into the page (a stable output buffer: no window copied through the context). The
+// input is fed a little at a time, so that output stops soon after the bytes asked for.
+class ZstdStream final : public PageStream {
+ public:
+  ZstdStream(std::span<const uint8_t> in, std::span<uint8_t> out, Context context)
+      : PageStream(out.size()), input_(in), context_(std::move(context)) {
+    in_ = {in.data(), 0, 0};
+    out_ = {out.data(), out.size(), 0};
+  }
+
+ private:
+  static constexpr size_t kInputStep = size_t{64} << 10;
+
+  Status Produce(size_t target) override {
+    for (;;) {
+      if (out_.pos >= target && target < size_) return Status::OK();
+      if (out_.pos == size_ && frame_ended_ && in_.pos == input_.size()) {
+        done_ = true;
+        return Status::OK();
+      }
+      const size_t in_before = in_.pos;
+      const size_t out_before = out_.pos;
+      in_.size = std::min(input_.size(), in_.pos + kInputStep);
+      size_t rc = ZSTD_decompressStream(context_.get(), &out_, &in_);
+      filled_ = out_.pos;
+      if (ZSTD_isError(rc)) {
+        if (ZSTD_getErrorCode(rc) == ZSTD_error_dstSize_tooSmall) return LongerThanDeclared(size_);
+        return Status::Corruption(std::string("ZSTD: ") + ZSTD_getErrorName(rc));
+      }
+      frame_ended_ = rc == 0;
+      if (in_.pos == in_before && out_.pos == out_before) {
+        // Nothing moved: the input is all used, or the page is full and input remains.
+        if (in_.pos < input_.size()) return LongerThanDeclared(size_);
+        return Declared(out_.pos, size_);
+      }
+    }
+  }
+
+  std::span<const uint8_t> input_;
+  Context context_;
+  ZSTD_inBuffer in_;
+  ZSTD_outBuffer out_;
+  bool frame_ended_ = false;
+};
+
 }  // namespace
+
+Result<std::unique_ptr<PageStream>> MakeZstdStream(std::span<const uint8_t> in,
+                                                   std::span<uint8_t> out) {
+  Context context(ZSTD_createDCtx());
+  if (context == nullptr)
+    return Status::ResourceExhausted("ZSTD: no memory for a decompression context");
+  // The page is the window (nothing is allocated for one), so frames may declare any window.
+  for (auto [parameter, value] :
+       {std::pair{ZSTD_d_stableOutBuffer, 1}, std::pair{ZSTD_d_windowLogMax, ZSTD_WINDOWLOG_MAX}}) {
+    size_t rc = ZSTD_DCtx_setParameter(context.get(), parameter, value);
+    if (ZSTD_isError(rc)) return Status::Internal(std::string("ZSTD: ") + ZSTD_getErrorName(rc));
+  }
+  return std::unique_ptr<PageStream>(new ZstdStream(in, out, std::move(context)));
+}
 
 Status DecompressZstd(std::span<const uint8_t> in, std::span<uint8_t> out) {
   ZSTD_DCtx* context = ThreadContext();
@@ -30,10 +109,7 @@ Status DecompressZstd(std::span<const uint8_t> in, std::span<uint8_t> out) {
   // it resets the context's state for each call.
   size_t n = ZSTD_decompressDCtx(context, out.data(), out.size(), in.data(), in.size());
   if (ZSTD_isError(n)) return Status::Corruption(std::string("ZSTD: ") + ZSTD_getErrorName(n));
-  if (n != out.size()) {
-    return Status::Corruption("ZSTD: data decompresses to " + std::to_string(n) +
-                              " bytes, the page declares " + std::to_string(out.size()));
-  }
+  if (n != out.size()) return Declared(n, out.size());
   return Status::OK();
 }
 

@@ -49,15 +49,22 @@ Result<std::unique_ptr<DictionaryDecoder<DType>>> DictionaryDecoder<DType>::Make
 
 template <typename DType>
 Status DictionaryDecoder<DType>::SetData(std::span<const uint8_t> data, int64_t num_values) {
+  return SetArrivingData(data, num_values, nullptr);
+}
+
+template <typename DType>
+Status DictionaryDecoder<DType>::SetArrivingData(std::span<const uint8_t> data, int64_t num_values,
+                                                 ByteSupply* more) {
   left_ = 0;
   indices_.Reset({}, 0);
   if (num_values < 0) return Corrupt(kName, "negative value count " + std::to_string(num_values));
+  if (data.empty() && more != nullptr) data = {data.data(), more->Grow(data.data(), 1)};
   if (data.empty()) return Status::OK();
   const int bit_width = data[0];
   if (bit_width > 32) {
     return Corrupt(kName, "index bit width " + std::to_string(bit_width) + " exceeds 32");
   }
-  indices_.Reset(data.subspan(1), bit_width);
+  indices_.Reset(data.subspan(1), bit_width, more);
   left_ = num_values;
   return Status::OK();
 }

@@ -39,6 +39,9 @@ class DictionaryDecoder final : public ValueDecoder<DType> {
   // Starts a data page: bit width byte, then the indices. Empty data is a page without values.
   // Corruption for a bit width above 32.
   Status SetData(std::span<const uint8_t> data, int64_t num_values) override;
+  // The indices are read as they arrive.
+  Status SetArrivingData(std::span<const uint8_t> data, int64_t num_values,
+                         ByteSupply* more) override;
   // Gathers dictionary values; an index outside the dictionary is Corruption. The values are
   // copies of dictionary entries (ByteViews into the decoder's dictionary storage).
   Status Decode(Value* out, int64_t n) override;

@@ -36,6 +36,7 @@ template <typename DType>
 Status PlainDecoder<DType>::SetData(std::span<const uint8_t> data, int64_t num_values) {
   pos_ = data.data();
   end_ = data.data() + data.size();
+  more_ = nullptr;
   bit_offset_ = 0;
   left_ = 0;
   if (num_values < 0) return Fail("negative value count " + std::to_string(num_values));
@@ -44,10 +45,23 @@ Status PlainDecoder<DType>::SetData(std::span<const uint8_t> data, int64_t num_v
 }
 
 template <typename DType>
+Status PlainDecoder<DType>::SetArrivingData(std::span<const uint8_t> data, int64_t num_values,
+                                            ByteSupply* more) {
+  PQSIFT_RETURN_IF_ERROR(SetData(data, num_values));
+  more_ = more;
+  return Status::OK();
+}
+
+template <typename DType>
 Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
   PQSIFT_RETURN_IF_ERROR(CheckRequest(kName, n, left_));
-  const auto have = static_cast<size_t>(end_ - pos_);
+  auto have = static_cast<size_t>(end_ - pos_);
   if constexpr (kIsBoolean<DType>) {
+    const auto need = (static_cast<size_t>(bit_offset_) + static_cast<size_t>(n) + 7) / 8;
+    if (need > have) {
+      Grow(need);
+      have = static_cast<size_t>(end_ - pos_);
+    }
     if (static_cast<uint64_t>(n) > have * 8 - static_cast<size_t>(bit_offset_)) {
       return Fail(std::to_string(n) + " booleans need more than the " + std::to_string(have) +
                   " bytes left");
@@ -70,13 +84,13 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
     }
   } else if constexpr (std::is_same_v<DType, ByteArrayType>) {
     for (int64_t i = 0; i < n; ++i) {
-      if (end_ - pos_ < 4) {
+      if (end_ - pos_ < 4 && !Grow(4)) {
         return Fail("value " + std::to_string(i) + " of " + std::to_string(n) +
                     ": the 4-byte length does not fit in the " + std::to_string(end_ - pos_) +
                     " bytes left");
       }
       const uint32_t len = LoadLE32(pos_);
-      if (len > static_cast<size_t>(end_ - pos_) - 4) {
+      if (len > static_cast<size_t>(end_ - pos_) - 4 && !Grow(4 + size_t{len})) {
         return Fail("value " + std::to_string(i) + " of " + std::to_string(n) + ": length " +
                     std::to_string(len) + " exceeds the " + std::to_string(end_ - pos_ - 4) +
                     " bytes left");
@@ -88,6 +102,10 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
     size_t width = sizeof(Value);
     if constexpr (std::is_same_v<DType, FixedLenByteArrayType>) {
       width = static_cast<size_t>(type_length_);
+    }
+    if (static_cast<uint64_t>(n) > have / width) {
+      Grow(static_cast<size_t>(n) * width);
+      have = static_cast<size_t>(end_ - pos_);
     }
     if (static_cast<uint64_t>(n) > have / width) {
       return Fail(std::to_string(n) + " values of " + std::to_string(width) +

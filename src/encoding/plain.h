@@ -26,6 +26,8 @@ class PlainDecoder final : public ValueDecoder<DType> {
   explicit PlainDecoder(int32_t type_length = 0) : type_length_(type_length) {}
 
   Status SetData(std::span<const uint8_t> data, int64_t num_values) override;
+  Status SetArrivingData(std::span<const uint8_t> data, int64_t num_values,
+                         ByteSupply* more) override;
   Status Decode(Value* out, int64_t n) override;
   Status Skip(int64_t n) override;
   int64_t values_left() const override { return left_; }
@@ -33,8 +35,14 @@ class PlainDecoder final : public ValueDecoder<DType> {
  private:
   Status Advance(Value* out, int64_t n);  // Decode (out != nullptr) or Skip
   Status Fail(const std::string& what);
+  // Whether `n` bytes from pos_ are there, after asking the supply (if any) for them.
+  bool Grow(size_t n) {
+    if (more_ != nullptr) end_ = more_->Grow(pos_, n);
+    return static_cast<size_t>(end_ - pos_) >= n;
+  }
 
   int32_t type_length_;
+  ByteSupply* more_ = nullptr;  // SetArrivingData
   const uint8_t* pos_ = nullptr;
   const uint8_t* end_ = nullptr;
   int bit_offset_ = 0;  // BOOLEAN: next bit in *pos_

@@ -18,10 +18,11 @@ constexpr size_t kMaxLiteralRun = 63 * 8;
 
 // ---- decoder ----
 
-void RleBitPackedDecoder::Reset(std::span<const uint8_t> data, int bit_width) {
+void RleBitPackedDecoder::Reset(std::span<const uint8_t> data, int bit_width, ByteSupply* more) {
   assert(bit_width >= 0 && bit_width <= 32);
   pos_ = data.data();
   end_ = data.data() + data.size();
+  more_ = more;
   bit_width_ = bit_width;
   ok_ = true;
   repeat_left_ = 0;
@@ -34,7 +35,9 @@ void RleBitPackedDecoder::Reset(std::span<const uint8_t> data, int bit_width) {
 }
 
 bool RleBitPackedDecoder::NextRun() {
-  while (ok_ && pos_ < end_) {
+  for (;;) {
+    Grow(10);  // a run header: a varint of at most 10 bytes
+    if (!ok_ || pos_ >= end_) break;
     uint64_t header = 0;
     if (!ReadUleb128(&pos_, end_, &header)) {
       ok_ = false;
@@ -48,6 +51,7 @@ bool RleBitPackedDecoder::NextRun() {
       }
       // Both at most 2^28 * 32: no overflow.
       const int64_t need_bytes = static_cast<int64_t>(count_field) * bit_width_;
+      Grow(static_cast<size_t>(need_bytes));
       const int64_t have_bytes = end_ - pos_;
       literal_data_ = pos_;
       literal_index_ = 0;
@@ -67,6 +71,7 @@ bool RleBitPackedDecoder::NextRun() {
         return false;
       }
       const int value_bytes = (bit_width_ + 7) / 8;
+      Grow(static_cast<size_t>(value_bytes));
       if (end_ - pos_ < value_bytes) {
         ok_ = false;
         return false;

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "encoding/byte_supply.h"
 #include "pqsift/metadata.h"
 #include "pqsift/status.h"
 
@@ -30,9 +31,10 @@ class RleBitPackedDecoder {
  public:
   RleBitPackedDecoder() = default;
   // `data` holds runs of values of `bit_width` bits (0..32). REQUIRES: bit_width in [0, 32].
-  // `data` must outlive the decoder's use of it.
+  // `data` must outlive the decoder's use of it. With `more` (byte_supply.h), `data` is what
+  // has arrived of a page still arriving: each run's bytes are asked for when the run starts.
   RleBitPackedDecoder(std::span<const uint8_t> data, int bit_width) { Reset(data, bit_width); }
-  void Reset(std::span<const uint8_t> data, int bit_width);
+  void Reset(std::span<const uint8_t> data, int bit_width, ByteSupply* more = nullptr);
 
   // Decodes up to `n` values into out; returns how many it decoded: fewer than n only when the
   // data ends (or is malformed; then ok() is false). T is an integer type wide enough for
@@ -57,12 +59,17 @@ class RleBitPackedDecoder {
   static constexpr int kBuffer = 32;
 
   bool NextRun();
+  // Makes `n` bytes from pos_ available if the supply has them; the bytes there now otherwise.
+  void Grow(size_t n) {
+    if (more_ != nullptr && static_cast<size_t>(end_ - pos_) < n) end_ = more_->Grow(pos_, n);
+  }
   // Reads up to n values of the current bit-packed run.
   template <typename T>
   int64_t ReadLiterals(T* out, int64_t n);
 
   const uint8_t* pos_ = nullptr;
   const uint8_t* end_ = nullptr;
+  ByteSupply* more_ = nullptr;
   int bit_width_ = 0;
   bool ok_ = true;
   // Current RLE run: repeat_left_ more copies of repeat_value_.

@@ -23,9 +23,11 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 
+#include "encoding/byte_supply.h"
 #include "encoding/types.h"
 #include "pqsift/status.h"
 
@@ -41,6 +43,16 @@ class ValueDecoder {
   // `num_values` of them at most (the page's count; a decoder may find fewer and then fails
   // when asked for more). `data` must stay alive while values are decoded from it.
   virtual Status SetData(std::span<const uint8_t> data, int64_t num_values) = 0;
+
+  // SetData for a page whose bytes are still arriving (byte_supply.h): `data` holds those there
+  // now and `more` (not null) brings the rest; it must outlive the page's decoding. Decoders
+  // that read front to back (PLAIN, dictionary indices) ask for bytes as they go, so a reader
+  // that stops early never has the rest produced; the others take the whole page first.
+  virtual Status SetArrivingData(std::span<const uint8_t> data, int64_t num_values,
+                                 ByteSupply* more) {
+    const uint8_t* end = more->Grow(data.data() + data.size(), std::numeric_limits<size_t>::max());
+    return SetData({data.data(), end}, num_values);
+  }
 
   // Decodes the next `n` values into out[0, n). Corruption when the data holds fewer.
   // ByteViews stay valid until the next SetData or until the page data goes away, whichever

@@ -1,0 +1,62 @@
+#include "compression/stream.h"
+
+#include <algorithm>
+
+#include "compression/codec.h"
+#include "compression/codecs.h"
+
+namespace pqsift::compression {
+namespace {
+
+// Codecs whose library cannot stop and resume: the whole page at the first call.
+class WholePage final : public PageStream {
+ public:
+  WholePage(CompressionCodec codec, std::span<const uint8_t> input, std::span<uint8_t> output)
+      : PageStream(output.size()), codec_(codec), input_(input), output_(output) {}
+
+ private:
+  Status Produce(size_t /*target*/) override {
+    PQSIFT_RETURN_IF_ERROR(Decompress(codec_, input_, output_));
+    filled_ = size_;
+    done_ = true;
+    return Status::OK();
+  }
+
+  CompressionCodec codec_;
+  std::span<const uint8_t> input_;
+  std::span<uint8_t> output_;
+};
+
+}  // namespace
+
+bool StreamsPieceByPiece(CompressionCodec codec) {
+  return codec == CompressionCodec::kZstd || codec == CompressionCodec::kGzip;
+}
+
+Result<std::unique_ptr<PageStream>> PageStream::Make(CompressionCodec codec,
+                                                     std::span<const uint8_t> input,
+                                                     std::span<uint8_t> output) {
+  // An empty page goes through Decompress, which knows each codec's empty stream.
+  if (!output.empty()) {
+    if (codec == CompressionCodec::kZstd) return MakeZstdStream(input, output);
+    if (codec == CompressionCodec::kGzip) return MakeGzipStream(input, output);
+  }
+  if (codec == CompressionCodec::kLzo) {
+    return Status::NotSupported("compression codec " + CodecName(codec) + " is not supported");
+  }
+  return std::unique_ptr<PageStream>(new WholePage(codec, input, output));
+}
+
+Status PageStream::FillTo(size_t want) {
+  PQSIFT_RETURN_IF_ERROR(error_);
+  if (done_ || (want <= filled_ && want < size_)) return Status::OK();
+  // A step at least, so that a decoder asking for a few bytes at a time costs one call per step;
+  // the whole page when the step would leave less than a step behind.
+  size_t target = std::max(std::min(want, size_), std::min(size_, filled_ + kStep));
+  if (size_ - target < kStep) target = size_;
+  Status st = Produce(target);
+  if (!st.ok()) error_ = st;
+  return st;
+}
+
+}  // namespace pqsift::compression
