@@ -1,6 +1,7 @@
 // Skip/read property test: for random patterns of skips and reads over every column chunk of
 // real files, the rows read equal the same rows of a full read — for every encoding, codec,
-// page version and nesting the files hold, across page and batch boundaries.
+// page version and nesting the files hold, across page and batch boundaries, with pages read
+// whole or arriving as they are read (PageReaderOptions::on_demand_page_bytes).
 //
 // Files: every readable parquet-testing file, plus the peer-written files in the folder named
 // by $PQSIFT_PEER_FILES when set (CTest sets it for the run that follows make_files.mjs).
@@ -9,17 +10,20 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "arrow/builder.h"
 #include "cli/output/batch_writer.h"
 #include "column/leaf_reader.h"
 #include "column/nested.h"
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 #include "testing/parquet_files.h"
+#include "write/written_file.h"
 
 namespace pqsift::column {
 namespace {
@@ -65,8 +69,11 @@ class ColumnUnderTest {
   }
   bool ok() const { return ok_; }
 
-  // Returns the rendered rows, or an error text.
-  Result<std::vector<std::string>> Run(const std::vector<std::pair<bool, int64_t>>& steps) {
+  // Returns the rendered rows, or an error text. `options` go to every page reader; the page
+  // counts of the run are added to `*counts` when given.
+  Result<std::vector<std::string>> Run(const std::vector<std::pair<bool, int64_t>>& steps,
+                                       PageReaderOptions options = {},
+                                       LeafReader::PageCounts* counts = nullptr) {
     const RowGroup& rg = md_.file().row_groups[row_group_];
     std::vector<std::unique_ptr<LeafReader>> readers;
     std::vector<Buffer> chunks;
@@ -77,8 +84,9 @@ class ColumnUnderTest {
       PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, file_.Read(range));
       chunks.push_back(std::move(bytes));
       PQSIFT_ASSIGN_OR_RETURN(
-          auto reader, LeafReader::Make(md_.schema().columns()[leaf], meta, chunks.back().span(),
-                                        range.offset, rg.num_rows, md_.file_name() + " " + name_));
+          auto reader,
+          LeafReader::Make(md_.schema().columns()[leaf], meta, chunks.back().span(), range.offset,
+                           rg.num_rows, md_.file_name() + " " + name_, options));
       readers.push_back(std::move(reader));
     }
     std::vector<std::string> lines;
@@ -105,6 +113,13 @@ class ColumnUnderTest {
       PQSIFT_RETURN_IF_ERROR(writer->Finish());
       std::istringstream in(text.str());
       for (std::string line; std::getline(in, line);) lines.push_back(line);
+    }
+    if (counts != nullptr) {
+      for (auto& r : readers) {
+        LeafReader::PageCounts c = r->TakePageCounts();
+        counts->decompressed += c.decompressed;
+        counts->bytes_decompressed += c.bytes_decompressed;
+      }
     }
     return lines;
   }
@@ -160,7 +175,10 @@ TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
         for (uint32_t seed = 1; seed <= 4; ++seed) {
           std::vector<int64_t> read_rows;
           auto steps = RandomPattern(rows, seed * 7919 + static_cast<uint32_t>(node), &read_rows);
-          auto got = column.Run(steps);
+          // Odd seeds: every page of a streaming codec arrives as it is read.
+          PageReaderOptions options;
+          if (seed % 2 == 1) options.on_demand_page_bytes = 0;
+          auto got = column.Run(steps, options);
           ASSERT_TRUE(got.ok()) << path << " column " << schema.nodes()[node].name << " seed "
                                 << seed << ": " << got.status().ToString();
           ASSERT_EQ(got->size(), read_rows.size()) << path;
@@ -175,6 +193,119 @@ TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
     }
   }
   EXPECT_GT(columns_tested, 100) << "too few columns were exercised";
+}
+
+// Large pages of every shape a leaf reader meets: a sorted int64, unique strings (PLAIN), a
+// dictionary-encoded string, a nullable double, a boolean and a nullable list, all in one page
+// per column chunk.
+RecordBatch LargePageRows(int64_t rows) {
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {
+      {"id", Int64(), false},       {"name", LargeUtf8(), false},
+      {"kind", LargeUtf8(), false}, {"d", Float64(), true},
+      {"flag", Boolean(), true},    {"tags", LargeList(Field{"element", Int32(), false}), true}};
+  FixedWidthArrayBuilder<int64_t> id(Int64());
+  BinaryArrayBuilder name(LargeUtf8());
+  BinaryArrayBuilder kind(LargeUtf8());
+  FixedWidthArrayBuilder<double> d(Float64());
+  FixedWidthArrayBuilder<bool> flag(Boolean());
+  FixedWidthArrayBuilder<int32_t> values(Int32());
+  TypedBufferBuilder<int64_t> offsets;
+  BitmapBuilder valid;
+  int64_t elements = 0;
+  offsets.Append(&elements, 1);
+  for (int64_t i = 0; i < rows; ++i) {
+    id.Append(i);
+    name.Append(std::string_view("name-" + std::to_string(i * 7919 % 100003) + "-" +
+                                 std::string(static_cast<size_t>(i % 17), 'x')));
+    kind.Append(std::string_view("kind" + std::to_string(i * 5 % 9)));
+    if (i % 11 == 0) {
+      d.AppendNull();
+    } else {
+      d.Append(static_cast<double>(i) / 4);
+    }
+    if (i % 5 == 0) {
+      flag.AppendNull();
+    } else {
+      flag.Append(i % 3 == 0);
+    }
+    valid.Append(i % 13 != 0);
+    if (i % 13 != 0) {
+      for (int64_t e = 0; e < i % 4; ++e) values.Append(static_cast<int32_t>(i + e));
+      elements += i % 4;
+    }
+    offsets.Append(&elements, 1);
+  }
+  auto tags = std::make_shared<Array>();
+  tags->type = schema->fields[5].type;
+  tags->length = rows;
+  tags->buffers = {valid.FinishValidity(), offsets.Finish()};
+  tags->null_count = valid.null_count();
+  tags->children = {values.Finish()};
+  return RecordBatch{
+      schema, rows, {id.Finish(), name.Finish(), kind.Finish(), d.Finish(), flag.Finish(), tags}};
+}
+
+// Pages of a streaming codec that arrive as they are read give the rows whole pages give, for
+// random patterns of skips and reads; reading the first rows of a large page decompresses a
+// fraction of it, and reading all of it decompresses it all, once.
+TEST(LeafReaderSkipRead, PagesArrivingOnDemandReadAsWholePages) {
+  constexpr int64_t kRows = 120'000;
+  const RecordBatch rows = LargePageRows(kRows);
+  PageReaderOptions whole;
+  whole.on_demand_page_bytes = std::numeric_limits<int64_t>::max();
+  PageReaderOptions on_demand;
+  on_demand.on_demand_page_bytes = 0;
+  const std::pair<CompressionCodec, bool> layouts[] = {{CompressionCodec::kZstd, false},
+                                                       {CompressionCodec::kZstd, true},
+                                                       {CompressionCodec::kGzip, false},
+                                                       {CompressionCodec::kSnappy, false}};
+  for (auto [codec, v2] : layouts) {
+    {
+      SCOPED_TRACE(CodecName(codec) + (v2 ? " v2" : " v1"));
+      WriterOptions write;
+      write.compression = codec;
+      write.data_page_v2 = v2;
+      write.page_rows = kRows;
+      write.page_bytes = int64_t{256} << 20;
+      write.row_group_rows = kRows;
+      testing::Written w = testing::Write(rows, write, 30'000);
+      ASSERT_NE(w.metadata, nullptr);
+      const Schema& schema = w.metadata->schema();
+      for (int32_t node : schema.root().children) {
+        SCOPED_TRACE(std::string(schema.nodes()[node].name));
+        ColumnUnderTest column(*w.file, *w.metadata, 0, node);
+        ASSERT_TRUE(column.ok());
+        auto full = column.Run({{false, kRows}}, whole);
+        ASSERT_TRUE(full.ok()) << full.status().ToString();
+        LeafReader::PageCounts all;
+        auto arrived = column.Run({{false, kRows}}, on_demand, &all);
+        ASSERT_TRUE(arrived.ok()) << arrived.status().ToString();
+        EXPECT_EQ(*arrived, *full);
+        for (uint32_t seed = 1; seed <= 2; ++seed) {
+          std::vector<int64_t> read_rows;
+          auto steps =
+              RandomPattern(kRows, seed * 104729 + static_cast<uint32_t>(node), &read_rows);
+          auto got = column.Run(steps, on_demand);
+          ASSERT_TRUE(got.ok()) << got.status().ToString();
+          ASSERT_EQ(got->size(), read_rows.size());
+          for (size_t i = 0; i < read_rows.size(); ++i) {
+            ASSERT_EQ((*got)[i], (*full)[read_rows[i]]) << "row " << read_rows[i];
+          }
+        }
+        // The first rows of the page: a fraction of it, where the codec streams.
+        LeafReader::PageCounts first;
+        auto head = column.Run({{false, 10}, {true, kRows - 10}}, on_demand, &first);
+        ASSERT_TRUE(head.ok()) << head.status().ToString();
+        EXPECT_LE(first.decompressed, all.decompressed);
+        EXPECT_LE(first.bytes_decompressed, all.bytes_decompressed);
+        if (codec != CompressionCodec::kSnappy &&
+            all.bytes_decompressed > 4 * static_cast<int64_t>(compression::PageStream::kStep)) {
+          EXPECT_LT(first.bytes_decompressed, all.bytes_decompressed / 2);
+        }
+      }
+    }
+  }
 }
 
 TEST(LeafReaderSkipRead, ReadingPastTheRowGroupIsOutOfRange) {
