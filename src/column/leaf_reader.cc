@@ -281,11 +281,16 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
     // The last page of bytes fetched for this reader alone, decompressed into the reader's own
     // buffer: those bytes are no longer needed (a Continue brings the next pages), so a page of
     // 100 MB is not held twice, compressed and decompressed, while its rows are decoded. The
-    // header's views into those bytes are not used after this point. (An arriving page still
-    // decompresses from them.)
-    if (!whole_ && pages_.at_end() && page.more == nullptr && !pages_.Stores(page.body)) {
-      owner_.reset();
-      page_owner_.reset();
+    // header's views into those bytes are not used after this point. An arriving page still
+    // decompresses from them: they go once it has arrived whole (ReleaseArrivedBytes).
+    release_when_arrived_ = false;
+    if (!whole_ && pages_.at_end() && !pages_.Stores(page.body)) {
+      if (page.more == nullptr) {
+        owner_.reset();
+        page_owner_.reset();
+      } else {
+        release_when_arrived_ = true;
+      }
     }
     if (v2 || sparse) in_record_ = false;
     if (page_levels_ > 0) return Status::OK();
@@ -386,6 +391,11 @@ Status LeafReader::Advance(int64_t n, bool read) {
     Status st = read ? values_->Read(non_null)
                      : (skips_to_page_end ? Status::OK() : values_->Skip(non_null));
     if (!st.ok()) return PageError(st);
+    if (release_when_arrived_ && pages_.arrived_whole()) {
+      owner_.reset();
+      page_owner_.reset();
+      release_when_arrived_ = false;
+    }
     level_pos_ += take;
     if (take > 0) in_record_ = true;
     if (finished) {

@@ -171,6 +171,8 @@ class LeafReader {
   bool sparse_ = false;           // `present_` gives the pages' rows
   bool whole_ = false;            // the buffer is the whole chunk (KeepAlive)
   int64_t loaded_page_end_ = -1;  // the row after the last page loaded (-1: none yet)
+  // The bytes fetched for this reader alone go once the current (arriving) page has arrived.
+  bool release_when_arrived_ = false;
   // What holds the bytes: the buffer being read, the one the current page was loaded from (its
   // stored body may be the page), and the one the pending dictionary mark points into.
   std::shared_ptr<const void> owner_;

@@ -44,6 +44,7 @@ class PageReader::Arriving final : public encoding::ByteSupply {
   }
   const Status& status() const { return status_; }
   size_t filled() const { return stream_->filled(); }
+  bool done() const { return stream_->done(); }
 
  private:
   std::unique_ptr<compression::PageStream> stream_;
@@ -60,6 +61,8 @@ Status PageReader::arrival_status() const { return arriving_ ? arriving_->status
 int64_t PageReader::bytes_arrived() const {
   return bytes_arrived_ + (arriving_ ? static_cast<int64_t>(arriving_->filled()) : 0);
 }
+
+bool PageReader::arrived_whole() const { return arriving_ && arriving_->done(); }
 
 void PageReader::EndArrival() {
   if (!arriving_) return;

@@ -103,6 +103,9 @@ class PageReader {
   Status arrival_status() const;
   // Bytes of arriving pages decompressed so far, over the reader's life.
   int64_t bytes_arrived() const;
+  // Whether the current page arrived on demand and has now arrived whole (its stored bytes are
+  // no longer read).
+  bool arrived_whole() const;
 
   // A page passed over now and read later: a dictionary page is decoded only when a data page
   // needs it (chunks that fell back to PLAIN often carry a large dictionary no selected page uses).

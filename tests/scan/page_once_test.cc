@@ -226,43 +226,51 @@ TEST(PageLocations, ChunksWithoutOffsetIndexFetchOnlyThePagesOfTheRowsRead) {
 // and its bytes stay held.
 TEST(PageLocations, ReaderLetsGoOfItsBytesOnceItsLastPageIsDecompressed) {
   for (CompressionCodec codec : {CompressionCodec::kZstd, CompressionCodec::kUncompressed}) {
-    SCOPED_TRACE(codec == CompressionCodec::kZstd ? "zstd" : "uncompressed");
-    WriterOptions write;
-    write.page_rows = 1000;
-    write.row_group_rows = kRows;
-    write.compression = codec;
-    testing::Written w = Write(Rows(), write);
-    ASSERT_NE(w.metadata, nullptr);
-    const ColumnMetaData& meta = *w.metadata->file().row_groups[0].columns[0].meta_data;  // id
-    auto range = column::ColumnChunkRange(meta, w.bytes.size(), "chunk");
-    ASSERT_TRUE(range.ok());
-    auto bytes = std::make_shared<std::vector<uint8_t>>(
-        w.bytes.begin() + static_cast<std::ptrdiff_t>(range->offset),
-        w.bytes.begin() + static_cast<std::ptrdiff_t>(range->offset + range->length));
-    auto directory = column::BuildPageDirectory(*bytes, range->offset, true, "chunk");
-    ASSERT_TRUE(directory.ok()) << directory.status().ToString();
-    std::vector<column::PageSpan> present;
-    for (const column::PageInfo& page : directory->pages()) {
-      if (page.is_data_page()) present.push_back({page.first_row, page.num_rows, -1});
+    for (bool on_demand : {false, true}) {
+      SCOPED_TRACE(codec == CompressionCodec::kZstd ? "zstd" : "uncompressed");
+      SCOPED_TRACE(on_demand ? "pages arrive on demand" : "pages decompressed whole");
+      // Arriving pages hold their stored bytes until they have arrived whole: these small pages
+      // arrive whole at their first read.
+      column::PageReaderOptions page_options;
+      if (on_demand) page_options.on_demand_page_bytes = 0;
+      WriterOptions write;
+      write.page_rows = 1000;
+      write.row_group_rows = kRows;
+      write.compression = codec;
+      testing::Written w = Write(Rows(), write);
+      ASSERT_NE(w.metadata, nullptr);
+      const ColumnMetaData& meta = *w.metadata->file().row_groups[0].columns[0].meta_data;  // id
+      auto range = column::ColumnChunkRange(meta, w.bytes.size(), "chunk");
+      ASSERT_TRUE(range.ok());
+      auto bytes = std::make_shared<std::vector<uint8_t>>(
+          w.bytes.begin() + static_cast<std::ptrdiff_t>(range->offset),
+          w.bytes.begin() + static_cast<std::ptrdiff_t>(range->offset + range->length));
+      auto directory = column::BuildPageDirectory(*bytes, range->offset, true, "chunk");
+      ASSERT_TRUE(directory.ok()) << directory.status().ToString();
+      std::vector<column::PageSpan> present;
+      for (const column::PageInfo& page : directory->pages()) {
+        if (page.is_data_page()) present.push_back({page.first_row, page.num_rows, -1});
+      }
+      ASSERT_EQ(present.size(), 3u);
+      auto reader = column::LeafReader::Make(w.metadata->schema().columns()[0], meta, *bytes,
+                                             range->offset, kRows, "chunk", page_options, present);
+      ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+      (*reader)->KeepAlive(bytes, /*whole=*/false);
+      ASSERT_TRUE((*reader)->ReadRecords(10).ok());
+      // Held for the chunk's next pages and for the page being decoded.
+      EXPECT_EQ(bytes.use_count(), 3);
+      ASSERT_TRUE((*reader)->SkipRecords(2500 - 10).ok());
+      ASSERT_TRUE((*reader)->ReadRecords(10).ok());  // in the last page
+      EXPECT_EQ(bytes.use_count(), codec == CompressionCodec::kZstd ? 1 : 3);
+      ASSERT_TRUE((*reader)->ReadRecords(kRows - 2510).ok());
+      EXPECT_EQ(bytes.use_count(), codec == CompressionCodec::kZstd ? 1 : 3);
+      column::LeafBatch batch = (*reader)->Flush();
+      ASSERT_EQ(batch.values->length, kRows - 2500 + 10);
+      const auto* ids = batch.values->buffers[1]->as<int64_t>() + batch.values->offset;
+      EXPECT_EQ(ids[0], 0);
+      EXPECT_EQ(ids[10], 2500);
+      EXPECT_EQ(ids[batch.values->length - 1], kRows - 1);
     }
-    ASSERT_EQ(present.size(), 3u);
-    auto reader = column::LeafReader::Make(w.metadata->schema().columns()[0], meta, *bytes,
-                                           range->offset, kRows, "chunk", {}, present);
-    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-    (*reader)->KeepAlive(bytes, /*whole=*/false);
-    ASSERT_TRUE((*reader)->ReadRecords(10).ok());
-    // Held for the chunk's next pages and for the page being decoded.
-    EXPECT_EQ(bytes.use_count(), 3);
-    ASSERT_TRUE((*reader)->SkipRecords(2500 - 10).ok());
-    ASSERT_TRUE((*reader)->ReadRecords(10).ok());  // in the last page
-    EXPECT_EQ(bytes.use_count(), codec == CompressionCodec::kZstd ? 1 : 3);
-    ASSERT_TRUE((*reader)->ReadRecords(kRows - 2510).ok());
-    column::LeafBatch batch = (*reader)->Flush();
-    ASSERT_EQ(batch.values->length, kRows - 2500 + 10);
-    const auto* ids = batch.values->buffers[1]->as<int64_t>() + batch.values->offset;
-    EXPECT_EQ(ids[0], 0);
-    EXPECT_EQ(ids[10], 2500);
-    EXPECT_EQ(ids[batch.values->length - 1], kRows - 1);
   }
 }
 
