@@ -16,9 +16,21 @@
 // their length prefix, 1: v1 RLE levels, 2: v1 BIT_PACKED levels, 3: v2 levels, 4: the hybrid
 // decoder alone), byte 1 the max level (or the bit width mod 33), then bytes 1-4 of the layout
 // above (type_length unused), then the data.
+//
+// "plain", "dictionary" and "rle" (BOOLEAN values, the hybrid decoder alone) also decode the
+// page as one arriving while it is decoded (SetArrivingData, byte_supply.h): a supply reveals it
+// in steps drawn from byte 4's seed and the page (how many bytes are there at the start, how
+// many more than asked each Grow gives), with the bytes not yet revealed poisoned under
+// AddressSanitizer; that decoder must agree with the one given the whole page, request by
+// request (the same ok-ness, values_left() and values).
+#include <sanitizer/asan_interface.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "encoding/dictionary_decoder.h"
@@ -70,6 +82,74 @@ struct ExactCopy {
   size_t size;
 };
 
+// The page of an arriving decode: an exact-size copy revealed front to back, its bytes past
+// the revealed end poisoned (a decoder that reads one it did not ask for faults under
+// AddressSanitizer). Each Grow gives what was asked (or the rest of the page) and sometimes a
+// few bytes more; a request that starts outside the revealed bytes traps.
+class Arriving final : public ByteSupply {
+ public:
+  Arriving(std::span<const uint8_t> page, uint32_t seed)
+      : bytes_(std::make_unique<uint8_t[]>(page.size())),
+        size_(page.size()),
+        state_(seed * 2246822519u + static_cast<uint32_t>(page.size()) * 3266489917u +
+               (page.empty() ? 0u : page[0])) {
+    if (size_ > 0) std::memcpy(bytes_.get(), page.data(), size_);
+    ASAN_POISON_MEMORY_REGION(bytes_.get(), size_);
+  }
+  ~Arriving() override { ASAN_UNPOISON_MEMORY_REGION(bytes_.get(), size_); }
+  Arriving(const Arriving&) = delete;
+  Arriving& operator=(const Arriving&) = delete;
+
+  // The bytes there at the start: none, a few, or all of them.
+  std::span<const uint8_t> Start() {
+    const uint32_t r = Next();
+    Reveal(r % 4 == 0 ? 0 : r % 4 == 1 ? size_ : std::min<size_t>(size_, (r >> 2) % 64));
+    return {bytes_.get(), revealed_};
+  }
+
+  const uint8_t* Grow(const uint8_t* at, size_t n) override {
+    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
+    const auto where = reinterpret_cast<uintptr_t>(at);
+    if (where < begin || where > begin + revealed_) __builtin_trap();  // not where it stands
+    const size_t offset = where - begin;
+    const size_t want = n > size_ - offset ? size_ : offset + n;
+    const uint32_t r = Next();
+    const size_t extra = (r & 3) < 2 ? 0 : (r & 3) == 2 ? 1 + (r >> 2) % 8 : (r >> 2) % 256;
+    Reveal(std::min(size_, want + std::min(extra, size_ - want)));
+    return bytes_.get() + revealed_;
+  }
+
+ private:
+  uint32_t Next() {
+    state_ = state_ * 1103515245u + 12345u;
+    return state_ >> 8;
+  }
+  void Reveal(size_t to) {
+    if (to <= revealed_) return;
+    ASAN_UNPOISON_MEMORY_REGION(bytes_.get() + revealed_, to - revealed_);
+    revealed_ = to;
+  }
+
+  std::unique_ptr<uint8_t[]> bytes_;
+  size_t size_;
+  uint32_t state_;
+  size_t revealed_ = 0;
+};
+
+// Bit-exact equality of decoded values (ByteViews by their bytes).
+template <typename Value>
+bool Same(const Value* a, const Value* b, int64_t n) {
+  if constexpr (std::is_same_v<Value, ByteView>) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (a[i].size != b[i].size) return false;
+      if (a[i].size > 0 && std::memcmp(a[i].data, b[i].data, a[i].size) != 0) return false;
+    }
+    return true;
+  } else {
+    return n <= 0 || std::memcmp(a, b, static_cast<size_t>(n) * sizeof(Value)) == 0;
+  }
+}
+
 struct Header {
   int32_t type_length;
   int64_t num_values;
@@ -87,11 +167,13 @@ Header ReadHeader(FuzzInput& in) {
 }
 
 // Decodes the page through `decoder` in random runs of Decode and Skip until it is exhausted,
-// fails, or has given kMaxValuesPerInput values; then checks the contract's end states.
+// fails, or has given kMaxValuesPerInput values; then checks the contract's end states. With
+// `arriving` (the same page arriving), the same runs through it must give the same.
 template <typename DType>
-void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed) {
+void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
+                ValueDecoder<DType>* arriving = nullptr) {
   using Value = typename DType::Value;
-  std::vector<Value> out(kMaxRun);
+  std::vector<Value> out(kMaxRun), out_arriving(arriving != nullptr ? kMaxRun : 0);
   Runs runs(seed);
   volatile uint32_t sink = 0;
   for (int64_t total = 0; total < kMaxValuesPerInput;) {
@@ -99,6 +181,12 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed) {
     if (left < 0) __builtin_trap();
     auto [n, skip] = runs.Next();
     Status st = skip ? decoder.Skip(n) : decoder.Decode(out.data(), n);
+    if (arriving != nullptr) {
+      Status other = skip ? arriving->Skip(n) : arriving->Decode(out_arriving.data(), n);
+      if (st.ok() != other.ok()) __builtin_trap();  // arriving bytes changed the outcome
+      if (decoder.values_left() != arriving->values_left()) __builtin_trap();
+      if (st.ok() && !skip && !Same(out.data(), out_arriving.data(), n)) __builtin_trap();
+    }
     if (!st.ok()) {
       // The contract: 0 after an error in the data (a request beyond values_left() changes
       // nothing).
@@ -116,24 +204,47 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed) {
   }
 }
 
+// Starts `arriving` on the page arriving through `supply`: whether it fails must be whether
+// the same page given whole did (`whole_ok`).
 template <typename DType>
-void FuzzEncoding(Encoding encoding, const Header& h, std::span<const uint8_t> data) {
+void StartArriving(ValueDecoder<DType>& arriving, Arriving& supply, int64_t num_values,
+                   bool whole_ok) {
+  if (arriving.SetArrivingData(supply.Start(), num_values, &supply).ok() != whole_ok) {
+    __builtin_trap();
+  }
+}
+
+// `also_arriving`: decode the page arriving too, and compare.
+template <typename DType>
+void FuzzEncoding(Encoding encoding, const Header& h, std::span<const uint8_t> data,
+                  bool also_arriving = false) {
   Result<std::unique_ptr<ValueDecoder<DType>>> decoder =
       MakeValueDecoder<DType>(encoding, h.type_length);
   if (!decoder.ok()) __builtin_trap();  // every (encoding, type) pair here is defined
   ExactCopy page(data);
-  if (!(*decoder)->SetData(page.span(), h.num_values).ok()) return;
+  const bool ok = (*decoder)->SetData(page.span(), h.num_values).ok();
+  if (also_arriving) {
+    Result<std::unique_ptr<ValueDecoder<DType>>> arriving =
+        MakeValueDecoder<DType>(encoding, h.type_length);
+    if (!arriving.ok()) __builtin_trap();
+    Arriving supply(data, h.seed);
+    StartArriving(**arriving, supply, h.num_values, ok);
+    if (ok) DecodeRuns(**decoder, h.seed, arriving->get());
+    return;
+  }
+  if (!ok) return;
   DecodeRuns(**decoder, h.seed);
 }
 
 template <typename... DTypes>
-void FuzzEncodingOver(Encoding encoding, std::span<const uint8_t> input) {
+void FuzzEncodingOver(Encoding encoding, std::span<const uint8_t> input,
+                      bool also_arriving = false) {
   FuzzInput in(input);
   const size_t type = in.Byte() % sizeof...(DTypes);
   const Header h = ReadHeader(in);
   std::span<const uint8_t> data = in.Rest();
   size_t k = 0;
-  ((k++ == type ? FuzzEncoding<DTypes>(encoding, h, data) : void()), ...);
+  ((k++ == type ? FuzzEncoding<DTypes>(encoding, h, data, also_arriving) : void()), ...);
 }
 
 template <typename DType>
@@ -147,8 +258,11 @@ void FuzzDictionaryOf(const Header& h, FuzzInput& in) {
   // The decoder keeps its own copy of the dictionary: views must outlive the page buffer.
   dictionary.data.reset();
   dictionary.size = 0;
-  if (!(*decoder)->SetData(page.span(), h.num_values).ok()) return;
-  DecodeRuns(**decoder, h.seed);
+  const bool ok = (*decoder)->SetData(page.span(), h.num_values).ok();
+  std::unique_ptr<DictionaryDecoder<DType>> arriving = (*decoder)->Share();
+  Arriving supply(page.span(), h.seed);
+  StartArriving(*arriving, supply, h.num_values, ok);
+  if (ok) DecodeRuns(**decoder, h.seed, arriving.get());
 }
 
 template <typename... DTypes>
@@ -187,27 +301,50 @@ void FuzzLevels(int mode, int16_t max_level, const Header& h, std::span<const ui
   }
 }
 
+// The hybrid decoder alone, and again over the page arriving: both must give the same counts,
+// ok() and values (Visit's calls by a checksum).
 void FuzzHybrid(int bit_width, const Header& h, std::span<const uint8_t> data) {
   ExactCopy page(data);
   RleBitPackedDecoder decoder(page.span(), bit_width);
-  std::vector<uint32_t> out(kMaxRun);
+  Arriving supply(data, h.seed);
+  RleBitPackedDecoder arriving;
+  arriving.Reset(supply.Start(), bit_width, &supply);
+  std::vector<uint32_t> out(kMaxRun), out_arriving(kMaxRun);
   Runs runs(h.seed);
   const uint64_t limit = bit_width == 32 ? UINT64_MAX : (uint64_t{1} << bit_width);
+  auto visit = [](RleBitPackedDecoder& d, int64_t n, uint64_t* sum) {
+    return d.Visit(
+        n,
+        [sum](uint32_t value, int64_t count) {
+          *sum = *sum * 31 + uint64_t{value} * static_cast<uint64_t>(count) + 7;
+        },
+        [sum](const uint32_t* values, int64_t count) {
+          for (int64_t i = 0; i < count; ++i) *sum = *sum * 31 + values[i];
+          *sum = *sum * 31 + static_cast<uint64_t>(count) + 11;
+        });
+  };
   for (int64_t total = 0; total < kMaxValuesPerInput;) {
     auto [n, skip] = runs.Next();
-    int64_t got = 0;
+    int64_t got = 0, got_arriving = 0;
     if (skip) {
       got = decoder.Skip(n);
+      got_arriving = arriving.Skip(n);
     } else if (n % 2 == 0) {
       got = decoder.GetBatch(out.data(), n);
+      got_arriving = arriving.GetBatch(out_arriving.data(), n);
       for (int64_t i = 0; i < got; ++i) {
         if (out[i] >= limit) __builtin_trap();  // a value wider than the bit width
       }
+      if (got == got_arriving && !Same(out.data(), out_arriving.data(), got)) __builtin_trap();
     } else {
-      got = decoder.Visit(
-          n, [](uint32_t, int64_t) {}, [](const uint32_t*, int64_t) {});
+      // The same runs, cut into the same pieces: the same checksum of the calls.
+      uint64_t sum = 0, sum_arriving = 0;
+      got = visit(decoder, n, &sum);
+      got_arriving = visit(arriving, n, &sum_arriving);
+      if (sum != sum_arriving) __builtin_trap();
     }
     if (got < 0 || got > n) __builtin_trap();
+    if (got != got_arriving || decoder.ok() != arriving.ok()) __builtin_trap();
     if (got < n) return;
     total += got;
   }
@@ -217,7 +354,8 @@ void FuzzHybrid(int bit_width, const Header& h, std::span<const uint8_t> data) {
 
 void FuzzPlain(std::span<const uint8_t> input) {
   FuzzEncodingOver<BooleanType, Int32Type, Int64Type, Int96Type, FloatType, DoubleType,
-                   ByteArrayType, FixedLenByteArrayType>(Encoding::kPlain, input);
+                   ByteArrayType, FixedLenByteArrayType>(Encoding::kPlain, input,
+                                                         /*also_arriving=*/true);
 }
 
 void FuzzDictionary(std::span<const uint8_t> input) {
@@ -233,7 +371,7 @@ void FuzzRle(std::span<const uint8_t> input) {
   std::span<const uint8_t> data = in.Rest();
   if (mode == 0) {
     h.type_length = 0;
-    FuzzEncoding<BooleanType>(Encoding::kRle, h, data);
+    FuzzEncoding<BooleanType>(Encoding::kRle, h, data, /*also_arriving=*/true);
   } else if (mode < 4) {
     FuzzLevels(mode, level_or_width, h, data);
   } else {
