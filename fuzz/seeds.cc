@@ -497,6 +497,27 @@ void SyntheticSeeds(SeedSink& sink) {
     Append(seed, compressed);
     sink.Add("decompress", "synthetic_codec" + std::to_string(codec), std::move(seed));
   }
+  // A page of several PageStream steps for the codecs that stream it piece by piece, filled by
+  // the plans of small, step-sized and large requests (decompress_target.cc).
+  std::string rows;
+  for (uint32_t i = 0; rows.size() < 640 * 1024; ++i) {
+    rows += "row " + std::to_string(i) + ", value " + std::to_string(i * 2654435761u % 9973) + "\n";
+  }
+  std::span<const uint8_t> page(reinterpret_cast<const uint8_t*>(rows.data()), rows.size());
+  for (CompressionCodec codec : {CompressionCodec::kGzip, CompressionCodec::kZstd}) {
+    Bytes compressed;
+    if (!compression::Compress(codec, 0, page, compressed).ok()) continue;
+    for (unsigned plan : {1u, 9u, 14u}) {
+      Bytes seed = {static_cast<uint8_t>(static_cast<unsigned>(codec) | plan << 3)};
+      PutU16(seed, rows.size() & 0xffff);
+      seed.push_back(static_cast<uint8_t>(rows.size() >> 16));
+      Append(seed, compressed);
+      sink.Add("decompress",
+               "synthetic_stream_codec" + std::to_string(static_cast<int>(codec)) + "_plan" +
+                   std::to_string(plan),
+               std::move(seed));
+    }
+  }
   // Filters: every form of docs/filter-language.md over the filter target's schema.
   const char* filters[] = {
       "i64 > 5 AND s = 'x'",

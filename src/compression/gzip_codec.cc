@@ -83,6 +83,12 @@ class GzipStream final : public PageStream {
         done_ = true;
         return Status::OK();
       }
+      // The stream ended, with no input left, short of the bytes needed: inflate would only
+      // repeat Z_STREAM_END.
+      if (member_ended_ && z_.avail_in == 0) {
+        return Status::Corruption("GZIP: data decompresses to " + std::to_string(filled_) +
+                                  " bytes, the page declares " + std::to_string(size_));
+      }
       // A full page still has to reach the end of its stream: one byte of scratch room, which
       // must stay unused.
       uint8_t scratch = 0;
