@@ -392,7 +392,9 @@ Status LeafReader::Advance(int64_t n, bool read) {
                      : (skips_to_page_end ? Status::OK() : values_->Skip(non_null));
     if (!st.ok()) return PageError(st);
     if (release_when_arrived_ && pages_.arrived_whole()) {
-      owner_.reset();
+      // The bytes the page arrived from; the reader's own too unless a Continue since brought
+      // it the next pages in other bytes.
+      if (owner_ == page_owner_) owner_.reset();
       page_owner_.reset();
       release_when_arrived_ = false;
     }

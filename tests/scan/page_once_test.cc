@@ -360,6 +360,50 @@ TEST(PageOnDemand, ASelectiveScanDecompressesALargePageOnlyAsFarAsItReads) {
   EXPECT_LE(last.stats.bytes_decompressed, all.stats.bytes_decompressed);
 }
 
+// Large arriving pages that slices cut, read by readers handed from slice to slice: a reader
+// handed on mid-page continues on the next pages (fetched for it alone, from their headers'
+// locations) while its page is still arriving, and the bytes it continues on outlive the page
+// that arrives. Every row comes back as a one-slice scan gives it, each page decompressed once.
+TEST(PageOnDemand, ReadersHandedOnMidPageContinueWhileThePageArrives) {
+  constexpr int64_t kBig = 600'000;
+  FixedWidthArrayBuilder<int64_t> id(Int64());
+  FixedWidthArrayBuilder<double> d(Float64());
+  BinaryArrayBuilder name(LargeUtf8());
+  for (int64_t i = 0; i < kBig; ++i) {
+    id.Append(i);
+    d.Append(static_cast<double>(i * 7919 % 1000003) / 8);
+    name.Append(std::string_view("n" + std::to_string(i * 104729 % 999983)));
+  }
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false}, {"d", Float64(), false}, {"name", LargeUtf8(), false}};
+  RecordBatch batch{schema, kBig, {id.Finish(), d.Finish(), name.Finish()}};
+  WriterOptions write;
+  write.compression = CompressionCodec::kZstd;
+  write.page_rows = 150'000;  // 1.2 MB pages of id and d: 4 per chunk, each arriving on demand
+  write.page_bytes = int64_t{64} << 20;
+  write.row_group_rows = kBig;
+  write.page_index = false;
+  write.dictionary = false;
+  testing::Written w = WriteFooterOnly(batch, write);
+  ASSERT_NE(w.metadata, nullptr);
+
+  ScanOptions one_slice;
+  one_slice.threads = 1;
+  testing::ScannedBatches reference = ScanWritten(w, one_slice);
+  ASSERT_EQ(reference.rows(), kBig);
+  for (int64_t slice_rows : {40'000, 100'000}) {
+    SCOPED_TRACE("slice_rows " + std::to_string(slice_rows));
+    ScanOptions options;
+    options.threads = 2;
+    options.slice_rows = slice_rows;
+    options.page_locations_min_chunk_bytes = 0;
+    testing::ScannedBatches full = ScanWritten(w, options);
+    ASSERT_EQ(full.rows(), kBig);
+    testing::ExpectSameRows(full, reference);
+    EXPECT_EQ(full.stats.pages_decompressed, reference.stats.pages_decompressed);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Layouts, PageOnce,
     ::testing::Values(Layout{1000000, 1000000, false, false, CompressionCodec::kZstd},  // DuckDB's
