@@ -233,8 +233,10 @@ struct ScanStats {
   uint64_t pages_not_fetched = 0;
   uint64_t bytes_not_fetched = 0;
   // Pages (data and dictionary) whose bodies were decompressed (stored uncompressed: taken as
-  // they are) and decoded, and their uncompressed bytes. A scan decompresses a page at most once,
-  // however it cuts its rows into slices: a reader is handed from slice to slice.
+  // they are) and decoded, and their uncompressed bytes: of a large ZSTD or GZIP page, which is
+  // decompressed only as far as its rows are read, the bytes decompressed. A scan decompresses a
+  // page at most once, however it cuts its rows into slices: a reader is handed from slice to
+  // slice.
   uint64_t pages_decompressed = 0;
   uint64_t bytes_decompressed = 0;
   // Row groups and pages of the constrained columns a runtime filter ruled out right before

@@ -41,7 +41,9 @@ Status LongerThanDeclared(size_t declared) {
 
 // A page in pieces: the context of its own keeps the frame's state between calls, and writes
 // straight into the page (a stable output buffer: no window copied through the context). The
-// input is fed a little at a time, so that output stops soon after the bytes asked for.
+// input is fed a little at a time, about as much as the output still wanted takes at the ratio
+// seen so far, so that output stops soon after the bytes asked for (within a block, 128 KiB at
+// most) even on a page that compresses 1000 times.
 class ZstdStream final : public PageStream {
  public:
   ZstdStream(std::span<const uint8_t> in, std::span<uint8_t> out, Context context)
@@ -51,7 +53,19 @@ class ZstdStream final : public PageStream {
   }
 
  private:
-  static constexpr size_t kInputStep = size_t{64} << 10;
+  static constexpr size_t kFirstInput = size_t{4} << 10;
+  static constexpr size_t kMinInput = 64;
+  static constexpr size_t kMaxInput = size_t{64} << 10;
+
+  // The input to give the next call for output up to `target`.
+  size_t InputFor(size_t target) const {
+    if (target == size_) return kMaxInput;  // to the end: as fast as it goes
+    // Less than the whole frame at first: given it all, zstd decodes the frame in one go.
+    if (out_.pos == 0 || in_.pos == 0) return std::min(kFirstInput, input_.size() / 16 + 1);
+    const double ratio = static_cast<double>(out_.pos) / static_cast<double>(in_.pos);
+    const auto wanted = static_cast<double>(target - out_.pos) / ratio;
+    return std::clamp(static_cast<size_t>(wanted) + 1, kMinInput, kMaxInput);
+  }
 
   Status Produce(size_t target) override {
     for (;;) {
@@ -62,7 +76,7 @@ class ZstdStream final : public PageStream {
       }
       const size_t in_before = in_.pos;
       const size_t out_before = out_.pos;
-      in_.size = std::min(input_.size(), in_.pos + kInputStep);
+      in_.size = std::min(input_.size(), in_.pos + InputFor(target));
       size_t rc = ZSTD_decompressStream(context_.get(), &out_, &in_);
       filled_ = out_.pos;
       if (ZSTD_isError(rc)) {
