@@ -1,7 +1,5 @@
 #include "io/http_client.h"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -14,6 +12,8 @@
 #include <random>
 #include <thread>
 
+#include "io/curl_library.h"
+
 namespace pqsift::io {
 namespace {
 
@@ -23,11 +23,6 @@ constexpr uint64_t kMaxErrorBody = uint64_t{64} << 10;
 constexpr uint64_t kMinGap = uint64_t{64} << 10;
 // A Retry-After longer than this is not waited for in full.
 constexpr int kMaxRetryAfterMs = 30'000;
-
-void GlobalInit() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -149,6 +144,8 @@ struct HttpClient::Loop {
 
   const HttpOptions& options;
   std::once_flag started;
+  Status start_status;                // set once by Start
+  const CurlLibrary* curl = nullptr;  // loaded by Start
   std::thread thread;
   CURLM* multi = nullptr;
 
@@ -167,26 +164,36 @@ struct HttpClient::Loop {
   std::atomic<double> latency_seconds{0};
   std::atomic<double> bytes_per_second{0};
 
-  void Start() {
+  // Loads libcurl (curl_library.h) and starts the loop's thread, once; the load's error after.
+  Status Start() {
     std::call_once(started, [this] {
-      GlobalInit();
-      multi = curl_multi_init();
-      curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
-                        static_cast<long>(std::max(1, options.max_parallel_requests)));
-      curl_multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+      Result<const CurlLibrary*> loaded = LoadCurl();
+      if (!loaded.ok()) {
+        start_status = loaded.status();
+        return;
+      }
+      curl = *loaded;
+      multi = curl->multi_init();
+      curl->multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
+                         static_cast<long>(std::max(1, options.max_parallel_requests)));
+      curl->multi_setopt(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
       thread = std::thread([this] { Run(); });
     });
+    return start_status;
   }
 
   void Submit(std::unique_ptr<Transfer> t) {
-    Start();
+    if (Status st = Start(); !st.ok()) {
+      Fail(*t, Status::IOError(t->request.display + ": " + st.message()));
+      return;
+    }
     std::lock_guard<std::mutex> lock(mu);
     if (stop) {
       Fail(*t, Status::IOError(t->request.display + ": the HTTP client is shutting down"));
       return;
     }
     incoming.push_back(std::move(t));
-    curl_multi_wakeup(multi);
+    curl->multi_wakeup(multi);
   }
 
   void Stop() {
@@ -195,9 +202,9 @@ struct HttpClient::Loop {
       if (!thread.joinable()) return;
       stop = true;
     }
-    curl_multi_wakeup(multi);
+    curl->multi_wakeup(multi);
     thread.join();
-    curl_multi_cleanup(multi);
+    curl->multi_cleanup(multi);
   }
 
   static size_t OnHeader(char* data, size_t size, size_t count, void* user) {
@@ -259,45 +266,45 @@ struct HttpClient::Loop {
     if (!spare.empty()) {
       easy = spare.back();
       spare.pop_back();
-      curl_easy_reset(easy);
+      curl->easy_reset(easy);
     } else {
-      easy = curl_easy_init();
+      easy = curl->easy_init();
     }
     t.easy = easy;
     const HttpRequest& r = t.request;
-    curl_easy_setopt(easy, CURLOPT_URL, r.url.c_str());
-    curl_easy_setopt(easy, CURLOPT_PRIVATE, &t);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error);
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &Loop::OnHeader);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Loop::OnBody);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
-                     static_cast<long>(options.connect_timeout_ms));
+    curl->easy_setopt(easy, CURLOPT_URL, r.url.c_str());
+    curl->easy_setopt(easy, CURLOPT_PRIVATE, &t);
+    curl->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error);
+    curl->easy_setopt(easy, CURLOPT_HEADERFUNCTION, &Loop::OnHeader);
+    curl->easy_setopt(easy, CURLOPT_HEADERDATA, &t);
+    curl->easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Loop::OnBody);
+    curl->easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+    curl->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                      static_cast<long>(options.connect_timeout_ms));
     // A stall: less than one byte per second for the stall time (libcurl counts in seconds).
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
-                     std::max(1L, static_cast<long>((options.stall_timeout_ms + 999) / 1000)));
-    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl->easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl->easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+                      std::max(1L, static_cast<long>((options.stall_timeout_ms + 999) / 1000)));
+    curl->easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
     // Receive in pieces of up to 512 KiB instead of libcurl's 16 KiB: a scan's ranges are
     // megabytes, and 16 KiB pieces cost a system call and a callback each (a 1 GB full scan over
     // loopback spent ~0.3 s of CPU more).
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);
-    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, nullptr);  // bytes as stored: no gzip
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl->easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);
+    curl->easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, nullptr);  // bytes as stored: no gzip
+    curl->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     if (!options.ca_bundle.empty())
-      curl_easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
+      curl->easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
     if (options.insecure) {
-      curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
-      curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+      curl->easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl->easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
     }
     if (r.follow_redirects) {
-      curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
-      curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 5L);
-      curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+      curl->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+      curl->easy_setopt(easy, CURLOPT_MAXREDIRS, 5L);
+      curl->easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     }
-    if (r.head) curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    if (r.head) curl->easy_setopt(easy, CURLOPT_NOBODY, 1L);
     std::string range;
     if (r.range) {
       range = std::to_string(r.range->offset) + "-" +
@@ -305,14 +312,14 @@ struct HttpClient::Loop {
     } else if (r.suffix > 0) {
       range = "-" + std::to_string(r.suffix);
     }
-    if (!range.empty()) curl_easy_setopt(easy, CURLOPT_RANGE, range.c_str());  // copied
-    if (t.headers != nullptr) curl_slist_free_all(t.headers);
+    if (!range.empty()) curl->easy_setopt(easy, CURLOPT_RANGE, range.c_str());  // copied
+    if (t.headers != nullptr) curl->slist_free_all(t.headers);
     t.headers = nullptr;
-    for (const std::string& h : r.headers) t.headers = curl_slist_append(t.headers, h.c_str());
-    if (t.headers != nullptr) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
+    for (const std::string& h : r.headers) t.headers = curl->slist_append(t.headers, h.c_str());
+    if (t.headers != nullptr) curl->easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
     if (!r.aws_sigv4.empty()) {
-      curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, r.aws_sigv4.c_str());
-      curl_easy_setopt(easy, CURLOPT_USERPWD, r.credentials.c_str());
+      curl->easy_setopt(easy, CURLOPT_AWS_SIGV4, r.aws_sigv4.c_str());
+      curl->easy_setopt(easy, CURLOPT_USERPWD, r.credentials.c_str());
     }
   }
 
@@ -327,25 +334,25 @@ struct HttpClient::Loop {
     Configure(*t);
     t->sent = Clock::now();
     CURL* easy = t->easy;
-    curl_multi_add_handle(multi, easy);
+    curl->multi_add_handle(multi, easy);
     active.emplace(easy, std::move(t));
   }
 
   void Release(Transfer& t) {
-    curl_multi_remove_handle(multi, t.easy);
+    curl->multi_remove_handle(multi, t.easy);
     spare.push_back(t.easy);
     t.easy = nullptr;
   }
 
   void Fail(Transfer& t, Status status) {
-    if (t.headers != nullptr) curl_slist_free_all(t.headers);
+    if (t.headers != nullptr) curl->slist_free_all(t.headers);
     t.headers = nullptr;
     int retries = t.tries > 0 ? t.tries - 1 : 0;
     t.done(std::move(status), retries);
   }
 
   void Succeed(Transfer& t) {
-    if (t.headers != nullptr) curl_slist_free_all(t.headers);
+    if (t.headers != nullptr) curl->slist_free_all(t.headers);
     t.headers = nullptr;
     int retries = t.tries > 0 ? t.tries - 1 : 0;
     t.response.status = t.header_status;
@@ -370,8 +377,8 @@ struct HttpClient::Loop {
 
   void Measure(const Transfer& t) {
     curl_off_t first_byte = 0, total = 0;
-    curl_easy_getinfo(t.easy, CURLINFO_STARTTRANSFER_TIME_T, &first_byte);
-    curl_easy_getinfo(t.easy, CURLINFO_TOTAL_TIME_T, &total);
+    curl->easy_getinfo(t.easy, CURLINFO_STARTTRANSFER_TIME_T, &first_byte);
+    curl->easy_getinfo(t.easy, CURLINFO_TOTAL_TIME_T, &total);
     double latency = static_cast<double>(first_byte) / 1e6;
     double old = latency_seconds.load();
     latency_seconds.store(old == 0 ? latency : 0.8 * old + 0.2 * latency);
@@ -398,7 +405,7 @@ struct HttpClient::Loop {
       return;
     }
     if (code != CURLE_OK) {
-      why = curl_easy_strerror(code);
+      why = curl->easy_strerror(code);
       if (t->error[0] != '\0') why = t->error;
       retry = TransientCurl(code);
       if (!retry) {
@@ -449,9 +456,9 @@ struct HttpClient::Loop {
         Launch(std::move(t));
       }
       int running = 0;
-      curl_multi_perform(multi, &running);
+      curl->multi_perform(multi, &running);
       int queued = 0;
-      while (CURLMsg* msg = curl_multi_info_read(multi, &queued)) {
+      while (CURLMsg* msg = curl->multi_info_read(multi, &queued)) {
         if (msg->msg != CURLMSG_DONE) continue;
         auto it = active.find(msg->easy_handle);
         if (it == active.end()) continue;
@@ -466,15 +473,15 @@ struct HttpClient::Loop {
         timeout_ms = static_cast<int>(std::clamp<int64_t>(wait.count(), 0, timeout_ms));
       }
       if (!ready.empty() && active.size() < slots) timeout_ms = 0;
-      curl_multi_poll(multi, nullptr, 0, timeout_ms, nullptr);
+      curl->multi_poll(multi, nullptr, 0, timeout_ms, nullptr);
     }
     // Shutting down: everything not finished ends with an error.
     auto cancel = [this](Transfer& t) {
       Fail(t, Status::IOError(t.request.display + ": cancelled (the HTTP client shut down)"));
     };
     for (auto& [easy, t] : active) {
-      curl_multi_remove_handle(multi, easy);
-      curl_easy_cleanup(easy);
+      curl->multi_remove_handle(multi, easy);
+      curl->easy_cleanup(easy);
       t->easy = nullptr;
       cancel(*t);
     }
@@ -483,7 +490,7 @@ struct HttpClient::Loop {
     for (auto& [due, t] : backoff) cancel(*t);
     std::lock_guard<std::mutex> lock(mu);
     for (auto& t : incoming) cancel(*t);
-    for (CURL* easy : spare) curl_easy_cleanup(easy);
+    for (CURL* easy : spare) curl->easy_cleanup(easy);
     spare.clear();
   }
 };
