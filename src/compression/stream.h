@@ -5,8 +5,10 @@
 // ZSTD and GZIP resume where they stopped (their libraries stream); every other codec
 // decompresses the whole page at the first FillTo, as Decompress does. The checks are
 // Decompress's: the page must decompress to exactly output.size() bytes, which is known only at
-// the end, so a stream that ends early or holds more is Corruption (naming the codec) when the
-// last bytes are asked for, not before.
+// the end, so a stream that holds more is Corruption (naming the codec) when the last bytes are
+// asked for, and one that ends early when a request (or the step beyond it) reaches its end.
+// Stricter in one case: ZSTD's streaming decoder refuses a block over 128 KiB (RFC 8878), which
+// its one-shot decoder lets through.
 //
 // Ownership: `input` and `output` belong to the caller and must outlive the stream; the stream
 // writes output bytes [0, filled()) and never beyond output.size().
@@ -28,8 +30,8 @@ class PageStream {
   virtual ~PageStream() = default;
 
   // A stream of `input` (one page's compressed bytes, as Decompress takes them) into `output`.
-  // NotSupported for codecs Decompress does not support; ResourceExhausted when a codec
-  // library cannot allocate its state.
+  // NotSupported for LZO; for codecs Decompress does not know, FillTo's first call gives its
+  // NotSupported. ResourceExhausted when a codec library cannot allocate its state.
   static Result<std::unique_ptr<PageStream>> Make(CompressionCodec codec,
                                                   std::span<const uint8_t> input,
                                                   std::span<uint8_t> output);
