@@ -17,13 +17,27 @@
 namespace pqsift::io {
 
 // X(name): every libcurl function the client calls, as curl_<name>.
-#define PQSIFT_CURL_FUNCTIONS(X)                                                           \
-  X(global_init)                                                                           \
-  X(easy_init)                                                                             \
-  X(easy_reset)                                                                            \
-  X(easy_cleanup) X(easy_setopt) X(easy_getinfo) X(easy_strerror) X(slist_append)          \
-      X(slist_free_all) X(multi_init) X(multi_cleanup) X(multi_setopt) X(multi_add_handle) \
-          X(multi_remove_handle) X(multi_perform) X(multi_info_read) X(multi_poll) X(multi_wakeup)
+// clang-format off
+#define PQSIFT_CURL_FUNCTIONS(X) \
+  X(global_init) \
+  X(easy_init) \
+  X(easy_reset) \
+  X(easy_cleanup) \
+  X(easy_setopt) \
+  X(easy_getinfo) \
+  X(easy_strerror) \
+  X(slist_append) \
+  X(slist_free_all) \
+  X(multi_init) \
+  X(multi_cleanup) \
+  X(multi_setopt) \
+  X(multi_add_handle) \
+  X(multi_remove_handle) \
+  X(multi_perform) \
+  X(multi_info_read) \
+  X(multi_poll) \
+  X(multi_wakeup)
+// clang-format on
 
 struct CurlLibrary {
 #define PQSIFT_CURL_POINTER(name) decltype(&::curl_##name) name = nullptr;
