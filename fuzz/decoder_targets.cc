@@ -23,7 +23,6 @@
 // many more than asked each Grow gives), with the bytes not yet revealed poisoned under
 // AddressSanitizer; that decoder must agree with the one given the whole page, request by
 // request (the same ok-ness, values_left() and values).
-#include <sanitizer/asan_interface.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -33,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "arriving_bytes.h"
 #include "encoding/dictionary_decoder.h"
 #include "encoding/rle_bit_packed.h"
 #include "encoding/value_decoder.h"
@@ -71,69 +71,37 @@ uint32_t Touch(std::span<const uint8_t> bytes) {
   return sum;
 }
 
-// An exact-size heap copy of `bytes`, so that the sanitizers see any read past its end.
-struct ExactCopy {
-  explicit ExactCopy(std::span<const uint8_t> bytes)
-      : data(std::make_unique<uint8_t[]>(bytes.size())), size(bytes.size()) {
-    if (!bytes.empty()) std::memcpy(data.get(), bytes.data(), bytes.size());
-  }
-  std::span<const uint8_t> span() const { return {data.get(), size}; }
-  std::unique_ptr<uint8_t[]> data;
-  size_t size;
-};
-
-// The page of an arriving decode: an exact-size copy revealed front to back, its bytes past
-// the revealed end poisoned (a decoder that reads one it did not ask for faults under
-// AddressSanitizer). Each Grow gives what was asked (or the rest of the page) and sometimes a
-// few bytes more; a request that starts outside the revealed bytes traps.
-class Arriving final : public ByteSupply {
+// The page of an arriving decode (arriving_bytes.h): its first bytes (none, a few, or all) and
+// each Grow's few bytes beyond what was asked drawn from the input's seed and the page; a
+// request that starts outside the revealed bytes traps.
+class Arriving {
  public:
   Arriving(std::span<const uint8_t> page, uint32_t seed)
-      : bytes_(std::make_unique<uint8_t[]>(page.size())),
-        size_(page.size()),
-        state_(seed * 2246822519u + static_cast<uint32_t>(page.size()) * 3266489917u +
-               (page.empty() ? 0u : page[0])) {
-    if (size_ > 0) std::memcpy(bytes_.get(), page.data(), size_);
-    ASAN_POISON_MEMORY_REGION(bytes_.get(), size_);
-  }
-  ~Arriving() override { ASAN_UNPOISON_MEMORY_REGION(bytes_.get(), size_); }
-  Arriving(const Arriving&) = delete;
-  Arriving& operator=(const Arriving&) = delete;
+      : state_(seed * 2246822519u + static_cast<uint32_t>(page.size()) * 3266489917u +
+               (page.empty() ? 0u : page[0])),
+        bytes_(
+            page,
+            [this] {
+              const uint32_t r = Next();
+              return (r & 3) < 2 ? size_t{0} : (r & 3) == 2 ? 1 + (r >> 2) % 8 : (r >> 2) % 256;
+            },
+            [] { __builtin_trap(); }) {}
 
-  // The bytes there at the start: none, a few, or all of them.
   std::span<const uint8_t> Start() {
     const uint32_t r = Next();
-    Reveal(r % 4 == 0 ? 0 : r % 4 == 1 ? size_ : std::min<size_t>(size_, (r >> 2) % 64));
-    return {bytes_.get(), revealed_};
+    const size_t size = bytes_.size();
+    return bytes_.Start(r % 4 == 0 ? 0 : r % 4 == 1 ? size : std::min<size_t>(size, (r >> 2) % 64));
   }
-
-  const uint8_t* Grow(const uint8_t* at, size_t n) override {
-    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
-    const auto where = reinterpret_cast<uintptr_t>(at);
-    if (where < begin || where > begin + revealed_) __builtin_trap();  // not where it stands
-    const size_t offset = where - begin;
-    const size_t want = n > size_ - offset ? size_ : offset + n;
-    const uint32_t r = Next();
-    const size_t extra = (r & 3) < 2 ? 0 : (r & 3) == 2 ? 1 + (r >> 2) % 8 : (r >> 2) % 256;
-    Reveal(std::min(size_, want + std::min(extra, size_ - want)));
-    return bytes_.get() + revealed_;
-  }
+  encoding::ByteSupply* supply() { return &bytes_; }
 
  private:
   uint32_t Next() {
     state_ = state_ * 1103515245u + 12345u;
     return state_ >> 8;
   }
-  void Reveal(size_t to) {
-    if (to <= revealed_) return;
-    ASAN_UNPOISON_MEMORY_REGION(bytes_.get() + revealed_, to - revealed_);
-    revealed_ = to;
-  }
 
-  std::unique_ptr<uint8_t[]> bytes_;
-  size_t size_;
   uint32_t state_;
-  size_t revealed_ = 0;
+  fuzz::ArrivingBytes bytes_;
 };
 
 // Bit-exact equality of decoded values (ByteViews by their bytes).
@@ -209,7 +177,7 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
 template <typename DType>
 void StartArriving(ValueDecoder<DType>& arriving, Arriving& supply, int64_t num_values,
                    bool whole_ok) {
-  if (arriving.SetArrivingData(supply.Start(), num_values, &supply).ok() != whole_ok) {
+  if (arriving.SetArrivingData(supply.Start(), num_values, supply.supply()).ok() != whole_ok) {
     __builtin_trap();
   }
 }
@@ -308,7 +276,7 @@ void FuzzHybrid(int bit_width, const Header& h, std::span<const uint8_t> data) {
   RleBitPackedDecoder decoder(page.span(), bit_width);
   Arriving supply(data, h.seed);
   RleBitPackedDecoder arriving;
-  arriving.Reset(supply.Start(), bit_width, &supply);
+  arriving.Reset(supply.Start(), bit_width, supply.supply());
   std::vector<uint32_t> out(kMaxRun), out_arriving(kMaxRun);
   Runs runs(h.seed);
   const uint64_t limit = bit_width == 32 ? UINT64_MAX : (uint64_t{1} << bit_width);

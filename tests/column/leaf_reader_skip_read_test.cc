@@ -209,11 +209,6 @@ RecordBatch LargePageRows(int64_t rows) {
   BinaryArrayBuilder kind(LargeUtf8());
   FixedWidthArrayBuilder<double> d(Float64());
   FixedWidthArrayBuilder<bool> flag(Boolean());
-  FixedWidthArrayBuilder<int32_t> values(Int32());
-  TypedBufferBuilder<int64_t> offsets;
-  BitmapBuilder valid;
-  int64_t elements = 0;
-  offsets.Append(&elements, 1);
   for (int64_t i = 0; i < rows; ++i) {
     id.Append(i);
     name.Append(std::string_view("name-" + std::to_string(i * 7919 % 100003) + "-" +
@@ -229,19 +224,8 @@ RecordBatch LargePageRows(int64_t rows) {
     } else {
       flag.Append(i % 3 == 0);
     }
-    valid.Append(i % 13 != 0);
-    if (i % 13 != 0) {
-      for (int64_t e = 0; e < i % 4; ++e) values.Append(static_cast<int32_t>(i + e));
-      elements += i % 4;
-    }
-    offsets.Append(&elements, 1);
   }
-  auto tags = std::make_shared<Array>();
-  tags->type = schema->fields[5].type;
-  tags->length = rows;
-  tags->buffers = {valid.FinishValidity(), offsets.Finish()};
-  tags->null_count = valid.null_count();
-  tags->children = {values.Finish()};
+  auto tags = testing::SampleLists(rows, schema->fields[5].type);
   return RecordBatch{
       schema, rows, {id.Finish(), name.Finish(), kind.Finish(), d.Finish(), flag.Finish(), tags}};
 }

@@ -14,10 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "compression/library_compress.h"
+
 namespace pqsift::compression {
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using testing::Bytes;
+using testing::GzipCompress;
 
 Bytes Sample(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -32,20 +35,6 @@ Bytes SnappyCompress(const Bytes& in) {
   std::string out;
   snappy::Compress(reinterpret_cast<const char*>(in.data()), in.size(), &out);
   return {out.begin(), out.end()};
-}
-
-Bytes GzipCompress(const Bytes& in) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  Bytes out(deflateBound(&z, in.size()) + 32);
-  z.next_in = const_cast<Bytef*>(in.data());
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = out.data();
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 Bytes ZstdCompress(const Bytes& in) {

@@ -17,11 +17,14 @@
 #include <vector>
 
 #include "compression/codec.h"
+#include "compression/library_compress.h"
 
 namespace pqsift::compression {
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using testing::Bytes;
+using testing::Deflate;
+using testing::GzipCompress;
 constexpr size_t kStep = PageStream::kStep;
 constexpr size_t kMiB = size_t{1} << 20;
 
@@ -80,21 +83,6 @@ Bytes ZstdStreamCompress(const Bytes& in) {
   return out;
 }
 
-// windowBits 15 + 16: gzip (RFC 1952); 15: zlib (RFC 1950), which GZIP pages also accept.
-Bytes Deflate(const Bytes& in, int window_bits) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  Bytes out(deflateBound(&z, in.size()) + 32);
-  z.next_in = const_cast<Bytef*>(in.data());
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = out.data();
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-Bytes GzipCompress(const Bytes& in) { return Deflate(in, 15 + 16); }
 Bytes ZlibCompress(const Bytes& in) { return Deflate(in, 15); }
 
 Bytes CompressWith(CompressionCodec codec, const Bytes& in) {

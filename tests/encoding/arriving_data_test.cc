@@ -10,7 +10,6 @@
 // Under AddressSanitizer the supply's bytes past the revealed end are poisoned, so a decoder
 // that reads a byte it did not ask for faults.
 #include <gtest/gtest.h>
-#include <sanitizer/asan_interface.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -22,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "arriving_bytes.h"
 #include "encoding/byte_supply.h"
 #include "encoding/dictionary_decoder.h"
 #include "encoding/dictionary_encoder.h"
@@ -35,84 +35,29 @@ namespace {
 
 constexpr size_t kAll = std::numeric_limits<size_t>::max();
 
-// A copy of a page revealed front to back. kExact grows to exactly what is asked (or the end);
-// kRandom sometimes exactly, sometimes a byte or a few more. No more than `limit` bytes ever
-// arrive: a truncated page, or a stream that fails part way. Counts its calls and checks that
-// every request starts inside the bytes revealed so far or at their end.
-class TestSupply final : public ByteSupply {
+using fuzz::ExactCopy;
+
+// A page revealed front to back (arriving_bytes.h). kExact grows to exactly what is asked (or
+// the end); kRandom sometimes exactly, sometimes a byte or a few more. No more than `limit`
+// bytes ever arrive: a truncated page, or a stream that fails part way. A request that does not
+// start inside the bytes revealed so far or at their end fails the test.
+class TestSupply final : public fuzz::ArrivingBytes {
  public:
   enum class Steps { kExact, kRandom };
 
   TestSupply(std::span<const uint8_t> page, Steps steps, uint64_t seed, size_t limit = kAll)
-      : bytes_(std::make_unique<uint8_t[]>(page.size() + 1)),
-        size_(page.size()),
-        limit_(std::min(limit, page.size())),
-        steps_(steps),
-        rng_(seed) {
-    if (!page.empty()) std::memcpy(bytes_.get(), page.data(), page.size());
-    ASAN_POISON_MEMORY_REGION(bytes_.get(), size_ + 1);
-  }
-  ~TestSupply() override { ASAN_UNPOISON_MEMORY_REGION(bytes_.get(), size_ + 1); }
-  TestSupply(const TestSupply&) = delete;
-  TestSupply& operator=(const TestSupply&) = delete;
-
-  // The bytes there at the start: `first` of them (no more than the limit).
-  std::span<const uint8_t> Start(size_t first) {
-    Reveal(std::min(first, limit_));
-    return {bytes_.get(), revealed_};
-  }
-
-  const uint8_t* Grow(const uint8_t* at, size_t n) override {
-    ++calls_;
-    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
-    const auto where = reinterpret_cast<uintptr_t>(at);
-    if (where < begin || where > begin + revealed_) {
-      ADD_FAILURE() << "Grow from outside the revealed bytes";
-      return bytes_.get() + revealed_;
-    }
-    const size_t offset = where - begin;
-    size_t want = n > limit_ - offset ? limit_ : offset + n;
-    if (steps_ == Steps::kRandom) {
-      const uint64_t r = rng_() % 8;
-      const size_t extra = r < 3 ? 0 : r < 5 ? 1 : r < 7 ? rng_() % 8 : rng_() % 100;
-      want = std::min(limit_, want + extra);
-    }
-    if (want > revealed_) Reveal(want);
-    return bytes_.get() + revealed_;
-  }
-
-  // Everything the supply will ever give (the whole page unless limited).
-  void RevealAll() { Reveal(limit_); }
-
-  size_t revealed() const { return revealed_; }
-  size_t size() const { return size_; }
-  int calls() const { return calls_; }
+      : ArrivingBytes(
+            page,
+            [this, steps]() -> size_t {
+              if (steps == Steps::kExact) return 0;
+              const uint64_t r = rng_() % 8;
+              return r < 3 ? 0 : r < 5 ? 1 : r < 7 ? rng_() % 8 : rng_() % 100;
+            },
+            [] { ADD_FAILURE() << "Grow from outside the revealed bytes"; }, limit),
+        rng_(seed) {}
 
  private:
-  void Reveal(size_t to) {
-    if (to <= revealed_) return;
-    ASAN_UNPOISON_MEMORY_REGION(bytes_.get() + revealed_, to - revealed_);
-    revealed_ = to;
-  }
-
-  std::unique_ptr<uint8_t[]> bytes_;
-  size_t size_;
-  size_t limit_;
-  Steps steps_;
   std::mt19937_64 rng_;
-  size_t revealed_ = 0;
-  int calls_ = 0;
-};
-
-// An exact-size heap copy (the reference decoder's page: the sanitizers see reads past it).
-struct ExactCopy {
-  explicit ExactCopy(std::span<const uint8_t> bytes)
-      : data(std::make_unique<uint8_t[]>(bytes.size())), size(bytes.size()) {
-    if (!bytes.empty()) std::memcpy(data.get(), bytes.data(), bytes.size());
-  }
-  std::span<const uint8_t> span() const { return {data.get(), size}; }
-  std::unique_ptr<uint8_t[]> data;
-  size_t size;
 };
 
 // How many bytes arrive with the page at the start: none, one, some, or all.

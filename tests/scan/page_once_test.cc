@@ -46,11 +46,6 @@ RecordBatch Rows() {
   FixedWidthArrayBuilder<int64_t> id(Int64());
   BinaryArrayBuilder k(LargeUtf8());
   FixedWidthArrayBuilder<double> d(Float64());
-  FixedWidthArrayBuilder<int32_t> values(Int32());
-  TypedBufferBuilder<int64_t> offsets;
-  BitmapBuilder valid;
-  int64_t elements = 0;
-  offsets.Append(&elements, 1);
   for (int64_t i = 0; i < kRows; ++i) {
     id.Append(i);
     k.Append(std::string_view("key" + std::to_string(i * 5 % 7)));
@@ -59,19 +54,8 @@ RecordBatch Rows() {
     } else {
       d.Append(static_cast<double>(i) / 4);
     }
-    valid.Append(i % 13 != 0);
-    if (i % 13 != 0) {
-      for (int64_t e = 0; e < i % 4; ++e) values.Append(static_cast<int32_t>(i + e));
-      elements += i % 4;
-    }
-    offsets.Append(&elements, 1);
   }
-  auto tags = std::make_shared<Array>();
-  tags->type = schema->fields[3].type;
-  tags->length = kRows;
-  tags->buffers = {valid.FinishValidity(), offsets.Finish()};
-  tags->null_count = valid.null_count();
-  tags->children = {values.Finish()};
+  auto tags = testing::SampleLists(kRows, schema->fields[3].type);
   RecordBatch batch;
   batch.schema = schema;
   batch.num_rows = kRows;

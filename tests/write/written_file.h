@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "arrow/bit_util.h"
+#include "arrow/builder.h"
 #include "arrow/select.h"
 #include "column/arrow_type.h"
 #include "column/leaf_reader.h"
@@ -25,6 +26,31 @@
 #include "prune/statistics.h"
 
 namespace pqsift::testing {
+
+// A nullable list<int32> column of `rows` rows in `type`: row i is null when i % 13 == 0, else
+// holds i % 4 elements i, i + 1, ... (empty lists, nulls and lists that cross pages).
+inline std::shared_ptr<Array> SampleLists(int64_t rows, std::shared_ptr<const DataType> type) {
+  FixedWidthArrayBuilder<int32_t> values(Int32());
+  TypedBufferBuilder<int64_t> offsets;
+  BitmapBuilder valid;
+  int64_t elements = 0;
+  offsets.Append(&elements, 1);
+  for (int64_t i = 0; i < rows; ++i) {
+    valid.Append(i % 13 != 0);
+    if (i % 13 != 0) {
+      for (int64_t e = 0; e < i % 4; ++e) values.Append(static_cast<int32_t>(i + e));
+      elements += i % 4;
+    }
+    offsets.Append(&elements, 1);
+  }
+  auto lists = std::make_shared<Array>();
+  lists->type = std::move(type);
+  lists->length = rows;
+  lists->buffers = {valid.FinishValidity(), offsets.Finish()};
+  lists->null_count = valid.null_count();
+  lists->children = {values.Finish()};
+  return lists;
+}
 
 struct Written {
   std::vector<uint8_t> bytes;

@@ -1,0 +1,99 @@
+// Test and fuzz support for pages whose bytes arrive while they are decoded
+// (encoding/byte_supply.h): a copy of a page revealed front to back, with its unrevealed bytes
+// poisoned under AddressSanitizer, so a decoder that reads a byte it did not ask for faults;
+// and an exact-size copy of a page, for the reference decoder that gets it whole.
+//
+// Used by the decoder fuzz targets (decoder_targets.cc) and tests/encoding/arriving_data_test.cc.
+// Thread safety: one thread at a time.
+#pragma once
+
+#include <sanitizer/asan_interface.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <span>
+#include <utility>
+
+#include "encoding/byte_supply.h"
+
+namespace pqsift::fuzz {
+
+// An exact-size heap copy of `bytes`, so that the sanitizers see any read past its end.
+struct ExactCopy {
+  explicit ExactCopy(std::span<const uint8_t> bytes)
+      : data(std::make_unique<uint8_t[]>(bytes.size())), size(bytes.size()) {
+    if (!bytes.empty()) std::memcpy(data.get(), bytes.data(), bytes.size());
+  }
+  std::span<const uint8_t> span() const { return {data.get(), size}; }
+  std::unique_ptr<uint8_t[]> data;
+  size_t size;
+};
+
+// A copy of a page revealed front to back. Each Grow reveals what is asked (or the rest) plus
+// `extra()` bytes; no more than `limit` bytes ever arrive (a truncated page, or a stream that
+// fails part way). A request that does not start inside the revealed bytes or at their end
+// calls `misplaced()` and reveals nothing.
+class ArrivingBytes : public encoding::ByteSupply {
+ public:
+  ArrivingBytes(std::span<const uint8_t> page, std::function<size_t()> extra,
+                std::function<void()> misplaced, size_t limit = std::numeric_limits<size_t>::max())
+      : bytes_(std::make_unique<uint8_t[]>(page.size() + 1)),
+        size_(page.size()),
+        limit_(std::min(limit, page.size())),
+        extra_(std::move(extra)),
+        misplaced_(std::move(misplaced)) {
+    if (!page.empty()) std::memcpy(bytes_.get(), page.data(), page.size());
+    ASAN_POISON_MEMORY_REGION(bytes_.get(), size_ + 1);
+  }
+  ~ArrivingBytes() override { ASAN_UNPOISON_MEMORY_REGION(bytes_.get(), size_ + 1); }
+  ArrivingBytes(const ArrivingBytes&) = delete;
+  ArrivingBytes& operator=(const ArrivingBytes&) = delete;
+
+  // The bytes there at the start: `first` of them (no more than the limit).
+  std::span<const uint8_t> Start(size_t first) {
+    Reveal(std::min(first, limit_));
+    return {bytes_.get(), revealed_};
+  }
+
+  const uint8_t* Grow(const uint8_t* at, size_t n) override {
+    ++calls_;
+    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
+    const auto where = reinterpret_cast<uintptr_t>(at);
+    if (where < begin || where > begin + revealed_) {
+      misplaced_();
+      return bytes_.get() + revealed_;
+    }
+    const size_t offset = where - begin;
+    const size_t want = n > limit_ - offset ? limit_ : offset + n;
+    Reveal(std::min(limit_, want + std::min(extra_(), limit_ - want)));
+    return bytes_.get() + revealed_;
+  }
+
+  // Everything the supply will ever give (the whole page unless limited).
+  void RevealAll() { Reveal(limit_); }
+
+  size_t revealed() const { return revealed_; }
+  size_t size() const { return size_; }
+  int calls() const { return calls_; }
+
+ private:
+  void Reveal(size_t to) {
+    if (to <= revealed_) return;
+    ASAN_UNPOISON_MEMORY_REGION(bytes_.get() + revealed_, to - revealed_);
+    revealed_ = to;
+  }
+
+  std::unique_ptr<uint8_t[]> bytes_;
+  size_t size_;
+  size_t limit_;
+  std::function<size_t()> extra_;
+  std::function<void()> misplaced_;
+  size_t revealed_ = 0;
+  int calls_ = 0;
+};
+
+}  // namespace pqsift::fuzz
