@@ -54,7 +54,7 @@ struct ScanArgs {
   std::string format = "csv";
   std::string output;
   int threads = 0;
-  int64_t batch_size = 64 * 1024;
+  int64_t batch_size = int64_t{64} * 1024;
   int64_t slice_rows = 0;
   uint64_t prefetch_bytes = ScanOptions{}.prefetch_bytes;
   int64_t page_locations_min_bytes = int64_t{1} << 20;

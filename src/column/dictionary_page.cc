@@ -54,9 +54,10 @@ std::optional<ByteRange> DictionaryPageRange(const ColumnMetaData& meta, uint64_
 Result<std::shared_ptr<Array>> ReadDictionaryPage(const ColumnDescriptor& column,
                                                   const ColumnMetaData& meta,
                                                   std::span<const uint8_t> bytes, uint64_t offset,
-                                                  std::string where, PageReaderOptions options) {
+                                                  const std::string& where,
+                                                  PageReaderOptions options) {
   PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const DataType> type, ArrowTypeForLeaf(column));
-  PageReader pages(bytes, offset, meta.codec, where, options);
+  PageReader pages(bytes, offset, meta.codec, where, std::move(options));
   PQSIFT_ASSIGN_OR_RETURN(bool any, pages.Next());
   if (!any) return Status::Corruption(where + ": no page where the dictionary page should be");
   if (pages.header().type != PageType::kDictionaryPage) {

@@ -46,7 +46,7 @@ std::optional<ByteRange> DictionaryPageRange(const ColumnMetaData& meta, uint64_
 Result<std::shared_ptr<Array>> ReadDictionaryPage(const ColumnDescriptor& column,
                                                   const ColumnMetaData& meta,
                                                   std::span<const uint8_t> bytes, uint64_t offset,
-                                                  std::string where,
+                                                  const std::string& where,
                                                   PageReaderOptions options = {});
 
 }  // namespace pqsift::column

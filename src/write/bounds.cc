@@ -239,12 +239,12 @@ void OrderTracker<DType>::Update(const Value* values, int64_t n) {
     previous = &v;
   }
   has_last_ = true;
+  const Value& last = values[n - 1];
   if constexpr (encoding::kIsByteArrayLike<DType>) {
-    last_bytes_.assign(previous->str());
-    last_ =
-        encoding::ByteView{reinterpret_cast<const uint8_t*>(last_bytes_.data()), previous->size};
+    last_bytes_.assign(last.str());
+    last_ = encoding::ByteView{reinterpret_cast<const uint8_t*>(last_bytes_.data()), last.size};
   } else {
-    last_ = *previous;
+    last_ = last;
   }
 }
 
