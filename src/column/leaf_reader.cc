@@ -92,6 +92,12 @@ Status LeafReader::Error(const std::string& what) const {
                             std::to_string(pages_.page_file_offset()) + ": " + what);
 }
 
+void LeafReader::LetGoOfPageBytes() {
+  // The reader's own bytes too, unless a Continue since brought it the next pages in others.
+  if (owner_ == page_owner_) owner_.reset();
+  page_owner_.reset();
+}
+
 Status LeafReader::PageError(const Status& st) const {
   // A decoder that found an arriving page short: the stream's error says why.
   Status arrival = pages_.arrival_status();
@@ -282,12 +288,11 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
     // buffer: those bytes are no longer needed (a Continue brings the next pages), so a page of
     // 100 MB is not held twice, compressed and decompressed, while its rows are decoded. The
     // header's views into those bytes are not used after this point. An arriving page still
-    // decompresses from them: they go once it has arrived whole (ReleaseArrivedBytes).
+    // decompresses from them: they go once it has arrived whole (in Advance).
     release_when_arrived_ = false;
     if (!whole_ && pages_.at_end() && !pages_.Stores(page.body)) {
       if (page.more == nullptr) {
-        owner_.reset();
-        page_owner_.reset();
+        LetGoOfPageBytes();
       } else {
         release_when_arrived_ = true;
       }
@@ -392,10 +397,7 @@ Status LeafReader::Advance(int64_t n, bool read) {
                      : (skips_to_page_end ? Status::OK() : values_->Skip(non_null));
     if (!st.ok()) return PageError(st);
     if (release_when_arrived_ && pages_.arrived_whole()) {
-      // The bytes the page arrived from; the reader's own too unless a Continue since brought
-      // it the next pages in other bytes.
-      if (owner_ == page_owner_) owner_.reset();
-      page_owner_.reset();
+      LetGoOfPageBytes();
       release_when_arrived_ = false;
     }
     level_pos_ += take;

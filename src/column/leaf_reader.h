@@ -148,6 +148,8 @@ class LeafReader {
   Status DecodeLevels(const Page& page, size_t* values_offset);
   // An arriving v1 page (Page::more): has its levels, in front of its values, decompressed.
   void ArriveLevels(Page* page) const;
+  // Lets go of the bytes the current page was stored in, fetched for this reader alone.
+  void LetGoOfPageBytes();
   // A decoder's error on the current page, or the arriving page's stream error behind it.
   Status PageError(const Status& st) const;
   // Decodes the marked dictionary page, once, before the first page that uses it.

@@ -36,37 +36,37 @@ class PageReader::Arriving final : public encoding::ByteSupply {
   Arriving(std::unique_ptr<compression::PageStream> stream, const uint8_t* body)
       : stream_(std::move(stream)), body_(body) {}
 
+  // A failed stream stops growing; its error stays with it (status()).
   const uint8_t* Grow(const uint8_t* at, size_t n) override {
     const auto offset = static_cast<size_t>(at - body_);
     const size_t want = n > stream_->size() - offset ? stream_->size() : offset + n;
-    if (want > stream_->filled() && status_.ok()) status_ = stream_->FillTo(want);
+    if (want > stream_->filled()) (void)stream_->FillTo(want);
     return body_ + stream_->filled();
   }
-  const Status& status() const { return status_; }
-  size_t filled() const { return stream_->filled(); }
-  bool done() const { return stream_->done(); }
+  const compression::PageStream& stream() const { return *stream_; }
 
  private:
   std::unique_ptr<compression::PageStream> stream_;
   const uint8_t* body_;
-  Status status_;
 };
 
 PageReader::~PageReader() = default;
 PageReader::PageReader(PageReader&&) noexcept = default;
 PageReader& PageReader::operator=(PageReader&&) noexcept = default;
 
-Status PageReader::arrival_status() const { return arriving_ ? arriving_->status() : Status::OK(); }
-
-int64_t PageReader::bytes_arrived() const {
-  return bytes_arrived_ + (arriving_ ? static_cast<int64_t>(arriving_->filled()) : 0);
+Status PageReader::arrival_status() const {
+  return arriving_ ? arriving_->stream().status() : Status::OK();
 }
 
-bool PageReader::arrived_whole() const { return arriving_ && arriving_->done(); }
+int64_t PageReader::bytes_arrived() const {
+  return bytes_arrived_ + (arriving_ ? static_cast<int64_t>(arriving_->stream().filled()) : 0);
+}
+
+bool PageReader::arrived_whole() const { return arriving_ && arriving_->stream().done(); }
 
 void PageReader::EndArrival() {
   if (!arriving_) return;
-  bytes_arrived_ += static_cast<int64_t>(arriving_->filled());
+  bytes_arrived_ += static_cast<int64_t>(arriving_->stream().filled());
   arriving_.reset();
 }
 
@@ -158,15 +158,13 @@ PageReader::Mark PageReader::MarkPage() const {
 
 Result<Page> PageReader::Read(Arrival arrival) {
   EndArrival();
-  std::span<const uint8_t> stored =
-      chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size));
-  // Encrypted pages are decrypted whole first; they are decompressed whole too.
-  if (arrival == Arrival::kWhole || options_.decryptor) {
-    return ReadPage(header_, stored, page_file_offset(), &decompressed_, page_ordinal_);
-  }
   std::unique_ptr<compression::PageStream> stream;
   PQSIFT_ASSIGN_OR_RETURN(
-      Page page, DecodePage(header_, stored, page_file_offset(), &decompressed_, 0, &stream));
+      Page page,
+      ReadPage(header_,
+               chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size)),
+               page_file_offset(), &decompressed_, page_ordinal_,
+               arrival == Arrival::kOnDemand ? &stream : nullptr));
   if (stream) {
     arriving_ = std::make_unique<Arriving>(std::move(stream), page.body.data());
     page.body = page.body.first(0);
@@ -180,9 +178,10 @@ Result<Page> PageReader::ReadMarked(const Mark& mark, Buffer* storage) const {
 }
 
 Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
-                                  uint64_t file_offset, Buffer* storage,
-                                  int32_t page_ordinal) const {
-  if (!options_.decryptor) return DecodePage(header, stored, file_offset, storage, 0);
+                                  uint64_t file_offset, Buffer* storage, int32_t page_ordinal,
+                                  std::unique_ptr<compression::PageStream>* stream) const {
+  // Encrypted pages are decrypted whole first; they are decompressed whole too.
+  if (!options_.decryptor) return DecodePage(header, stored, file_offset, storage, 0, stream);
   const crypto::ModuleDecryptor& d = *options_.decryptor;
   crypto::ModuleId id = header.type == PageType::kDictionaryPage
                             ? Module(crypto::ModuleType::kDictionaryPage, 0)

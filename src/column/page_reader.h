@@ -158,8 +158,10 @@ class PageReader {
  private:
   Status Error(const std::string& what) const { return ErrorAt(page_file_offset(), what); }
   Status ErrorAt(uint64_t file_offset, const std::string& what) const;
+  // DecodePage after decrypting `stored` (encrypted chunks); `stream` only for plaintext pages.
   Result<Page> ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
-                        uint64_t file_offset, Buffer* storage, int32_t page_ordinal) const;
+                        uint64_t file_offset, Buffer* storage, int32_t page_ordinal,
+                        std::unique_ptr<compression::PageStream>* stream = nullptr) const;
   // `stored` as plaintext; decompressed values go to `*storage` (at `storage_offset` when it
   // is already allocated to hold the decrypted page in front of them). With `stream`, a large
   // page of a streaming codec is not decompressed: `*stream` will, into `*storage`.

@@ -45,6 +45,8 @@ class PageStream {
   size_t size() const { return size_; }
   // Whether the whole page is decompressed and its end checked.
   bool done() const { return done_; }
+  // The error that stopped the stream (FillTo repeats it); OK while there is none.
+  const Status& status() const { return error_; }
 
   // How far beyond the bytes asked for a stream goes at least, so that decoders that ask for a
   // few bytes at a time cost one codec call per step, not per value.
