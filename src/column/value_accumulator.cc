@@ -207,25 +207,40 @@ class BoolSink {
 };
 
 // Byte arrays to large_utf8 / large_binary: int64 offsets and the bytes, copied out of the page.
+// Values are decoded and copied a batch at a time: the views take kBatch entries, not 16 bytes
+// per value of a slice, and the bytes a batch's views point at are still in cache when they are
+// copied.
 template <typename DType>
 class BinarySink {
  public:
+  static constexpr int64_t kBatch = 1024;
+
   Status Append(ValueDecoder<DType>& d, int64_t n) {
-    scratch_.resize(static_cast<size_t>(n));
-    PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
-    size_t total = 0;
-    for (const ByteView& v : scratch_) total += v.size;
     size_t old_offsets = offsets_->size();
     GrowTo(*offsets_, old_offsets + static_cast<size_t>(n) * sizeof(int64_t));
-    auto* offsets = reinterpret_cast<int64_t*>(offsets_->data() + old_offsets);
-    size_t pos = data_->size();
-    GrowTo(*data_, pos + total);
-    uint8_t* data = data_->data();
-    for (int64_t i = 0; i < n; ++i) {
-      const ByteView& v = scratch_[i];
-      encoding::CopyShort(data + pos, v.data, v.size);
-      pos += v.size;
-      offsets[i] = static_cast<int64_t>(pos);
+    for (int64_t done = 0; done < n;) {
+      const int64_t batch = std::min(kBatch, n - done);
+      scratch_.resize(static_cast<size_t>(batch));
+      PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), batch));
+      size_t total = 0;
+      for (const ByteView& v : scratch_) total += v.size;
+      size_t pos = data_->size();
+      if (done == 0 && batch < n) {
+        // Room for the whole append at the first batch's average size: one allocation instead
+        // of a doubling copy per power of two.
+        const size_t expected = total / static_cast<size_t>(batch) * static_cast<size_t>(n);
+        if (pos + expected > data_->capacity()) data_->Reserve(pos + expected);
+      }
+      GrowTo(*data_, pos + total);
+      uint8_t* data = data_->data();
+      auto* offsets = reinterpret_cast<int64_t*>(offsets_->data() + old_offsets) + done;
+      for (int64_t i = 0; i < batch; ++i) {
+        const ByteView& v = scratch_[i];
+        encoding::CopyShort(data + pos, v.data, v.size);
+        pos += v.size;
+        offsets[i] = static_cast<int64_t>(pos);
+      }
+      done += batch;
     }
     return Status::OK();
   }

@@ -223,7 +223,7 @@ class Evaluator {
       return out;
     }
     const auto* v = static_cast<const uint8_t*>(root.values);
-    for (int64_t i = 0; i < n_; ++i) {
+    for (int64_t i = 0, n = n_; i < n; ++i) {
       out[static_cast<size_t>(i)] = static_cast<uint8_t>(v[i] & (root.valid ? root.valid[i] : 1));
     }
     return out;
@@ -248,7 +248,7 @@ class Evaluator {
     }
     if (v.phys != Phys::kBool) return Status::InvalidArgument("the predicate is not boolean");
     const auto* values = static_cast<const uint8_t*>(v.values);
-    for (int64_t i = 0; i < n_; ++i) {
+    for (int64_t i = 0, n = n_; i < n; ++i) {
       out[static_cast<size_t>(i)] = truth(v.valid == nullptr || v.valid[i], values[i] != 0);
     }
     return out;
@@ -391,7 +391,8 @@ class Evaluator {
       }
       case TypeId::kFloat16: {
         float* floats = Allocate<float>(&v.keep_values, n_);
-        for (int64_t i = 0; i < n_; ++i) floats[i] = HalfToFloat(Load<uint16_t>(values, off + i));
+        for (int64_t i = 0, n = n_; i < n; ++i)
+          floats[i] = HalfToFloat(Load<uint16_t>(values, off + i));
         v.values = floats;
         break;
       }
@@ -432,7 +433,7 @@ class Evaluator {
       holder->first.resize(static_cast<size_t>(n_ + 1));
       std::string repeated;
       repeated.reserve(x.bytes.size() * static_cast<size_t>(n_));
-      for (int64_t i = 0; i < n_; ++i) {
+      for (int64_t i = 0, n = n_; i < n; ++i) {
         holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(repeated.size());
         repeated += x.bytes;
       }
@@ -471,7 +472,7 @@ class Evaluator {
       return va;
     }
     uint8_t* out = Allocate<uint8_t>(keep, n_);
-    for (int64_t i = 0; i < n_; ++i) out[i] = va[i] & vb[i];
+    for (int64_t i = 0, n = n_; i < n; ++i) out[i] = va[i] & vb[i];
     return out;
   }
 
@@ -519,7 +520,7 @@ class Evaluator {
       if (b.scalar_value.is_null()) {
         if (!IsDistinctOp(op)) return AllNullBool();
         // x IS [NOT] DISTINCT FROM NULL: whether x is (not) null.
-        for (int64_t i = 0; i < n_; ++i) {
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           bool is_null = a.valid != nullptr && a.valid[i] == 0;
           result[i] = (op == Op::kIsDistinctFrom) != is_null ? 1 : 0;
         }
@@ -530,7 +531,7 @@ class Evaluator {
         // A NULL row is distinct from any value.
         if (a.valid != nullptr) {
           uint8_t null_result = op == Op::kIsDistinctFrom ? 1 : 0;
-          for (int64_t i = 0; i < n_; ++i) result[i] = a.valid[i] ? result[i] : null_result;
+          for (int64_t i = 0, n = n_; i < n; ++i) result[i] = a.valid[i] ? result[i] : null_result;
         }
       } else {
         out.valid = a.valid;
@@ -542,7 +543,7 @@ class Evaluator {
     if (IsDistinctOp(op)) {
       if (a.valid != nullptr || b.valid != nullptr) {
         bool distinct = op == Op::kIsDistinctFrom;
-        for (int64_t i = 0; i < n_; ++i) {
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           bool na = a.valid != nullptr && a.valid[i] == 0;
           bool nb = b.valid != nullptr && b.valid[i] == 0;
           if (na || nb) result[i] = ((na != nb) == distinct) ? 1 : 0;
@@ -558,7 +559,7 @@ class Evaluator {
   void CompareLoop(Op op, const T* values, L literal, uint8_t* out) {
     VisitCompareOp(op, [&](auto op_tag) {
       constexpr Op kOp = decltype(op_tag)::value;
-      for (int64_t i = 0; i < n_; ++i) {
+      for (int64_t i = 0, n = n_; i < n; ++i) {
         out[i] = Apply<kOp, L>(static_cast<L>(Load<T>(values, i)), literal) ? 1 : 0;
       }
     });
@@ -571,7 +572,7 @@ class Evaluator {
       std::string_view l = lit.bytes;
       VisitCompareOp(op, [&](auto op_tag) {
         constexpr Op kOp = decltype(op_tag)::value;
-        for (int64_t i = 0; i < n_; ++i) {
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           out[i] = Apply<kOp, int>(CompareBytes(BytesAt(a, i), l), 0) ? 1 : 0;
         }
       });
@@ -606,7 +607,7 @@ class Evaluator {
       }
       VisitCompareOp(op, [&](auto op_tag) {
         constexpr Op kOp = decltype(op_tag)::value;
-        for (int64_t i = 0; i < n_; ++i) {
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           out[i] = Apply<kOp, int>(CompareBytes(BytesAt(a, i), BytesAt(b, i)), 0) ? 1 : 0;
         }
       });
@@ -617,7 +618,7 @@ class Evaluator {
         using T = decltype(tag);
         VisitCompareOp(op, [&](auto op_tag) {
           constexpr Op kOp = decltype(op_tag)::value;
-          for (int64_t i = 0; i < n_; ++i) {
+          for (int64_t i = 0, n = n_; i < n; ++i) {
             out[i] = Apply<kOp, T>(Load<T>(a.values, i), Load<T>(b.values, i)) ? 1 : 0;
           }
         });
@@ -640,11 +641,11 @@ class Evaluator {
       const T* in = static_cast<const T*>(a.values);
       if (to == Phys::kF64) {
         double* out = Allocate<double>(&v.keep_values, n_);
-        for (int64_t i = 0; i < n_; ++i) out[i] = static_cast<double>(Load<T>(in, i));
+        for (int64_t i = 0, n = n_; i < n; ++i) out[i] = static_cast<double>(Load<T>(in, i));
         v.values = out;
       } else {
         int128* out = Allocate<int128>(&v.keep_values, n_);
-        for (int64_t i = 0; i < n_; ++i) out[i] = WidenToInt128(Load<T>(in, i));
+        for (int64_t i = 0, n = n_; i < n; ++i) out[i] = WidenToInt128(Load<T>(in, i));
         v.values = out;
       }
     });
@@ -654,6 +655,8 @@ class Evaluator {
   // ---- logic ----
 
   // definitely-true and definitely-false bytes of a boolean vector.
+  // The loops below index through local pointers: a uint8_t store may alias anything, so
+  // indexing the vectors would reload their data pointers after every store (see n_).
   void TruthBytes(const Vec& v, std::vector<uint8_t>* t, std::vector<uint8_t>* f) {
     t->resize(static_cast<size_t>(n_));
     f->resize(static_cast<size_t>(n_));
@@ -666,10 +669,19 @@ class Evaluator {
       return;
     }
     const auto* values = static_cast<const uint8_t*>(v.values);
-    for (int64_t i = 0; i < n_; ++i) {
-      uint8_t valid = v.valid ? v.valid[i] : 1;
-      (*t)[static_cast<size_t>(i)] = valid & values[i];
-      (*f)[static_cast<size_t>(i)] = valid & (values[i] ^ 1);
+    uint8_t* tp = t->data();
+    uint8_t* fp = f->data();
+    if (v.valid == nullptr) {
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        tp[i] = values[i];
+        fp[i] = values[i] ^ 1;
+      }
+      return;
+    }
+    const uint8_t* valid = v.valid;
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      tp[i] = valid[i] & values[i];
+      fp[i] = valid[i] & (values[i] ^ 1);
     }
   }
 
@@ -687,32 +699,35 @@ class Evaluator {
         TruthBytes(child, &t, &f);
       } else {
         TruthBytes(child, &ct, &cf);
+        uint8_t* tp = t.data();
+        uint8_t* fp = f.data();
+        const uint8_t* ctp = ct.data();
+        const uint8_t* cfp = cf.data();
         if (is_and) {
-          for (int64_t i = 0; i < n_; ++i) {
-            auto s = static_cast<size_t>(i);
-            t[s] &= ct[s];
-            f[s] |= cf[s];
+          for (int64_t i = 0, n = n_; i < n; ++i) {
+            tp[i] &= ctp[i];
+            fp[i] |= cfp[i];
           }
         } else {
-          for (int64_t i = 0; i < n_; ++i) {
-            auto s = static_cast<size_t>(i);
-            t[s] |= ct[s];
-            f[s] &= cf[s];
+          for (int64_t i = 0, n = n_; i < n; ++i) {
+            tp[i] |= ctp[i];
+            fp[i] &= cfp[i];
           }
         }
       }
       // Decided everywhere when every row is FALSE (AND) or TRUE (OR).
       const std::vector<uint8_t>& dominant = is_and ? f : t;
-      if (std::all_of(dominant.begin(), dominant.end(), [](uint8_t x) { return x != 0; })) break;
+      if (std::find(dominant.begin(), dominant.end(), uint8_t{0}) == dominant.end()) break;
     }
     Vec out;
     out.phys = Phys::kBool;
     uint8_t* values = Allocate<uint8_t>(&out.keep_values, n_);
     uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
-    for (int64_t i = 0; i < n_; ++i) {
-      auto s = static_cast<size_t>(i);
-      values[i] = t[s];
-      valid[i] = t[s] | f[s];
+    const uint8_t* tp = t.data();
+    const uint8_t* fp = f.data();
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      values[i] = tp[i];
+      valid[i] = tp[i] | fp[i];
     }
     out.values = values;
     out.valid = valid;
@@ -728,7 +743,7 @@ class Evaluator {
     Vec out = a;
     uint8_t* values = Allocate<uint8_t>(&out.keep_values, n_);
     const auto* in = static_cast<const uint8_t*>(a.values);
-    for (int64_t i = 0; i < n_; ++i) values[i] = in[i] ^ 1;
+    for (int64_t i = 0, n = n_; i < n; ++i) values[i] = in[i] ^ 1;
     out.values = values;
     return out;
   }
@@ -744,7 +759,7 @@ class Evaluator {
     Vec out;
     out.phys = Phys::kBool;
     uint8_t* values = Allocate<uint8_t>(&out.keep_values, n_);
-    for (int64_t i = 0; i < n_; ++i) {
+    for (int64_t i = 0, n = n_; i < n; ++i) {
       bool is_null = a.valid != nullptr && a.valid[i] == 0;
       values[i] = is_null == want_null ? 1 : 0;
     }
@@ -763,7 +778,7 @@ class Evaluator {
     out.values = result;
     if (IsBytesPhys(a.phys)) {
       if (e.list.size() <= 8) {
-        for (int64_t i = 0; i < n_; ++i) {
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           std::string_view v = BytesAt(a, i);
           bool match = false;
           for (const Value& item : e.list) match = match || v == std::string_view(item.bytes);
@@ -772,7 +787,7 @@ class Evaluator {
       } else {
         std::unordered_set<std::string_view> set;
         for (const Value& item : e.list) set.insert(item.bytes);
-        for (int64_t i = 0; i < n_; ++i) result[i] = set.count(BytesAt(a, i)) ? 1 : 0;
+        for (int64_t i = 0, n = n_; i < n; ++i) result[i] = set.count(BytesAt(a, i)) ? 1 : 0;
       }
     } else {
       VisitFixed(a.phys, [&](auto tag) {
@@ -793,7 +808,7 @@ class Evaluator {
         std::sort(items.begin(), items.end(), [](L x, L y) { return Less(x, y); });
         const L* first = items.data();
         const L* last = items.data() + items.size();
-        for (int64_t i = 0; i < n_; ++i) {
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           auto v = static_cast<L>(Load<T>(a.values, i));
           bool match = false;
           if (items.size() <= 8) {
@@ -813,7 +828,7 @@ class Evaluator {
     }
     // No match against a list holding NULL is NULL.
     uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
-    for (int64_t i = 0; i < n_; ++i) valid[i] = (a.valid ? a.valid[i] : 1) & result[i];
+    for (int64_t i = 0, n = n_; i < n; ++i) valid[i] = (a.valid ? a.valid[i] : 1) & result[i];
     out.valid = valid;
     return out;
   }
@@ -834,7 +849,7 @@ class Evaluator {
     uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
     out.values = result;
     out.valid = valid;
-    for (int64_t i = 0; i < n_; ++i) {
+    for (int64_t i = 0, n = n_; i < n; ++i) {
       result[i] = 0;
       valid[i] = a.valid ? a.valid[i] : 1;
       if (!valid[i]) continue;
@@ -864,11 +879,11 @@ class Evaluator {
     out.keep_valid = a.keep_valid;
     if (e.op == Op::kStartsWith) {
       std::string_view prefix = e.pattern;
-      for (int64_t i = 0; i < n_; ++i) result[i] = BytesAt(a, i).starts_with(prefix) ? 1 : 0;
+      for (int64_t i = 0, n = n_; i < n; ++i) result[i] = BytesAt(a, i).starts_with(prefix) ? 1 : 0;
       return out;
     }
     LikeMatcher matcher(e.pattern, e.op == Op::kILike);
-    for (int64_t i = 0; i < n_; ++i) result[i] = matcher.Matches(BytesAt(a, i)) ? 1 : 0;
+    for (int64_t i = 0, n = n_; i < n; ++i) result[i] = matcher.Matches(BytesAt(a, i)) ? 1 : 0;
     return out;
   }
 
@@ -891,7 +906,7 @@ class Evaluator {
       bool overflow = false;
       VisitFixedChecked(a.phys, [&](auto tag) {
         using T = decltype(tag);
-        for (int64_t i = 0; i < n_; ++i) {
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           int128 v = WidenToInt128(Load<T>(a.values, i));
           bool valid = a.valid == nullptr || a.valid[i];
           overflow = overflow || (valid && (v > INT64_MAX || v < INT64_MIN));
@@ -911,9 +926,9 @@ class Evaluator {
     VisitFixedChecked(a.phys, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {
-        for (int64_t i = 0; i < n_; ++i) values[i] = 0;
+        for (int64_t i = 0, n = n_; i < n; ++i) values[i] = 0;
       } else {
-        for (int64_t i = 0; i < n_; ++i)
+        for (int64_t i = 0, n = n_; i < n; ++i)
           values[i] = static_cast<int128>(Load<T>(a.values, i)) * factor;
       }
     });
@@ -930,7 +945,7 @@ class Evaluator {
     const bool wide = decimal && from.precision > 18;
     bool ok = VisitFixedChecked(a.phys, [&](auto tag) {
       using T = decltype(tag);
-      for (int64_t i = 0; i < n_; ++i) {
+      for (int64_t i = 0, n = n_; i < n; ++i) {
         T v = Load<T>(a.values, i);
         if constexpr (std::is_floating_point_v<T>) {
           values[i] = static_cast<Real>(v);
@@ -1041,7 +1056,7 @@ class Evaluator {
     const uint8_t* vb = b.scalar ? nullptr : b.valid;
     bool ok = true;
     auto loop = [&](auto get_a, auto get_b) {
-      for (int64_t i = 0; i < n_; ++i) {
+      for (int64_t i = 0, n = n_; i < n; ++i) {
         T r{};
         bool good = op(get_a(i), get_b(i), &r);
         bool valid = (va == nullptr || va[i]) && (vb == nullptr || vb[i]);
@@ -1065,6 +1080,9 @@ class Evaluator {
 
   const BoundFilter& filter_;
   std::span<const Array* const> arrays_;
+  // Loops over rows read it into a local first (`for (int64_t i = 0, n = n_; ...)`): a uint8_t
+  // store may alias this member, so a loop bound of n_ is reloaded after every store and the
+  // loop never vectorises.
   int64_t n_;
   std::vector<std::optional<Vec>> loaded_;
 };

@@ -68,6 +68,18 @@ std::map<int32_t, int> LeavesReadByOneRole(const ScanSlice& slice, const Planned
   return out;
 }
 
+// A task's rank in the pool (lowest first): every slice's filter before any output column, each
+// in slice order. A filter task is the scan's critical path: the output tasks of its slice wait
+// for it, and so does the next slice's filter, which continues its readers (a page longer than a
+// slice is decoded by one filter after another). Ranked by slice alone, the next filter waited
+// behind the output columns of the slice before it, and every worker but one sat idle once those
+// were done; ranked first, one worker walks the filter while the others decode what it found.
+// The slices in flight are few (Next), so the outputs of the oldest are never far behind.
+int64_t TaskOrder(const ScanSlice& slice, int role) {
+  constexpr int64_t kOutputTasks = int64_t{1} << 40;
+  return role == kFilterRole ? slice.order : kOutputTasks + slice.order;
+}
+
 }  // namespace
 
 struct Executor::State {
@@ -485,7 +497,7 @@ void Executor::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSele
     };
     // A gathered column has no readers of its own; a column with no row to decode opens none.
     if (from >= 0 || shared_rows->empty()) {
-      workers->Submit(std::move(task), slice.order);
+      workers->Submit(std::move(task), TaskOrder(slice, OutputRole(c)));
     } else {
       SubmitWhenReady(slice, OutputRole(c), {&slice.row_group->file().output_columns[c]},
                       shared_rows->ranges().front().begin, std::move(task));
@@ -504,14 +516,15 @@ bool Executor::State::SubmitWhenReady(const ScanSlice& slice, int role,
       first_row < 0 ? std::vector<ReaderHandoff*>{}
                     : SliceReaders::Awaited(slice, role, columns, first_row);
   ThreadPool* pool_of_tasks = workers;
+  const int64_t order = TaskOrder(slice, role);
   if (awaited.empty()) {
-    pool_of_tasks->Submit(std::move(task), slice.order);
+    pool_of_tasks->Submit(std::move(task), order);
     return false;
   }
   auto left = std::make_shared<std::atomic<size_t>>(awaited.size());
   auto run = std::make_shared<std::function<void()>>(std::move(task));
   for (ReaderHandoff* handoff : awaited) {
-    handoff->WhenReady(slice.seq, [left, run, pool_of_tasks, order = slice.order] {
+    handoff->WhenReady(slice.seq, [left, run, pool_of_tasks, order] {
       if (--*left == 0) pool_of_tasks->Submit(std::move(*run), order);
     });
   }

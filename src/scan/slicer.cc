@@ -8,11 +8,16 @@ namespace {
 constexpr int64_t kMaxSliceBytes = int64_t{16} << 20;
 constexpr int64_t kMaxSliceRows = int64_t{1} << 17;
 constexpr int64_t kMaxPageSliceRows = int64_t{1} << 20;  // SlicedRowsOfPages
+constexpr int64_t kMinPagedSlicesPerRowGroup = 8;        // SlicedRowsOfPages
 
 // A page longer than a slice is decompressed once (the slices it spans hand its reader on), but
 // those slices then decode that column one after the other. Slices are made at least as long as
 // the longest page of the leaves read, where the offset indexes tell (up to kMaxPageSliceRows),
-// so the slices of a row group decode on every thread.
+// so the slices of a row group decode on every thread. But not so long that a row group makes
+// fewer than kMinPagedSlicesPerRowGroup slices: a row group read alone (a selective query) then
+// has no other row group's slices to run beside it, and its slices are what lets the output
+// columns of one decode while the filter walks the next (a 1M-row row group of one page per
+// column, as DuckDB writes, was one slice: its filter ran alone, then its output columns).
 int64_t SlicedRowsOfPages(const PlannedFile& file, size_t g, int64_t slice_rows,
                           int64_t batch_size) {
   const RowGroup& rg = file.metadata->file().row_groups[g];
@@ -27,7 +32,8 @@ int64_t SlicedRowsOfPages(const PlannedFile& file, size_t g, int64_t slice_rows,
   }
   if (longest <= slice_rows) return slice_rows;
   // Still bounded, whatever an offset index claims: a slice is decoded whole.
-  longest = std::min({longest, rg.num_rows, kMaxPageSliceRows});
+  longest = std::min({longest, rg.num_rows / kMinPagedSlicesPerRowGroup, kMaxPageSliceRows});
+  if (longest <= slice_rows) return slice_rows;
   return (longest + batch_size - 1) / batch_size * batch_size;
 }
 

@@ -6,8 +6,10 @@
 // groups: 214 MB -> 122 MB peak), a LIMIT that stops after fewer rows, and both threads busy on
 // files of few, large row groups. Where offset indexes tell, slices end where they cut the
 // fewest page bytes (SliceCutter), and are at least as long as the longest page read (up to
-// 1Mi rows): a page longer than a slice is decompressed once (its reader is handed from slice to
-// slice) but then decoded by those slices one after the other.
+// 1Mi rows, and to an eighth of the row group): a page longer than a slice is decompressed once
+// (its reader is handed from slice to slice) but then decoded by those slices one after the
+// other, while a row group of at least 8 slices still pipelines when it is read alone (its
+// output columns decode one slice while its filter walks the next).
 //
 // Thread safety: none; slicers are used by the consumer thread only. A RowGroupSlicer refers to
 // its row group's plan, which must outlive it.

@@ -344,6 +344,55 @@ TEST(PageOnDemand, ASelectiveScanDecompressesALargePageOnlyAsFarAsItReads) {
   EXPECT_LE(last.stats.bytes_decompressed, all.stats.bytes_decompressed);
 }
 
+// A row group of one page per column (DuckDB's 1M-row row groups) is still cut into slices,
+// not one slice as long as its page: read alone (a selective query), its slices are what lets
+// the output columns of one decode while the filter walks the next. Each page is still
+// decompressed once.
+TEST(PageOnDemand, ARowGroupOfOnePagePerColumnIsCutIntoSlices) {
+  constexpr int64_t kRows = int64_t{1} << 20;
+  FixedWidthArrayBuilder<int64_t> id(Int64());
+  FixedWidthArrayBuilder<int32_t> k(Int32());
+  for (int64_t i = 0; i < kRows; ++i) {
+    id.Append(i);
+    k.Append(static_cast<int32_t>(i / 1000 % 4));
+  }
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false}, {"k", Int32(), false}};
+  RecordBatch batch{schema, kRows, {id.Finish(), k.Finish()}};
+  WriterOptions write;
+  write.compression = CompressionCodec::kZstd;
+  write.page_rows = kRows;
+  write.page_bytes = int64_t{64} << 20;
+  write.row_group_rows = kRows;
+  write.page_index = false;
+  write.dictionary = false;
+  testing::Written w = WriteFooterOnly(batch, write);
+  ASSERT_NE(w.metadata, nullptr);
+
+  ScanOptions options;
+  options.threads = 2;
+  options.batch_size = 64 * 1024;
+  options.page_locations_min_chunk_bytes = 0;
+  options.columns = {"id"};
+  options.filter = "k <> 0";  // runs of 3,000 rows kept, 1,000 dropped: 3/4 of the rows
+  testing::ScannedBatches kept = ScanWritten(w, options);
+  EXPECT_LE(kept.stats.pages_decompressed, 2u);
+  // The batches show the slices, as no batch spans two: one slice of the whole row group gives
+  // batches of 64Ki kept rows (12 of them); slices of at most 128Ki rows keep about 96Ki rows
+  // each, two batches per slice.
+  EXPECT_GE(kept.batches.size(), 16u);
+  int64_t next = 0;
+  for (const auto& b : kept.batches) {
+    const auto* ids = b->columns[0]->buffers[1]->as<int64_t>() + b->columns[0]->offset;
+    for (int64_t r = 0; r < b->num_rows; ++r, ++next) {
+      while (next / 1000 % 4 == 0) ++next;
+      ASSERT_EQ(ids[r], next);
+    }
+  }
+  while (next < kRows && next / 1000 % 4 == 0) ++next;
+  EXPECT_EQ(next, kRows);
+}
+
 // Large arriving pages that slices cut, read by readers handed from slice to slice: a reader
 // handed on mid-page continues on the next pages (fetched for it alone, from their headers'
 // locations) while its page is still arriving, and the bytes it continues on outlive the page
