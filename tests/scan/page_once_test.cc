@@ -298,6 +298,19 @@ TEST(PageOnceBytes, FullScanReadsEachChunkByteAboutOnceWhateverTheSlices) {
   }
 }
 
+// Pages as DuckDB writes them: ZSTD, PLAIN (columns of mostly distinct values), no page index,
+// pages of `page_rows` rows whatever their bytes.
+WriterOptions LargeZstdPages(int64_t page_rows, int64_t row_group_rows) {
+  WriterOptions write;
+  write.compression = CompressionCodec::kZstd;
+  write.page_rows = page_rows;
+  write.page_bytes = int64_t{64} << 20;
+  write.row_group_rows = row_group_rows;
+  write.page_index = false;
+  write.dictionary = false;
+  return write;
+}
+
 // A selective scan of a large ZSTD page (one page per column chunk, as DuckDB writes) decompresses
 // the page only as far as the rows it reads: the first rows cost a fraction of the page, and
 // every row of it costs the whole page, once.
@@ -312,14 +325,7 @@ TEST(PageOnDemand, ASelectiveScanDecompressesALargePageOnlyAsFarAsItReads) {
   auto schema = std::make_shared<BatchSchema>();
   schema->fields = {{"id", Int64(), false}, {"d", Float64(), false}};
   RecordBatch batch{schema, kBig, {id.Finish(), d.Finish()}};
-  WriterOptions write;
-  write.compression = CompressionCodec::kZstd;
-  write.page_rows = kBig;
-  write.page_bytes = int64_t{64} << 20;
-  write.row_group_rows = kBig;
-  write.page_index = false;
-  write.dictionary = false;  // PLAIN, as DuckDB writes columns of mostly distinct values
-  testing::Written w = Write(batch, write, 50'000);
+  testing::Written w = Write(batch, LargeZstdPages(kBig, kBig), 50'000);
   ASSERT_NE(w.metadata, nullptr);
   const uint64_t page_bytes = 2 * kBig * 8;  // both columns' values, whole
 
@@ -359,14 +365,7 @@ TEST(PageOnDemand, ARowGroupOfOnePagePerColumnIsCutIntoSlices) {
   auto schema = std::make_shared<BatchSchema>();
   schema->fields = {{"id", Int64(), false}, {"k", Int32(), false}};
   RecordBatch batch{schema, kRows, {id.Finish(), k.Finish()}};
-  WriterOptions write;
-  write.compression = CompressionCodec::kZstd;
-  write.page_rows = kRows;
-  write.page_bytes = int64_t{64} << 20;
-  write.row_group_rows = kRows;
-  write.page_index = false;
-  write.dictionary = false;
-  testing::Written w = WriteFooterOnly(batch, write);
+  testing::Written w = WriteFooterOnly(batch, LargeZstdPages(kRows, kRows));
   ASSERT_NE(w.metadata, nullptr);
 
   ScanOptions options;
@@ -410,14 +409,8 @@ TEST(PageOnDemand, ReadersHandedOnMidPageContinueWhileThePageArrives) {
   auto schema = std::make_shared<BatchSchema>();
   schema->fields = {{"id", Int64(), false}, {"d", Float64(), false}, {"name", LargeUtf8(), false}};
   RecordBatch batch{schema, kBig, {id.Finish(), d.Finish(), name.Finish()}};
-  WriterOptions write;
-  write.compression = CompressionCodec::kZstd;
-  write.page_rows = 150'000;  // 1.2 MB pages of id and d: 4 per chunk, each arriving on demand
-  write.page_bytes = int64_t{64} << 20;
-  write.row_group_rows = kBig;
-  write.page_index = false;
-  write.dictionary = false;
-  testing::Written w = WriteFooterOnly(batch, write);
+  // 1.2 MB pages of id and d: 4 per chunk, each arriving on demand
+  testing::Written w = WriteFooterOnly(batch, LargeZstdPages(150'000, kBig));
   ASSERT_NE(w.metadata, nullptr);
 
   ScanOptions one_slice;
