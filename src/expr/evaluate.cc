@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -187,7 +188,8 @@ void VisitCompareOp(Op op, F&& f) {
 
 bool IsDistinctOp(Op op) { return op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom; }
 
-std::string_view BytesAt(const Vec& v, int64_t i) {
+// Called per row in the comparison loops: inline, or the call costs more than the comparison.
+inline std::string_view BytesAt(const Vec& v, int64_t i) {
   if (v.phys == Phys::kFixed) {
     return {reinterpret_cast<const char*>(v.data) + i * v.width, static_cast<size_t>(v.width)};
   }
@@ -200,6 +202,45 @@ inline int CompareBytes(std::string_view a, std::string_view b) {
   int c = a.compare(b);
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
+
+// A byte-string literal compared with many values: most values differ from it in their first
+// eight bytes, which compare as one word without a call to memcmp, and an equality test turns
+// a value of another length away without reading it.
+class BytesLiteral {
+ public:
+  explicit BytesLiteral(std::string_view literal) : literal_(literal), prefix_(Prefix(literal)) {}
+
+  // The sign of `value` <=> the literal.
+  int Compare(std::string_view value) const {
+    const uint64_t p = Prefix(value);
+    if (p != prefix_) return p < prefix_ ? -1 : 1;
+    return CompareBytes(value, literal_);
+  }
+  bool Equals(std::string_view value) const {
+    return value.size() == literal_.size() && Prefix(value) == prefix_ && value == literal_;
+  }
+
+ private:
+  // The first eight bytes, zero-padded, as a big-endian word. Words that differ order as their
+  // strings do: at the first differing byte both are bytes of the strings, or the shorter
+  // string's padding (0) meets a nonzero byte of a string it is a prefix of.
+  static uint64_t Prefix(std::string_view s) {
+    if (s.size() >= 8) {  // one fixed-size load: no call
+      uint64_t word;
+      std::memcpy(&word, s.data(), 8);
+      if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
+      return word;
+    }
+    uint64_t word = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      word |= uint64_t{static_cast<uint8_t>(s[i])} << (56 - 8 * i);
+    }
+    return word;
+  }
+
+  std::string_view literal_;
+  uint64_t prefix_;
+};
 
 // ---- the evaluator ----
 
@@ -569,11 +610,17 @@ class Evaluator {
   // outside that type's range gives the same answer for every row.
   void CompareWithScalar(Op op, const Vec& a, const Value& lit, uint8_t* out) {
     if (IsBytesPhys(a.phys)) {
-      std::string_view l = lit.bytes;
+      const BytesLiteral l(lit.bytes);
       VisitCompareOp(op, [&](auto op_tag) {
         constexpr Op kOp = decltype(op_tag)::value;
         for (int64_t i = 0, n = n_; i < n; ++i) {
-          out[i] = Apply<kOp, int>(CompareBytes(BytesAt(a, i), l), 0) ? 1 : 0;
+          if constexpr (kOp == Op::kEq || kOp == Op::kIsNotDistinctFrom) {
+            out[i] = l.Equals(BytesAt(a, i)) ? 1 : 0;
+          } else if constexpr (kOp == Op::kNe || kOp == Op::kIsDistinctFrom) {
+            out[i] = l.Equals(BytesAt(a, i)) ? 0 : 1;
+          } else {
+            out[i] = Apply<kOp, int>(l.Compare(BytesAt(a, i)), 0) ? 1 : 0;
+          }
         }
       });
       return;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,58 @@ TEST_F(ExprEvaluateTest, StringsBinaryAndFixedSize) {
                std::string(16, 'x'), kNull}));
   EXPECT_EQ(Eval("uuid = '00112233-4455-6677-8899-aabbccddeeff'"), (Rows{1, 0, 0}));
   EXPECT_EQ(Eval("uuid > X'00'"), (Rows{1, 1, 0}));
+}
+
+// Byte strings against a literal, every comparison, as std::string orders them: values that
+// share the literal's first eight bytes or differ from it only in length, hold zero bytes (a
+// padded shorter string must not pass for a longer one), or are empty.
+TEST_F(ExprEvaluateTest, BytesAgainstALiteralOrderAsBytes) {
+  const std::string alphabet("\x00ab\xff", 4);
+  std::mt19937 rng(7);
+  auto random_string = [&] {
+    std::string v(rng() % 12, 'a');
+    for (char& c : v) c = alphabet[rng() % alphabet.size()];
+    return v;
+  };
+  std::vector<Opt<std::string>> values;
+  for (int i = 0; i < 400; ++i) values.emplace_back(random_string());
+  values.emplace_back(kNull);
+  std::vector<std::string> literals = {"",          std::string("\x00", 1),         "aaaaaaaa",
+                                       "aaaaaaaab", std::string("aaaaaaaa\x00", 9), "ab",
+                                       "b\xff"};
+  for (int i = 0; i < 40; ++i) literals.push_back(random_string());
+  for (int i = 0; i < 40; ++i) {  // values sharing a literal's first eight bytes
+    const std::string& l = literals[static_cast<size_t>(i) % literals.size()];
+    values.emplace_back(l.substr(0, 8) + random_string());
+    values.emplace_back(l);
+  }
+  Set("bin", MakeStrings(values, LargeBinary()));
+  const char* kHex = "0123456789abcdef";
+  for (const std::string& literal : literals) {
+    std::string hex = "X'";
+    for (unsigned char c : literal) hex += {kHex[c >> 4], kHex[c & 15]};
+    hex += "'";
+    for (const char* op : {"=", "<>", "<", "<=", ">", ">=", "IS DISTINCT FROM"}) {
+      const std::string text = std::string("bin ") + op + " " + hex;
+      Rows expected;
+      for (const auto& v : values) {
+        if (!v.has_value()) {
+          expected.push_back(std::string_view(op) == "IS DISTINCT FROM" ? 1 : 0);
+          continue;
+        }
+        const int c = v->compare(literal);
+        const std::string_view o(op);
+        expected.push_back(o == "="    ? c == 0
+                           : o == "<>" ? c != 0
+                           : o == "<"  ? c < 0
+                           : o == "<=" ? c <= 0
+                           : o == ">"  ? c > 0
+                           : o == ">=" ? c >= 0
+                                       : c != 0);
+      }
+      EXPECT_EQ(Eval(text), expected) << text;
+    }
+  }
 }
 
 TEST_F(ExprEvaluateTest, DatesAndTimestamps) {
