@@ -432,8 +432,9 @@ class Evaluator {
       }
       case TypeId::kFloat16: {
         float* floats = Allocate<float>(&v.keep_values, n_);
-        for (int64_t i = 0, n = n_; i < n; ++i)
+        for (int64_t i = 0, n = n_; i < n; ++i) {
           floats[i] = HalfToFloat(Load<uint16_t>(values, off + i));
+        }
         v.values = floats;
         break;
       }
@@ -825,10 +826,12 @@ class Evaluator {
     out.values = result;
     if (IsBytesPhys(a.phys)) {
       if (e.list.size() <= 8) {
+        std::vector<BytesLiteral> items;
+        for (const Value& item : e.list) items.emplace_back(item.bytes);
         for (int64_t i = 0, n = n_; i < n; ++i) {
           std::string_view v = BytesAt(a, i);
           bool match = false;
-          for (const Value& item : e.list) match = match || v == std::string_view(item.bytes);
+          for (const BytesLiteral& item : items) match = match || item.Equals(v);
           result[i] = match ? 1 : 0;
         }
       } else {

@@ -230,6 +230,8 @@ TEST_F(ExprEvaluateTest, StringsBinaryAndFixedSize) {
   Set("name", MakeStrings({"b", "a", "\xff", "", kNull}));
   EXPECT_EQ(Eval("name > 'a'"), (Rows{1, 0, 1, 0, 0}));  // unsigned bytes: 0xff is largest
   EXPECT_EQ(Eval("name IN ('a', '')"), (Rows{0, 1, 0, 1, 0}));
+  EXPECT_EQ(Eval("name IN ('x', NULL)"), (Rows{0, 0, 0, 0, 0}));  // '' is no NULL
+  EXPECT_EQ(Eval("(name IN ('a', NULL)) IS NULL"), (Rows{1, 0, 1, 1, 1}));
   Set("bin", MakeStrings({std::string("\x00\x01", 2), "z", kNull}, LargeBinary()));
   EXPECT_EQ(Eval("bin = X'0001'"), (Rows{1, 0, 0}));
   EXPECT_EQ(Eval("starts_with(bin, X'00')"), (Rows{1, 0, 0}));
