@@ -68,16 +68,19 @@ std::map<int32_t, int> LeavesReadByOneRole(const ScanSlice& slice, const Planned
   return out;
 }
 
-// A task's rank in the pool (lowest first): every slice's filter before any output column, each
-// in slice order. A filter task is the scan's critical path: the output tasks of its slice wait
-// for it, and so does the next slice's filter, which continues its readers (a page longer than a
-// slice is decoded by one filter after another). Ranked by slice alone, the next filter waited
-// behind the output columns of the slice before it, and every worker but one sat idle once those
-// were done; ranked first, one worker walks the filter while the others decode what it found.
-// The slices in flight are few (Next), so the outputs of the oldest are never far behind.
-int64_t TaskOrder(const ScanSlice& slice, int role) {
-  constexpr int64_t kOutputTasks = int64_t{1} << 40;
-  return role == kFilterRole ? slice.order : kOutputTasks + slice.order;
+// A task's rank in the pool (lowest first). Ahead of the rest, in slice order: every slice's
+// filter, and the output tasks that only pass on what the filter made (a filter column's rows
+// gathered from its windows, a column without rows to decode), which are quick and let go of
+// the filter's windows. A filter task is the scan's critical path: the output tasks of its slice
+// wait for it, and so does the next slice's filter, which continues its readers (a page longer
+// than a slice is decoded by one filter after another). Ranked by slice alone, the next filter
+// waited behind the output columns of the slice before it, and every worker but one sat idle
+// once those were done; ranked first, one worker walks the filter while the others decode what
+// it found. The slices in flight are few (Next), so the decoding of the oldest is never far
+// behind.
+int64_t TaskOrder(const ScanSlice& slice, bool ahead) {
+  constexpr int64_t kDecodingTasks = int64_t{1} << 40;
+  return ahead ? slice.order : kDecodingTasks + slice.order;
 }
 
 }  // namespace
@@ -480,12 +483,14 @@ void Executor::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSele
   auto shared_rows = std::make_shared<const prune::RowSelection>(std::move(rows));
   for (size_t c = 0; c < columns.size(); ++c) {
     int from = gather ? slice.filter->output_from_filter[c] : -1;
-    auto task = [this, slice, shared_rows, c, from, decoded, result, cancelled = cancelled] {
+    // Only a gathering task holds the filter's windows: they go once the last gather is done.
+    std::shared_ptr<const FilterWindows> windows = from >= 0 ? decoded : nullptr;
+    auto task = [this, slice, shared_rows, c, from, windows, result, cancelled = cancelled] {
       if (cancelled->load()) {
         SliceDecoder::ReleaseOutputSlots(slice, c);
         return result->Finish(Status::Internal("cancelled"), SliceResult::kCancelledRank);
       }
-      auto arrays = from >= 0 ? decoder->GatherFilterColumn(slice, *shared_rows, *decoded,
+      auto arrays = from >= 0 ? decoder->GatherFilterColumn(slice, *shared_rows, *windows,
                                                             static_cast<size_t>(from), c)
                               : decoder->DecodeColumn(slice, *shared_rows, c);
       Status status = arrays.status();
@@ -497,7 +502,7 @@ void Executor::State::SubmitOutputColumns(const ScanSlice& slice, prune::RowSele
     };
     // A gathered column has no readers of its own; a column with no row to decode opens none.
     if (from >= 0 || shared_rows->empty()) {
-      workers->Submit(std::move(task), TaskOrder(slice, OutputRole(c)));
+      workers->Submit(std::move(task), TaskOrder(slice, /*ahead=*/true));
     } else {
       SubmitWhenReady(slice, OutputRole(c), {&slice.row_group->file().output_columns[c]},
                       shared_rows->ranges().front().begin, std::move(task));
@@ -516,7 +521,7 @@ bool Executor::State::SubmitWhenReady(const ScanSlice& slice, int role,
       first_row < 0 ? std::vector<ReaderHandoff*>{}
                     : SliceReaders::Awaited(slice, role, columns, first_row);
   ThreadPool* pool_of_tasks = workers;
-  const int64_t order = TaskOrder(slice, role);
+  const int64_t order = TaskOrder(slice, /*ahead=*/role == kFilterRole);
   if (awaited.empty()) {
     pool_of_tasks->Submit(std::move(task), order);
     return false;
