@@ -1,5 +1,6 @@
 // A fixed set of worker threads running submitted tasks, lowest `order` first and, among equal
-// orders, in submission order (FIFO). The executor orders tasks by their slice, so the slices the
+// orders, in submission order (FIFO). The executor ranks filters (and the tasks that only pass on
+// their results) first and then the output columns that decode, each by slice, so the slices the
 // consumer waits for first get the workers first, and later row groups' tasks fill the gaps.
 //
 // Thread safety: Submit may be called from any thread, including from a task. The destructor

@@ -247,7 +247,7 @@ TEST_F(ExprEvaluateTest, StringsBinaryAndFixedSize) {
 // share the literal's first eight bytes or differ from it only in length, hold zero bytes (a
 // padded shorter string must not pass for a longer one), or are empty.
 TEST_F(ExprEvaluateTest, BytesAgainstALiteralOrderAsBytes) {
-  const std::string alphabet("\x00ab\xff", 4);
+  const std::string alphabet = {'\0', 'a', 'b', '\xff'};
   std::mt19937 rng(7);
   auto random_string = [&] {
     std::string v(rng() % 12, 'a');
