@@ -298,6 +298,10 @@ class Handler(BaseHTTPRequestHandler):
     def _stream(self, response, out_headers, upstream_socket):
         """Forwards a plain response as it arrives (no faults to apply)."""
         c = self.control
+        # Recorded before the client can have its answer: a client that exits on the last byte
+        # must find its request in the log (recorded after the body, a test that counted at once
+        # under load could miss it).
+        c.record(self.command, self.path, self.headers.get("Range", ""), response.status)
         self._send_head(response.status, out_headers, response.getheader("Content-Length", "0"))
         remaining = int(response.getheader("Content-Length", "0"))
         # What the response's buffered reader already holds past the headers goes first.
@@ -312,7 +316,6 @@ class Handler(BaseHTTPRequestHandler):
         # measures on a two-core machine.
         if remaining:
             self._splice(upstream_socket, remaining)
-        c.record(self.command, self.path, self.headers.get("Range", ""), response.status)
 
     def _serve_file(self):
         """Origin mode: the file under `root` named by the path, whole or one byte range."""
