@@ -210,14 +210,19 @@ class BytesLiteral {
  public:
   explicit BytesLiteral(std::string_view literal) : literal_(literal), prefix_(Prefix(literal)) {}
 
-  // The sign of `value` <=> the literal.
+  // The sign of `value` <=> the literal. Equal words of two strings of at most eight bytes
+  // hold both whole: the shorter is a prefix of the longer (its padding matched zero bytes).
   int Compare(std::string_view value) const {
     const uint64_t p = Prefix(value);
     if (p != prefix_) return p < prefix_ ? -1 : 1;
+    if (value.size() <= 8 && literal_.size() <= 8) {
+      return value.size() < literal_.size() ? -1 : (value.size() > literal_.size() ? 1 : 0);
+    }
     return CompareBytes(value, literal_);
   }
   bool Equals(std::string_view value) const {
-    return value.size() == literal_.size() && Prefix(value) == prefix_ && value == literal_;
+    return value.size() == literal_.size() && Prefix(value) == prefix_ &&
+           (value.size() <= 8 || value == literal_);
   }
 
  private:
