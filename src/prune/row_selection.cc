@@ -1,6 +1,7 @@
 #include "prune/row_selection.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace pqsift::prune {
 namespace {
@@ -40,19 +41,32 @@ RowSelection RowSelection::FromRanges(std::vector<RowRange> ranges) {
 
 RowSelection RowSelection::FromMask(std::span<const uint8_t> mask, int64_t first_row) {
   RowSelection s;
-  size_t n = mask.size();
+  AppendMask(mask, first_row, &s.ranges_);
+  return s;
+}
+
+void RowSelection::AppendMask(std::span<const uint8_t> mask, int64_t first_row,
+                              std::vector<RowRange>* out) {
+  // Runs found eight mask bytes at a time: a selective filter's mask is long runs of zeros, one
+  // that keeps most rows long runs of ones (evaluation gives bytes of 1).
+  constexpr uint64_t kAllOnes = 0x0101010101010101;
+  auto word = [&](size_t at) {
+    uint64_t w;
+    std::memcpy(&w, mask.data() + at, sizeof w);
+    return w;
+  };
+  const size_t n = mask.size();
   size_t i = 0;
   while (i < n) {
-    // Skip a run of zeros; word-at-a-time would be faster, but masks come per batch and this
-    // loop is not where scans spend their time.
+    while (i + 8 <= n && word(i) == 0) i += 8;
     while (i < n && mask[i] == 0) ++i;
     if (i == n) break;
-    size_t begin = i;
+    const size_t begin = i;
+    while (i + 8 <= n && word(i) == kAllOnes) i += 8;
     while (i < n && mask[i] != 0) ++i;
-    s.ranges_.push_back(
-        {first_row + static_cast<int64_t>(begin), first_row + static_cast<int64_t>(i)});
+    AppendMerged(*out,
+                 {first_row + static_cast<int64_t>(begin), first_row + static_cast<int64_t>(i)});
   }
-  return s;
 }
 
 RowSelection RowSelection::Intersect(const RowSelection& other) const {

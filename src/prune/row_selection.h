@@ -26,6 +26,10 @@ class RowSelection {
   static RowSelection FromRanges(std::vector<RowRange> ranges);
   // Rows first_row + i for every i where mask[i] != 0.
   static RowSelection FromMask(std::span<const uint8_t> mask, int64_t first_row = 0);
+  // The same rows appended to `out` (sorted, ending at or before first_row), the first merged
+  // with out->back() when they touch: for masks that come in pieces.
+  static void AppendMask(std::span<const uint8_t> mask, int64_t first_row,
+                         std::vector<RowRange>* out);
 
   RowSelection Intersect(const RowSelection& other) const;
   RowSelection Union(const RowSelection& other) const;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 
 #include "arrow/select.h"
 #include "column/nested.h"
@@ -176,33 +175,10 @@ class MatchedCursor {
 // The rows of `pieces` (consecutive row ranges holding mask.size() rows) whose mask byte is set.
 void AppendMatches(const std::vector<prune::RowRange>& pieces, const std::vector<uint8_t>& mask,
                    std::vector<prune::RowRange>* out) {
-  // Runs of rows, found eight mask bytes at a time: a selective filter's mask is long runs of
-  // zeros, a filter that keeps most rows long runs of ones (bytes of 1).
-  constexpr uint64_t kAllOnes = 0x0101010101010101;
-  auto word = [&](size_t at) {
-    uint64_t w;
-    std::memcpy(&w, mask.data() + at, sizeof w);
-    return w;
-  };
   size_t k = 0;
   for (const prune::RowRange& piece : pieces) {
     const auto len = static_cast<size_t>(piece.length());
-    size_t i = 0;
-    while (i < len) {
-      while (i + 8 <= len && word(k + i) == 0) i += 8;
-      while (i < len && mask[k + i] == 0) ++i;
-      if (i == len) break;
-      const size_t start = i;
-      while (i + 8 <= len && word(k + i) == kAllOnes) i += 8;
-      while (i < len && mask[k + i] != 0) ++i;
-      const int64_t begin = piece.begin + static_cast<int64_t>(start);
-      const int64_t end = piece.begin + static_cast<int64_t>(i);
-      if (!out->empty() && out->back().end == begin) {
-        out->back().end = end;
-      } else {
-        out->push_back({begin, end});
-      }
-    }
+    prune::RowSelection::AppendMask(std::span(mask).subspan(k, len), piece.begin, out);
     k += len;
   }
 }
