@@ -6,7 +6,9 @@
 // public Read/ReadRanges/StartReads wrap them, validate the ranges against the file size and
 // count. Local files, HTTP(S) and S3 objects (pqsift/storage.h opens them by path or URL) and
 // callers' own implementations all slot in: callers hold a RandomAccessFile and never know
-// which store it reads.
+// which store it reads. Reads of a store that merges (max_merged_read) started together whose
+// ranges follow one another are one request, its body scattered to their buffers: a request
+// is counted per range the store is asked for.
 //
 // Round trips: the files of one scan share an IoCounters. Every blocking read (Read, ReadInto,
 // ReadRanges), every wave of reads started together (io/wave.h) and every wave started
@@ -159,6 +161,14 @@ class IoCounters {
   Span blocked_;  // threads waiting
 };
 
+// One request of a store: `range`, whose bytes fill the spans of `into` one after the other
+// (their sizes add up to range.length). Reads of ranges that follow one another, started
+// together, are merged into one (RandomAccessFile::max_merged_read).
+struct ScatterRead {
+  ByteRange range;
+  std::vector<std::span<uint8_t>> into;
+};
+
 class RandomAccessFile {
  public:
   virtual ~RandomAccessFile() = default;
@@ -195,6 +205,10 @@ class RandomAccessFile {
   virtual uint64_t coalesce_gap() const { return uint64_t{64} << 10; }
   // Whether a request costs a network round trip (the scan then prefers fewer, larger reads).
   virtual bool remote() const { return false; }
+  // Reads started together (StartReads, ReadRanges) whose ranges follow one another are asked
+  // for as one request of at most this many bytes (0: each range its own request): where a
+  // request costs more than its bytes (a round trip, a server's work per request).
+  virtual uint64_t max_merged_read() const { return 0; }
   // An opaque version of the file's content (an HTTP ETag or Last-Modified), empty when the
   // store has none: a cache keyed on it never serves another version.
   virtual std::string version() const { return {}; }
@@ -224,12 +238,10 @@ class RandomAccessFile {
   // by the caller). Must not return short reads as success.
   virtual Status DoRead(uint64_t offset, std::span<uint8_t> out) const = 0;
 
-  // Starts the reads of `ranges` into `out` (out[i].size() == ranges[i].length; the memory
-  // stays valid until `done` runs) and calls `done` once, when all have ended, with OK or the
-  // first error. Default: one DoRead each, now, then `done`. REQUIRES: the ranges are inside
-  // the file (checked by the caller).
-  virtual void DoStartReads(std::vector<ByteRange> ranges, std::vector<std::span<uint8_t>> out,
-                            std::function<void(Status)> done) const;
+  // Starts `reads` (each one request; its memory stays valid until `done` runs) and calls
+  // `done` once, when all have ended, with OK or the first error. Default: DoRead of each span,
+  // now, then `done`. REQUIRES: the ranges are inside the file (checked by the caller).
+  virtual void DoStartReads(std::vector<ScatterRead> reads, std::function<void(Status)> done) const;
 
   // Bytes [offset, offset + bytes.size()) the store fetched while opening the file (a remote
   // store's first request returns the file's tail): reads inside them are served from memory,
@@ -257,10 +269,10 @@ class RandomAccessFile {
   uint64_t size_;
   // Served from memory when `range` lies inside the held bytes (then true).
   bool CopyHeld(ByteRange range, std::span<uint8_t> out) const;
-  // Checks `ranges`, sizes `out`, copies what is held and counts the rest as requests: the
-  // reads left to make, and where they go.
+  // Checks `ranges`, sizes `out`, copies what is held, merges the rest where the store merges
+  // (max_merged_read) and counts them as requests: the requests left to make.
   Status PrepareReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,
-                      std::vector<ByteRange>* to_read, std::vector<std::span<uint8_t>>* into) const;
+                      std::vector<ScatterRead>* to_read) const;
 
   std::shared_ptr<IoCounters> counters_;
   Buffer held_;

@@ -48,6 +48,23 @@ bool ParseU64(std::string_view s, uint64_t* out) {
   return !s.empty() && ec == std::errc() && end == s.data() + s.size();
 }
 
+// Copies `data` to byte `at` of the body, which fills `into`'s spans one after the other.
+// REQUIRES: at + n is at most their sizes together.
+void Scatter(const std::vector<std::span<uint8_t>>& into, uint64_t at, const char* data, size_t n) {
+  for (const std::span<uint8_t>& piece : into) {
+    if (n == 0) return;
+    if (at >= piece.size()) {
+      at -= piece.size();
+      continue;
+    }
+    const size_t k = std::min<uint64_t>(n, piece.size() - at);
+    std::memcpy(piece.data() + at, data, k);
+    data += k;
+    n -= k;
+    at = 0;
+  }
+}
+
 bool Transient(long status) { return status >= 500 || status == 429 || status == 408; }
 
 // Transport failures a new try may cure (the server or the path hiccuped); not name
@@ -133,6 +150,7 @@ struct Transfer {
   HttpResponse response;
   long header_status = 0;   // of the response whose headers are arriving
   std::string retry_after;  // its Retry-After header
+  uint64_t into_size = 0;   // request.into_size()
   bool overflow = false;    // the body was longer than `into` / max_body
   int tries = 0;            // sends so far
   Clock::time_point sent;
@@ -243,11 +261,11 @@ struct HttpClient::Loop {
     size_t n = size * count;
     bool success = t->header_status >= 200 && t->header_status < 300;
     if (success && !t->request.into.empty()) {
-      if (t->response.received + n > t->request.into.size()) {
+      if (t->response.received + n > t->into_size) {
         t->overflow = true;
         return 0;  // aborts: CURLE_WRITE_ERROR
       }
-      std::memcpy(t->request.into.data() + t->response.received, data, n);
+      Scatter(t->request.into, t->response.received, data, n);
     } else {
       uint64_t limit = success ? t->request.max_body : kMaxErrorBody;
       if (t->response.body.size() + n > limit) {
@@ -416,10 +434,10 @@ struct HttpClient::Loop {
       retry = true;
       why = "HTTP " + HttpStatusText(status);
     } else if (status >= 200 && status < 300 && !t->request.into.empty() && !t->request.head &&
-               t->response.received != t->request.into.size()) {
+               t->response.received != t->into_size) {
       retry = true;  // truncated: the connection ended early with a wrong Content-Length
       why = "truncated body (" + std::to_string(t->response.received) + " of " +
-            std::to_string(t->request.into.size()) + " bytes)";
+            std::to_string(t->into_size) + " bytes)";
     }
     if (!retry) {
       Succeed(*t);
@@ -503,6 +521,7 @@ HttpClient::~HttpClient() { loop_->Stop(); }
 void HttpClient::Start(HttpRequest request, Callback done) {
   auto t = std::make_unique<Transfer>();
   t->request = std::move(request);
+  t->into_size = t->request.into_size();
   t->done = std::move(done);
   loop_->Submit(std::move(t));
 }

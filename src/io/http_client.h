@@ -44,9 +44,15 @@ struct HttpRequest {
   std::string aws_sigv4;
   std::string credentials;
   bool follow_redirects = false;
-  // A successful body goes here when set (it must be exactly this long: longer is refused,
-  // shorter retried as truncated); else into HttpResponse::body, at most max_body bytes.
-  std::span<uint8_t> into;
+  // A successful body fills these spans one after the other when set (it must be exactly as
+  // long as they are together: longer is refused, shorter retried as truncated); else it goes
+  // into HttpResponse::body, at most max_body bytes.
+  std::vector<std::span<uint8_t>> into;
+  uint64_t into_size() const {
+    uint64_t n = 0;
+    for (const std::span<uint8_t>& s : into) n += s.size();
+    return n;
+  }
   uint64_t max_body = uint64_t{64} << 20;
 };
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -85,9 +86,8 @@ void RandomAccessFile::ReleasePrefetched() const {
 
 Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(std::span<const ByteRange> ranges) const {
   std::vector<Buffer> out;
-  std::vector<ByteRange> to_read;
-  std::vector<std::span<uint8_t>> into;
-  PQSIFT_RETURN_IF_ERROR(PrepareReads(ranges, &out, &to_read, &into));
+  std::vector<ScatterRead> to_read;
+  PQSIFT_RETURN_IF_ERROR(PrepareReads(ranges, &out, &to_read));
   if (to_read.empty()) return out;  // all in memory: no request, no wait
   std::mutex mu;
   std::condition_variable cv;
@@ -95,7 +95,7 @@ Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(std::span<const ByteRan
   Status result;
   {
     IoCounters::Wait wait(counters_.get());
-    DoStartReads(std::move(to_read), std::move(into), [&](Status status) {
+    DoStartReads(std::move(to_read), [&](Status status) {
       std::lock_guard<std::mutex> lock(mu);
       result = std::move(status);
       finished = true;
@@ -109,39 +109,61 @@ Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(std::span<const ByteRan
 }
 
 Status RandomAccessFile::PrepareReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,
-                                      std::vector<ByteRange>* to_read,
-                                      std::vector<std::span<uint8_t>>* into) const {
+                                      std::vector<ScatterRead>* to_read) const {
   for (const ByteRange& r : ranges) {
     PQSIFT_RETURN_IF_ERROR(CheckRange(r.offset, r.length, size_, "read").WithContext(name_));
   }
   out->clear();
   out->reserve(ranges.size());
-  for (const ByteRange& r : ranges) {
-    Buffer& b = out->emplace_back(r.length);
-    std::span<uint8_t> span{b.mutable_data(), b.size()};
-    if (CopyHeld(r, span)) continue;
-    CountRequest(r.length);
-    to_read->push_back(r);
-    into->push_back(span);
+  // The ranges left to read, in file order (a stable sort: equal ranges stay apart).
+  std::vector<size_t> left;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    Buffer& b = out->emplace_back(ranges[i].length);
+    if (!CopyHeld(ranges[i], {b.mutable_data(), b.size()})) left.push_back(i);
   }
+  const uint64_t merge_limit = max_merged_read();
+  if (merge_limit > 0) {
+    std::stable_sort(left.begin(), left.end(),
+                     [&](size_t a, size_t b) { return ranges[a].offset < ranges[b].offset; });
+  }
+  for (size_t i : left) {
+    const ByteRange& r = ranges[i];
+    std::span<uint8_t> into{(*out)[i].mutable_data(), r.length};
+    // A range that starts where the last request ends joins it, up to the store's limit.
+    if (!to_read->empty() && r.length > 0) {
+      ScatterRead& last = to_read->back();
+      if (last.range.end() == r.offset && last.range.length + r.length <= merge_limit) {
+        last.range.length += r.length;
+        last.into.push_back(into);
+        continue;
+      }
+    }
+    to_read->push_back({r, {into}});
+  }
+  for (const ScatterRead& read : *to_read) CountRequest(read.range.length);
   return Status::OK();
 }
 
 void RandomAccessFile::StartReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,
                                   std::function<void(Status)> done) const {
-  std::vector<ByteRange> to_read;
-  std::vector<std::span<uint8_t>> into;
-  Status prepared = PrepareReads(ranges, out, &to_read, &into);
+  std::vector<ScatterRead> to_read;
+  Status prepared = PrepareReads(ranges, out, &to_read);
   if (!prepared.ok() || to_read.empty()) return done(std::move(prepared));
-  DoStartReads(std::move(to_read), std::move(into), std::move(done));
+  DoStartReads(std::move(to_read), std::move(done));
 }
 
-void RandomAccessFile::DoStartReads(std::vector<ByteRange> ranges,
-                                    std::vector<std::span<uint8_t>> out,
-                                    std::function<void(Status)> done) const {
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    Status status = DoRead(ranges[i].offset, out[i]);
-    if (!status.ok()) return done(std::move(status));
+// The override point's signature takes its arguments by value (a store keeps them until its
+// reads end); this one is done with them on return.
+void RandomAccessFile::DoStartReads(
+    std::vector<ScatterRead> reads,            // NOLINT(performance-unnecessary-value-param)
+    std::function<void(Status)> done) const {  // NOLINT(performance-unnecessary-value-param)
+  for (const ScatterRead& read : reads) {
+    uint64_t offset = read.range.offset;
+    for (std::span<uint8_t> piece : read.into) {
+      Status status = DoRead(offset, piece);
+      if (!status.ok()) return done(std::move(status));
+      offset += piece.size();
+    }
   }
   done(Status::OK());
 }

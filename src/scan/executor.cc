@@ -110,6 +110,7 @@ struct Executor::State {
   // and what every fetch ahead holds against ScanOptions::prefetch_bytes.
   bool look_ahead = false;
   std::deque<ScanSlice> ahead;
+  size_t slices_per_wave = 1;  // of the next wave started ahead (PrefetchAhead)
   std::shared_ptr<io::PrefetchLedger> prefetch;
   std::deque<std::shared_ptr<RecordBatch>> ready;
   std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
@@ -407,20 +408,44 @@ std::optional<ScanSlice> Executor::State::NextSlice() {
 // Slices made ahead of their launch at most (their bytes bounded by ScanOptions::prefetch_bytes
 // too): a latency of 50 ms hides behind a few slices' decoding; more would only hold memory.
 constexpr size_t kMaxSlicesAhead = 32;
+// The slices of a row group fetched in one wave at most, and the bytes of its slices but the
+// last at most (a fraction of the prefetch budget, so several waves are in flight).
+constexpr size_t kMaxSlicesPerWave = 8;
+constexpr uint64_t kWaveBudgetShare = 4;
 
 // Remote files: the next slices are made before their launch and their bytes fetched
 // (io/async_wave.h) while the slices before them decode, as long as the ledger has room: the
 // latency of each wave is paid while the workers decode the slices before it. Their rows are
 // what they will be at launch (no runtime filter, no limit: look_ahead), so nothing is fetched
-// that the launch would not have fetched.
+// that the launch would not have fetched. Consecutive slices of a row group share a wave, so
+// their reads of a column, which follow one another in the file, are one request (fewer
+// requests: less work per byte for the store and for us); the first waves of a scan hold one
+// slice, then two, four, up to kMaxSlicesPerWave, so the first slice does not wait for many.
 void Executor::State::PrefetchAhead() {
   if (!look_ahead) return;
-  while (ahead.size() < kMaxSlicesAhead && prefetch->HasRoom()) {
+  // A wave starts only where it can have its slices: waves of a slice each would come back.
+  while (ahead.size() + slices_per_wave <= kMaxSlicesAhead && prefetch->HasRoom()) {
     std::optional<ScanSlice> slice = MakeSlice();
     if (!slice) return;
     RowGroupData& data = *slice->row_group;
-    if (data.file().file->remote()) slice->prefetched = data.StartPrefetch(slice->rows, prefetch);
+    const size_t first = ahead.size();
     ahead.push_back(std::move(*slice));
+    if (!data.file().file->remote()) continue;
+    // MakeSlice left next_slicer at the slicer of this row group: its next slices join.
+    std::vector<const prune::RowSelection*> rows{&ahead.back().rows};
+    const uint64_t wave_bytes = options.prefetch_bytes / kWaveBudgetShare;
+    while (rows.size() < slices_per_wave && data.EstimateReadBytes(rows) < wave_bytes) {
+      std::optional<ScanSlice> next = slicers[next_slicer].Next();
+      if (!next) {
+        ++next_slicer;
+        break;
+      }
+      ahead.push_back(std::move(*next));
+      rows.push_back(&ahead.back().rows);
+    }
+    std::shared_ptr<const void> held = data.StartPrefetch(rows, prefetch);
+    for (size_t i = first; i < ahead.size(); ++i) ahead[i].prefetched = held;
+    slices_per_wave = std::min(slices_per_wave * 2, kMaxSlicesPerWave);
   }
 }
 
@@ -590,7 +615,8 @@ void Executor::State::Launch(const ScanSlice& launched) {
   // A remote file: the bytes every task of the slice will read, in one wave, unless
   // PrefetchAhead started it already; the tasks wait for it only if it has not arrived.
   if (entry.file->remote() && !slice.prefetched) {
-    slice.prefetched = data.StartPrefetch(slice.rows, prefetch);
+    const prune::RowSelection* rows = &slice.rows;
+    slice.prefetched = data.StartPrefetch({&rows, 1}, prefetch);
   }
   if (!slice.needs_filter) {
     CountFirstTasks(slice, result.get());
@@ -734,6 +760,8 @@ Result<std::shared_ptr<RecordBatch>> Executor::Next() {
       }
       return n;
     };
+    // Before the launches too: the first slices' bytes come in the prefetch's waves.
+    s.PrefetchAhead();
     while (s.in_flight.size() < max_in_flight ||
            (max_in_flight > 1 && s.in_flight.size() < 4 * max_in_flight &&
             side_by_side() < max_in_flight)) {

@@ -132,7 +132,7 @@ Result<RowGroupData::Fetched> RowGroupData::Get(int32_t leaf, const prune::RowSe
   if (!dictionary) {
     PQSIFT_ASSIGN_OR_RETURN(dictionary, DictionaryOf(leaf, c));
   }
-  return FetchPages(leaf, std::move(*pages), c.range, std::move(dictionary));
+  return FetchPages(leaf, std::move(*pages), c.range, dictionary);
 }
 
 // The chunk's dictionary region, read by the first reader of some pages that needs it (the
@@ -215,27 +215,41 @@ std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSele
 }
 
 std::shared_ptr<const void> RowGroupData::StartPrefetch(
-    const prune::RowSelection& rows, const std::shared_ptr<io::PrefetchLedger>& ledger) {
+    std::span<const prune::RowSelection* const> slices,
+    const std::shared_ptr<io::PrefetchLedger>& ledger) {
   std::vector<ByteRange> ranges;
-  for (const auto& [leaf, chunk] : chunks_) {
-    for (const ByteRange& r : ReadsFor(leaf, rows)) ranges.push_back(r);
-  }
-  // What the slice holds: its own wave, and the waves of earlier slices it reads from too.
+  std::vector<size_t> repeated;  // reads of the wave another of its slices needs too
+  // What the slices hold: their own wave, and the waves of earlier slices they read from too.
   auto holds = std::make_shared<std::vector<std::shared_ptr<io::AsyncWave>>>();
-  {
-    std::lock_guard<std::mutex> lock(prefetched_mu_);
-    std::erase_if(ranges, [&](const ByteRange& r) {
-      auto [earlier, index] = PrefetchedHolding(r);
-      // Taken by both slices: copied, never handed over (gone already, or failed: fetched again).
-      if (!earlier || !earlier->Share(index)) return false;
-      if (std::find(holds->begin(), holds->end(), earlier) == holds->end()) {
-        holds->push_back(std::move(earlier));
+  for (const prune::RowSelection* rows : slices) {
+    for (const auto& [leaf, chunk] : chunks_) {
+      for (const ByteRange& r : ReadsFor(leaf, *rows)) {
+        // Inside a read of an earlier slice of this wave (a page both hold, the dictionary
+        // region): read once, taken by both.
+        auto inside = std::find_if(ranges.begin(), ranges.end(), [&](const ByteRange& have) {
+          return have.offset <= r.offset && r.end() <= have.end();
+        });
+        if (inside != ranges.end()) {
+          repeated.push_back(static_cast<size_t>(inside - ranges.begin()));
+          continue;
+        }
+        std::lock_guard<std::mutex> lock(prefetched_mu_);
+        auto [earlier, index] = PrefetchedHolding(r);
+        // Inside a read of an earlier wave: copied, never handed over (gone already, or
+        // failed: fetched again).
+        if (earlier && earlier->Share(index)) {
+          if (std::find(holds->begin(), holds->end(), earlier) == holds->end()) {
+            holds->push_back(std::move(earlier));
+          }
+          continue;
+        }
+        ranges.push_back(r);
       }
-      return true;
-    });
+    }
   }
   if (!ranges.empty()) {
     std::shared_ptr<io::AsyncWave> wave = io::AsyncWave::Start(*file_->file, ranges, ledger);
+    for (size_t i : repeated) wave->Share(i);
     std::lock_guard<std::mutex> lock(prefetched_mu_);
     for (size_t i = 0; i < wave->ranges().size(); ++i) {
       const ByteRange& r = wave->ranges()[i];
@@ -245,6 +259,24 @@ std::shared_ptr<const void> RowGroupData::StartPrefetch(
   }
   if (holds->empty()) return nullptr;
   return holds;
+}
+
+uint64_t RowGroupData::EstimateReadBytes(std::span<const prune::RowSelection* const> slices) const {
+  const RowGroup& rg = row_group();
+  if (rg.num_rows <= 0) return 0;
+  uint64_t chunk_bytes = 0;
+  for (const auto& [leaf, chunk] : chunks_) {
+    const auto& meta = rg.columns[leaf].meta_data;
+    if (meta && meta->total_compressed_size > 0) {
+      chunk_bytes += static_cast<uint64_t>(meta->total_compressed_size);
+    }
+  }
+  int64_t rows = 0;
+  for (const prune::RowSelection* slice : slices) {
+    if (!slice->empty()) rows += slice->ranges().back().end - slice->ranges().front().begin;
+  }
+  const double share = std::min(1.0, static_cast<double>(rows) / static_cast<double>(rg.num_rows));
+  return static_cast<uint64_t>(share * static_cast<double>(chunk_bytes));
 }
 
 std::pair<std::shared_ptr<io::AsyncWave>, size_t> RowGroupData::PrefetchedHolding(ByteRange range) {
@@ -283,8 +315,8 @@ std::optional<Buffer> RowGroupData::TakePrefetched(ByteRange range) {
 
 // Reads the pieces of `pages` into one buffer (at `at` in the file, for messages), after the
 // chunk's dictionary region when `dictionary` is given, and marks them fetched.
-Result<RowGroupData::Fetched> RowGroupData::FetchPages(int32_t leaf, PageFetch pages, ByteRange at,
-                                                       std::shared_ptr<const Buffer> dictionary) {
+Result<RowGroupData::Fetched> RowGroupData::FetchPages(
+    int32_t leaf, PageFetch pages, ByteRange at, const std::shared_ptr<const Buffer>& dictionary) {
   std::span<const uint8_t> head = dictionary ? dictionary->span() : std::span<const uint8_t>{};
   PQSIFT_ASSIGN_OR_RETURN(Buffer bytes, ReadPages(pages, head));
   {

@@ -110,18 +110,24 @@ class RowGroupData {
   // `from_row` on that hold a row of `rows`.
   Result<Fetched> GetFrom(int32_t leaf, const prune::RowSelection& rows, int64_t from_row);
 
-  // Prefetch (remote files): starts the reads a reader of `rows` would make in every chunk of
-  // the row group (filter and output columns alike) as one wave (io/async_wave.h), and returns
-  // without waiting. A read that asks for exactly one of them takes it (waiting for the wave if
-  // it has not arrived); a read inside one (an output column's pages for the rows the filter
-  // kept) gets a copy. So a slice's tasks cost one round trip together instead of one per
-  // column and phase, and the executor starts it slices ahead. A read already started for an
-  // earlier slice (a whole chunk, a page both hold) is not started again: the slice holds that
-  // wave too. The returned holder keeps the bytes (null: nothing to read); once every holder
-  // has let go they are freed, taken or not. A failed wave holds nothing (the tasks' own reads
-  // then fail and say why). Called on the consumer thread, in slice order.
-  std::shared_ptr<const void> StartPrefetch(const prune::RowSelection& rows,
+  // Prefetch (remote files): starts the reads readers of each slice's `rows` would make in
+  // every chunk of the row group (filter and output columns alike) as one wave
+  // (io/async_wave.h), and returns without waiting. A read that asks for exactly one of them
+  // takes it (waiting for the wave if it has not arrived); a read inside one (an output
+  // column's pages for the rows the filter kept) gets a copy. So a slice's tasks cost one round
+  // trip together instead of one per column and phase, and the executor starts it slices
+  // ahead; the reads of consecutive slices in one wave follow one another in the file, so a
+  // store that merges them (RandomAccessFile::max_merged_read) makes one request per column
+  // for them all. A read already started for an earlier slice (a whole chunk, a page both
+  // hold) is not started again: the slices hold that wave too. The returned holder keeps the
+  // bytes (null: nothing to read), for every slice of the wave; once every holder has let go
+  // they are freed, taken or not. A failed wave holds nothing (the tasks' own reads then fail
+  // and say why). Called on the consumer thread, in slice order, before the slices launch.
+  std::shared_ptr<const void> StartPrefetch(std::span<const prune::RowSelection* const> slices,
                                             const std::shared_ptr<io::PrefetchLedger>& ledger);
+  // About the bytes readers of the slices' rows would fetch: each slice's span of rows, as a
+  // share of the chunks the row group reads (for sizing a wave; pages and dictionaries aside).
+  uint64_t EstimateReadBytes(std::span<const prune::RowSelection* const> slices) const;
 
  private:
   struct Chunk {
@@ -151,7 +157,7 @@ class RowGroupData {
                                      bool with_dictionary) const;
   std::vector<column::PageSpan> WholeChunkPages(int32_t leaf, ByteRange range) const;
   Result<Fetched> FetchPages(int32_t leaf, PageFetch pages, ByteRange at,
-                             std::shared_ptr<const Buffer> dictionary);
+                             const std::shared_ptr<const Buffer>& dictionary);
   Result<std::shared_ptr<const Buffer>> DictionaryOf(int32_t leaf, Chunk& c);
   void MarkFetched(int32_t leaf, const std::vector<column::PageSpan>& pages, Chunk& c) const;
   Result<Buffer> ReadPages(const PageFetch& fetch, std::span<const uint8_t> head);

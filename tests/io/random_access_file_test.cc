@@ -283,5 +283,73 @@ TEST(MemoryFileTest, EmptyMemoryFile) {
   EXPECT_FALSE(f->Read({0, 1}).ok());
 }
 
+// A store that merges reads (as a remote one does): records the requests it is asked for.
+class MergingFile final : public RandomAccessFile {
+ public:
+  MergingFile(std::string bytes, uint64_t max_merged)
+      : RandomAccessFile("merging", bytes.size()), bytes_(std::move(bytes)), max_(max_merged) {}
+  uint64_t max_merged_read() const override { return max_; }
+  mutable std::vector<std::pair<ByteRange, size_t>> requests;  // range, pieces
+
+ protected:
+  Status DoRead(uint64_t offset, std::span<uint8_t> out) const override {
+    std::memcpy(out.data(), bytes_.data() + offset, out.size());
+    return Status::OK();
+  }
+  void DoStartReads(std::vector<ScatterRead> reads,
+                    std::function<void(Status)> done) const override {
+    for (const ScatterRead& read : reads) {
+      requests.emplace_back(read.range, read.into.size());
+      // One body, scattered to the pieces in order.
+      uint64_t at = read.range.offset;
+      for (std::span<uint8_t> piece : read.into) {
+        std::memcpy(piece.data(), bytes_.data() + at, piece.size());
+        at += piece.size();
+      }
+      EXPECT_EQ(at, read.range.end());
+    }
+    done(Status::OK());
+  }
+
+ private:
+  std::string bytes_;
+  uint64_t max_;
+};
+
+TEST(MergedReadsTest, RangesThatFollowOneAnotherAreOneRequestUpToTheLimit) {
+  MergingFile f("abcdefghijklmnopqrstuvwxyz", 6);
+  // Out of order: [4,6) [0,2) [2,4) follow one another (6 bytes: one request); [6,8) would
+  // pass the limit; [10,12) and [11,13) overlap, [20,22) stands apart.
+  std::vector<ByteRange> ranges = {{4, 2}, {0, 2}, {2, 2}, {6, 2}, {10, 2}, {11, 2}, {20, 2}};
+  auto rr = f.ReadRanges(ranges);
+  ASSERT_TRUE(rr.ok());
+  std::vector<std::string> got;
+  for (const Buffer& b : *rr) got.push_back(Str(b));
+  EXPECT_EQ(got, (std::vector<std::string>{"ef", "ab", "cd", "gh", "kl", "lm", "uv"}));
+  ASSERT_EQ(f.requests.size(), 5u);
+  EXPECT_EQ(f.requests[0].first, (ByteRange{0, 6}));
+  EXPECT_EQ(f.requests[0].second, 3u);
+  EXPECT_EQ(f.requests[1].first, (ByteRange{6, 2}));
+  EXPECT_EQ(f.requests[2].first, (ByteRange{10, 2}));
+  EXPECT_EQ(f.requests[3].first, (ByteRange{11, 2}));
+  EXPECT_EQ(f.requests[4].first, (ByteRange{20, 2}));
+  // Counted as the requests made, each byte once.
+  EXPECT_EQ(f.stats().read_requests, 5u);
+  EXPECT_EQ(f.stats().bytes_read, 14u);
+}
+
+TEST(MergedReadsTest, AStoreThatDoesNotMergeMakesARequestPerRange) {
+  MergingFile f("abcdefgh", 0);
+  std::vector<ByteRange> ranges = {{2, 2}, {0, 2}, {4, 4}};
+  std::vector<Buffer> out;
+  Status status = Status::Internal("not called");
+  f.StartReads(ranges, &out, [&](Status s) { status = std::move(s); });
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(Str(out[0]) + Str(out[1]) + Str(out[2]), "cdabefgh");
+  ASSERT_EQ(f.requests.size(), 3u);
+  EXPECT_EQ(f.requests[0].first, (ByteRange{2, 2}));  // in the order asked
+  EXPECT_EQ(f.stats().read_requests, 3u);
+}
+
 }  // namespace
 }  // namespace pqsift
