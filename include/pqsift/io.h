@@ -6,9 +6,9 @@
 // public Read/ReadRanges/StartReads wrap them, validate the ranges against the file size and
 // count. Local files, HTTP(S) and S3 objects (pqsift/storage.h opens them by path or URL) and
 // callers' own implementations all slot in: callers hold a RandomAccessFile and never know
-// which store it reads. Reads of a store that merges (max_merged_read) started together whose
-// ranges follow one another are one request, its body scattered to their buffers: a request
-// is counted per range the store is asked for.
+// which store it reads. Reads started together whose ranges follow one another are one
+// request where the store merges them (max_merged_read), its body scattered to their buffers:
+// requests are counted as the store makes them.
 //
 // Round trips: the files of one scan share an IoCounters. Every blocking read (Read, ReadInto,
 // ReadRanges), every wave of reads started together (io/wave.h) and every wave started
