@@ -137,7 +137,7 @@ class Storage {
  public:
   // Local files, http(s):// and s3:// with `options`. The HTTP machinery (one I/O thread and
   // its connections, shared by http, https and s3) starts at the first remote request.
-  static std::shared_ptr<Storage> Make(StorageOptions options = {});
+  static std::shared_ptr<Storage> Make(const StorageOptions& options = {});
   // The process-wide Make() with default options: what a scan uses when given none.
   static std::shared_ptr<Storage> Default();
 

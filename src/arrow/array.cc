@@ -51,6 +51,7 @@ bool ListRangeEquals(const Array& a, int64_t ai, const Array& b, int64_t bi, int
     if (a.type->id == TypeId::kLargeString || a.type->id == TypeId::kLargeBinary) {
       const uint8_t* ad = a.buffers[2] ? a.buffers[2]->data() : nullptr;
       const uint8_t* bd = b.buffers[2] ? b.buffers[2]->data() : nullptr;
+      if (len > 0 && (ad == nullptr || bd == nullptr)) return false;  // no data: not equal
       if (len > 0 && std::memcmp(ad + ao[k], bd + bo[k], static_cast<size_t>(len)) != 0) {
         return false;
       }

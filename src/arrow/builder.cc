@@ -230,7 +230,7 @@ std::shared_ptr<Array> Filled(const std::shared_ptr<const DataType>& type, int64
 
 }  // namespace
 
-Result<std::shared_ptr<Array>> MakeAllNullArray(std::shared_ptr<const DataType> type,
+Result<std::shared_ptr<Array>> MakeAllNullArray(const std::shared_ptr<const DataType>& type,
                                                 int64_t length) {
   if (type == nullptr) return Status::InvalidArgument("MakeAllNullArray: no type");
   PQSIFT_RETURN_IF_ERROR(ValidateType(*type));
@@ -238,7 +238,7 @@ Result<std::shared_ptr<Array>> MakeAllNullArray(std::shared_ptr<const DataType> 
   return Filled(type, length, false);
 }
 
-Result<std::shared_ptr<Array>> MakeEmptyArray(std::shared_ptr<const DataType> type) {
+Result<std::shared_ptr<Array>> MakeEmptyArray(const std::shared_ptr<const DataType>& type) {
   if (type == nullptr) return Status::InvalidArgument("MakeEmptyArray: no type");
   PQSIFT_RETURN_IF_ERROR(ValidateType(*type));
   return Filled(type, 0, true);

@@ -224,11 +224,11 @@ Result<std::shared_ptr<Array>> MakeMapArray(std::shared_ptr<const DataType> type
 // `length` nulls of any valid type: a zeroed validity bitmap, zeroed values, zero offsets,
 // empty list / map children, all-null struct children. InvalidArgument for a type
 // ValidateType rejects. Passes ValidateArray.
-Result<std::shared_ptr<Array>> MakeAllNullArray(std::shared_ptr<const DataType> type,
+Result<std::shared_ptr<Array>> MakeAllNullArray(const std::shared_ptr<const DataType>& type,
                                                 int64_t length);
 
 // An empty array (length 0) of any valid type, with every buffer present.
-Result<std::shared_ptr<Array>> MakeEmptyArray(std::shared_ptr<const DataType> type);
+Result<std::shared_ptr<Array>> MakeEmptyArray(const std::shared_ptr<const DataType>& type);
 
 // ---- template definitions ----
 

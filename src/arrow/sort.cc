@@ -143,6 +143,7 @@ std::shared_ptr<Array> TakeBytes(const std::vector<std::shared_ptr<Array>>& chun
 std::shared_ptr<Array> TakeDictionary(const std::vector<std::shared_ptr<Array>>& chunks,
                                       const std::vector<RowRef>& rows) {
   std::vector<const Array*> arrays;
+  arrays.reserve(chunks.size());
   for (const auto& c : chunks) arrays.push_back(c.get());
   UnifiedDictionary unified = UnifyDictionaries(arrays);
   FixedWidthArrayBuilder<int32_t> b(chunks[0]->type);

@@ -181,8 +181,9 @@ class Validator {
     if (!full_ || child.null_count == 0) return Status::OK();
     for (int64_t j = child_start; j < child_start + child_len; ++j) {
       if (!child.IsValid(j)) {
-        return Status::Internal("invalid array " + path + ": " + what + " is null at element " +
-                                std::to_string(j));
+        std::string message = "invalid array " + path;
+        message += ": " + what + " is null at element " + std::to_string(j);
+        return Status::Internal(message);
       }
     }
     return Status::OK();

@@ -93,14 +93,14 @@ Status ReadKeysFile(const std::string& path, DecryptionOptions* out,
       out->aad_prefix = it->get<std::string>();
     } else if (name == "column_keys" || name == "key_ids") {
       if (!it->is_object())
-        return Status::InvalidArgument(path + ": " + name + " is not an object");
+        return Status::InvalidArgument(path + ": " + (name + " is not an object"));
       for (auto c = it->begin(); c != it->end(); ++c) {
         PQSIFT_ASSIGN_OR_RETURN(std::string k, key(*c, name + " '" + c.key() + "'"));
         (name == "column_keys" ? out->column_keys : *by_id)[c.key()] = std::move(k);
       }
     } else {
-      return Status::InvalidArgument(path + ": unknown key file entry '" + name +
-                                     "' (footer_key, column_keys, aad_prefix, key_ids)");
+      return Status::InvalidArgument(path + ": unknown key file entry '" +
+                                     (name + "' (footer_key, column_keys, aad_prefix, key_ids)"));
     }
   }
   return Status::OK();

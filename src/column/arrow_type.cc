@@ -22,7 +22,7 @@ std::shared_ptr<const DataType> Temporal(TypeId id, TimeUnit unit, std::string t
 }
 
 Result<std::shared_ptr<const DataType>> Integer(const LogicalType& l, PhysicalType physical) {
-  int bits = l.bit_width;
+  int bits = static_cast<uint8_t>(l.bit_width);  // a negative width is no valid one either
   if (physical == PhysicalType::kInt32 ? (bits != 8 && bits != 16 && bits != 32) : bits != 64) {
     return Status::Corruption("INT(" + std::to_string(bits) + ") annotation on " +
                               PhysicalTypeName(physical));

@@ -58,7 +58,7 @@ Result<std::unique_ptr<LeafReader>> LeafReader::Make(const ColumnDescriptor& col
   if (!type.ok()) return type.status();
   auto values = MakeValueAccumulator(column, *type);
   if (!values.ok()) return values.status().WithContext(where);
-  PageReader pages(chunk, chunk_offset, meta.codec, std::move(where), options);
+  PageReader pages(chunk, chunk_offset, meta.codec, std::move(where), std::move(options));
   std::unique_ptr<LeafReader> reader(new LeafReader(
       column, std::move(pages), num_rows, std::move(type).value(), std::move(values).value()));
   reader->sparse_ = !present.empty();

@@ -99,7 +99,7 @@ class PageDirectoryBuilder {
       }
     }
     if (stats && *stats) p.statistics = Own(**stats);
-    out_.pages_.push_back(std::move(p));
+    out_.pages_.push_back(p);
     *page_size = header_size + compressed;
     return Status::OK();
   }

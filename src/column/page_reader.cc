@@ -28,7 +28,7 @@ PageReader::PageReader(std::span<const uint8_t> chunk, uint64_t chunk_offset,
       chunk_offset_(chunk_offset),
       codec_(codec),
       where_(std::move(where)),
-      options_(options) {}
+      options_(std::move(options)) {}
 
 // The supply an arriving page's decoders pull from: it runs the page's stream as far as they ask.
 class PageReader::Arriving final : public encoding::ByteSupply {

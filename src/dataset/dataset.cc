@@ -68,6 +68,7 @@ Result<Dataset> Dataset::Discover(const std::vector<std::string>& inputs,
                                      KeysText(segments));
     }
     std::vector<std::optional<std::string>> values;
+    values.reserve(segments.size());
     for (auto& [key, value] : segments) values.push_back(std::move(value));
     d.values_.push_back(std::move(values));
   }

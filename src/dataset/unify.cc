@@ -90,7 +90,7 @@ Result<std::vector<SchemaElement>> FieldElements(
   for (const UnifiedField& u : fields) {
     const FileMetaData& meta = files[u.source]->file();
     int32_t size = SubtreeSize(files[u.source]->schema(), u.node);
-    if (static_cast<size_t>(u.node + size) > meta.schema.size()) {
+    if (static_cast<size_t>(u.node) + static_cast<size_t>(size) > meta.schema.size()) {
       return Status::Internal("schema tree and elements of " + files[u.source]->file_name() +
                               " disagree");
     }

@@ -69,12 +69,12 @@ void Unsplit8(const uint8_t* data, int64_t count, int64_t begin, int64_t n, uint
       v[b] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + b * c + j));
     }
     __m128i p[8];  // byte pairs: p[2i] values 0-7, p[2i+1] values 8-15 of streams 2i, 2i+1
-    for (int i = 0; i < 4; ++i) {
+    for (ptrdiff_t i = 0; i < 4; ++i) {
       p[2 * i] = _mm_unpacklo_epi8(v[2 * i], v[2 * i + 1]);
       p[2 * i + 1] = _mm_unpackhi_epi8(v[2 * i], v[2 * i + 1]);
     }
     __m128i q[8];  // quads: q[4h + r] holds values 4r..4r+3, bytes 4h..4h+3
-    for (int h = 0; h < 2; ++h) {
+    for (ptrdiff_t h = 0; h < 2; ++h) {
       const __m128i* lo = p + 4 * h;  // streams 4h, 4h+1 in lo[0..1]; 4h+2, 4h+3 in lo[2..3]
       q[4 * h + 0] = _mm_unpacklo_epi16(lo[0], lo[2]);
       q[4 * h + 1] = _mm_unpackhi_epi16(lo[0], lo[2]);
@@ -82,7 +82,7 @@ void Unsplit8(const uint8_t* data, int64_t count, int64_t begin, int64_t n, uint
       q[4 * h + 3] = _mm_unpackhi_epi16(lo[1], lo[3]);
     }
     auto* o = reinterpret_cast<__m128i*>(out + j * 8);
-    for (int r = 0; r < 4; ++r) {
+    for (ptrdiff_t r = 0; r < 4; ++r) {
       _mm_storeu_si128(o + 2 * r, _mm_unpacklo_epi32(q[r], q[4 + r]));
       _mm_storeu_si128(o + 2 * r + 1, _mm_unpackhi_epi32(q[r], q[4 + r]));
     }

@@ -99,8 +99,8 @@ template <typename U>
 Status DeltaStreamReader<U>::DecodeGroup(U* out) {
   if (mini_index_ == per_miniblock_) PQSIFT_RETURN_IF_ERROR(NextMiniblock());
   const int w = width_;
-  const size_t at = mini_offset_ + static_cast<size_t>(mini_index_ / 8 * w);
-  const size_t full = static_cast<size_t>(4 * w);
+  const size_t at = mini_offset_ + static_cast<size_t>(mini_index_ / 8) * static_cast<size_t>(w);
+  const size_t full = size_t{4} * static_cast<size_t>(w);
   // Unpacks 32 values of `w` bits; 32-bit streams with wider miniblocks go through 64 bits and
   // wrap (see kMaxWidth).
   auto unpack = [&](const uint8_t* src) {

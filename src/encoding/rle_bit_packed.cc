@@ -12,7 +12,7 @@ namespace {
 // Encodings.md: run lengths are in [1, 2^31 - 1]. Zero-length runs are tolerated (skipped).
 constexpr uint64_t kMaxRunLength = (uint64_t{1} << 31) - 1;
 // Bit-packed runs the encoder writes: 63 groups of 8, so the header is one byte.
-constexpr size_t kMaxLiteralRun = 63 * 8;
+constexpr size_t kMaxLiteralRun = size_t{63} * 8;
 
 }  // namespace
 
@@ -110,7 +110,8 @@ int64_t RleBitPackedDecoder::ReadLiterals(T* out, int64_t n) {
       // Whole groups of 32 straight into the output: the values [i, n) are all present.
       const uint8_t* p = literal_data_ + (i / 8) * bw;
       const int64_t groups = (n - done) / 32;
-      for (int64_t g = 0; g < groups; ++g, p += 4 * bw, done += 32) Unpack32(p, out + done, bw);
+      for (int64_t g = 0; g < groups; ++g, p += ptrdiff_t{4} * bw, done += 32)
+        Unpack32(p, out + done, bw);
       literal_index_ += groups * 32;
       continue;
     }

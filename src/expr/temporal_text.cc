@@ -128,7 +128,7 @@ std::optional<TimestampText> ParseTimestamp(std::string_view text) {
       if (i < text.size() && !Digits(text, &i, 2, &m)) return std::nullopt;
       if (h > 23 || m > 59) return std::nullopt;
       // Local time = UTC + offset, so UTC = local - offset.
-      out.nanos -= sign * (h * 3600 + m * 60) * kNanosPerSecond;
+      out.nanos -= static_cast<int128>(sign * (h * 3600 + m * 60)) * kNanosPerSecond;
     } else {
       return std::nullopt;
     }

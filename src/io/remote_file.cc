@@ -220,7 +220,7 @@ Status HttpStatusError(const std::string& name, const HttpResponse& response) {
 }
 
 std::vector<Result<std::unique_ptr<RandomAccessFile>>> OpenRemoteFiles(
-    std::shared_ptr<HttpClient> client, std::vector<RemoteTarget> targets,
+    const std::shared_ptr<HttpClient>& client, std::vector<RemoteTarget> targets,
     std::span<const FileInfo* const> expected, const FileOpenOptions& options) {
   const uint64_t tail = std::max(options.tail_bytes, kMinTailBytes);
   std::mutex mu;

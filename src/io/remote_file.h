@@ -40,7 +40,7 @@ struct RemoteTarget {
 // (some S3 emulators do) gives the size: the tail is then read by the footer read, one more
 // round trip.
 std::vector<Result<std::unique_ptr<RandomAccessFile>>> OpenRemoteFiles(
-    std::shared_ptr<HttpClient> client, std::vector<RemoteTarget> targets,
+    const std::shared_ptr<HttpClient>& client, std::vector<RemoteTarget> targets,
     std::span<const FileInfo* const> expected, const FileOpenOptions& options);
 
 // An IOError for a response with a status that is not success: "NAME: HTTP 404 Not Found",

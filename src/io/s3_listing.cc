@@ -81,9 +81,20 @@ bool Decode(std::string_view in, std::string* out) {
 int64_t ParseIsoTime(std::string_view text) {
   std::tm tm{};
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-  if (text.size() < 19) return 0;
-  std::string head(text.substr(0, 19));
-  if (std::sscanf(head.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &s) != 6) return 0;
+  // "YYYY-MM-DDTHH:MM:SS", each field at its place.
+  auto field = [&](size_t at, size_t width, int* out) {
+    const char* end = text.data() + at + width;
+    auto [stop, ec] = std::from_chars(text.data() + at, end, *out);
+    return ec == std::errc() && stop == end;
+  };
+  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':') {
+    return 0;
+  }
+  if (!field(0, 4, &y) || !field(5, 2, &mo) || !field(8, 2, &d) || !field(11, 2, &h) ||
+      !field(14, 2, &mi) || !field(17, 2, &s)) {
+    return 0;
+  }
   tm.tm_year = y - 1900;
   tm.tm_mon = mo - 1;
   tm.tm_mday = d;

@@ -17,7 +17,7 @@ std::vector<Result<std::unique_ptr<RandomAccessFile>>> FileSystem::OpenMany(
   return out;
 }
 
-std::shared_ptr<Storage> Storage::Make(StorageOptions options) {
+std::shared_ptr<Storage> Storage::Make(const StorageOptions& options) {
   auto storage = std::make_shared<Storage>();
   storage->local_ = io::MakeLocalFileSystem();
   auto client = std::make_shared<io::HttpClient>(options.http);

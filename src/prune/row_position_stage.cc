@@ -37,7 +37,7 @@ class RowPositionProof {
 
  private:
   Sets Unknown() const { return {all_, all_}; }
-  Sets Exact(RowSelection s) const { return {s, all_.Difference(s)}; }
+  Sets Exact(const RowSelection& s) const { return {s, all_.Difference(s)}; }
 
   bool IsRowIndex(const Expr& e) const { return e.op == Op::kColumn && e.column == column_; }
 
@@ -104,7 +104,7 @@ class RowPositionProof {
         }
         RowSelection in = RowSelection::FromRanges(std::move(points));
         if (e.list_has_null) return {in, {}};  // a non-match is NULL, never FALSE
-        return Exact(std::move(in));
+        return Exact(in);
       }
       case Op::kIsNull:
       case Op::kIsNotNull: {

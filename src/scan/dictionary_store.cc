@@ -82,8 +82,8 @@ Status DictionaryStore::LoadOne(const Request& r, std::map<uint64_t, Buffer>* pa
   Result<column::PageReaderOptions> options =
       column::ChunkPageOptions(plain, metadata_, r.row_group, static_cast<size_t>(r.leaf), where);
   if (!options.ok()) return Status::OK();
-  Result<std::shared_ptr<Array>> values = column::ReadDictionaryPage(
-      leaves[r.leaf], meta, bytes, range->offset, std::move(where), *options);
+  Result<std::shared_ptr<Array>> values =
+      column::ReadDictionaryPage(leaves[r.leaf], meta, bytes, range->offset, where, *options);
   // A dictionary that does not decode is no evidence (the scan reports the corruption if it
   // reads the chunk); one that fails authentication is an error (a changed or moved module).
   if (!values.ok() && values.status().code() == StatusCode::kAuthentication) {

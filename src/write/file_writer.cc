@@ -307,10 +307,10 @@ Status ParquetWriter::State::WritePageIndexes() {
   for (PendingIndex& index : indexes) {
     if (!index.column_index) continue;
     ColumnChunk& chunk = row_groups[index.row_group].columns[index.column];
+    const std::string& plain = *index.column_index;
     PQSIFT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
                             Module(crypto::ModuleType::kColumnIndex, index.row_group, index.column,
-                                   {reinterpret_cast<const uint8_t*>(index.column_index->data()),
-                                    index.column_index->size()}));
+                                   {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}));
     chunk.column_index_offset = static_cast<int64_t>(file->position());
     chunk.column_index_length = static_cast<int32_t>(bytes.size());
     PQSIFT_RETURN_IF_ERROR(Append(bytes));

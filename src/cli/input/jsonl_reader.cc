@@ -13,6 +13,15 @@
 namespace pqsift::cli {
 namespace {
 
+// `flag` names a column the first `sampled` objects of the input `name` do not have.
+Status NoSuchColumn(std::string_view flag, const std::string& column, const std::string& name,
+                    size_t sampled) {
+  std::string message(flag);
+  message += " names column '" + column + "', which " + name;
+  message += " does not have (in its first " + std::to_string(sampled) + " objects)";
+  return Status::InvalidArgument(message);
+}
+
 // Keys keep the order they are written in (DuckDB's read_json does the same).
 using Json = nlohmann::ordered_json;
 
@@ -271,9 +280,7 @@ Result<std::unique_ptr<JsonLinesReader>> JsonLinesReader::Open(std::istream& in,
       if (f.name == column) field = &f;
     }
     if (field == nullptr) {
-      return Status::InvalidArgument("--schema names column '" + column + "', which " + name +
-                                     " does not have (in its first " +
-                                     std::to_string(s->sample.size()) + " objects)");
+      return NoSuchColumn("--schema", column, name, s->sample.size());
     }
     field->type = type;
   }
@@ -288,9 +295,7 @@ Result<std::unique_ptr<JsonLinesReader>> JsonLinesReader::Open(std::istream& in,
     size_t c = 0;
     while (c < s->schema->fields.size() && s->schema->fields[c].name != column) ++c;
     if (c == s->schema->fields.size()) {
-      return Status::InvalidArgument("--variant names column '" + column + "', which " + name +
-                                     " does not have (in its first " +
-                                     std::to_string(s->sample.size()) + " objects)");
+      return NoSuchColumn("--variant", column, name, s->sample.size());
     }
     if (s->variants[c]) continue;
     std::optional<std::vector<ShredField>> fields;

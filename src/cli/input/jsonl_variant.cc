@@ -88,6 +88,7 @@ class Encoder {
         encoded.reserve(v.size());
         for (const Json& x : v) Encode(encoded.emplace_back(), x);
         std::vector<std::span<const uint8_t>> elements;
+        elements.reserve(encoded.size());
         for (const std::string& e : encoded) elements.push_back(Bytes(e));
         variant::EncodeArray(out, elements);
         return;
@@ -230,7 +231,9 @@ std::vector<ShredField> InferShredding(const std::vector<const Json*>& sample) {
   std::vector<Seen> seen;
   for (const Json* row : sample) {
     if (row == nullptr || !row->is_object()) continue;
-    for (const auto& [key, value] : row->items()) {
+    for (const auto& item : row->items()) {
+      const std::string& key = item.key();  // (a name, not a structured binding: lambdas see it)
+      const Json& value = item.value();
       auto it =
           std::find_if(seen.begin(), seen.end(), [&](const Seen& s) { return s.name == key; });
       if (it == seen.end()) {
@@ -266,6 +269,7 @@ std::vector<ShredField> InferShredding(const std::vector<const Json*>& sample) {
 std::shared_ptr<const DataType> ShreddedVariantType(const std::vector<ShredField>& fields) {
   if (fields.empty()) return variant::VariantArrowType();
   std::vector<Field> typed;
+  typed.reserve(fields.size());
   for (const ShredField& f : fields) {
     typed.push_back(Field{f.name,
                           Struct({Field{"value", LargeBinary(), true},
