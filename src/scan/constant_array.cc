@@ -19,9 +19,9 @@ std::shared_ptr<Array> Repeat(std::shared_ptr<const DataType> type, T v, int64_t
 
 }  // namespace
 
-Result<std::shared_ptr<Array>> MakeConstantArray(std::shared_ptr<const DataType> type,
+Result<std::shared_ptr<Array>> MakeConstantArray(const std::shared_ptr<const DataType>& type,
                                                  const expr::Value& value, int64_t length) {
-  if (value.is_null()) return MakeAllNullArray(std::move(type), length);
+  if (value.is_null()) return MakeAllNullArray(type, length);
   if (type->id == TypeId::kDictionary) {
     PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> dictionary,
                             MakeConstantArray(type->value_type, value, 1));

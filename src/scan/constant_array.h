@@ -15,7 +15,7 @@ namespace pqsift::scan {
 // `type`; all NULL for Value::Null() (any type, nested too); for a dictionary type, a one-entry
 // dictionary of the value and indices all 0. InvalidArgument when a non-null value does not fit
 // the type (a nested type, another Value kind).
-Result<std::shared_ptr<Array>> MakeConstantArray(std::shared_ptr<const DataType> type,
+Result<std::shared_ptr<Array>> MakeConstantArray(const std::shared_ptr<const DataType>& type,
                                                  const expr::Value& value, int64_t length);
 
 }  // namespace pqsift::scan
