@@ -9,10 +9,10 @@
 // The footer is decrypted (or its signature checked, when the footer key is known) and each
 // encrypted column's metadata decrypted with its key, when the key is known.
 //
-// ReadParquetMetadata makes one speculative read of the file's tail (OpenOptions::tail_bytes,
-// 64 KiB by default), which holds the whole footer for most files, and a second read only
-// when the footer is larger. DecodeParquetMetadata does the CPU part alone (no I/O), for
-// callers that already hold the bytes.
+// ReadParquetMetadata makes one speculative read of the file's tail (TailBytes: 64 KiB of a
+// local file, 512 KiB of a remote one by default), which holds the whole footer for most
+// files, and a second read only when the footer is larger. DecodeParquetMetadata does the CPU part
+// alone (no I/O), for callers that already hold the bytes.
 //
 // Thread safety: ParquetMetadata is immutable; share it freely across threads.
 #pragma once
@@ -35,8 +35,8 @@ namespace pqsift {
 class Storage;  // pqsift/storage.h
 
 struct OpenOptions {
-  // Bytes read from the end of the file in the first request.
-  uint64_t tail_bytes = uint64_t{64} * 1024;
+  // Bytes read from the end of the file in the first request; unset: TailBytes' default.
+  std::optional<uint64_t> tail_bytes;
   // A footer larger than this is refused (ResourceExhausted) before it is read.
   uint64_t max_footer_bytes = 256ull * 1024 * 1024;
   // Keys for files written with Parquet modular encryption; none: such a file's encrypted
@@ -46,6 +46,16 @@ struct OpenOptions {
   // caller's: pqsift/storage.h); null: Storage::Default().
   std::shared_ptr<Storage> storage;
 };
+
+// What the first read of a file's end fetches: options.tail_bytes when set, else 64 KiB of a
+// local file and 512 KiB of a remote one. A second local read costs microseconds; a remote
+// one a round trip, and page indexes, written just before the footer, usually lie in the last
+// 512 KiB: a selective remote scan then reads them without a round trip of their own.
+inline constexpr uint64_t kLocalTailBytes = uint64_t{64} * 1024;
+inline constexpr uint64_t kRemoteTailBytes = uint64_t{512} * 1024;
+inline uint64_t TailBytes(const OpenOptions& options, bool remote) {
+  return options.tail_bytes.value_or(remote ? kRemoteTailBytes : kLocalTailBytes);
+}
 
 // The decoded footer with the schema tree, owning the footer bytes its views point into.
 class ParquetMetadata {

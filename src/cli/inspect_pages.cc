@@ -225,7 +225,7 @@ int RunInspectPages(const InspectPagesArgs& args) {
   std::shared_ptr<Storage> storage = MakeStorage(args.storage);
   for (const std::string& path : args.files) {
     FileOpenOptions tail;
-    tail.tail_bytes = open.tail_bytes;
+    tail.tail_bytes = TailBytes(open, /*remote=*/true);
     Result<std::unique_ptr<RandomAccessFile>> file = storage->Open(path, tail);
     Result<std::shared_ptr<const ParquetMetadata>> opened =
         file.ok() ? ReadParquetMetadata(**file, open)

@@ -60,7 +60,7 @@ struct ScanArgs {
   int64_t page_locations_min_bytes = int64_t{1} << 20;
   bool verify_crc = false;
   int64_t max_page_bytes = ScanOptions{}.max_page_bytes;
-  uint64_t footer_read_bytes = OpenOptions{}.tail_bytes;
+  std::optional<uint64_t> footer_read_bytes;  // unset: TailBytes' default
   bool stats = false;
   std::string binary = "hex";
 };
@@ -208,8 +208,8 @@ Command AddScanCommand(CLI::App& root) {
       ->capture_default_str();
   sub->add_option("--footer-read-bytes", args->footer_read_bytes,
                   "Bytes read from the end of each file with the footer in one request (column "
-                  "data and page indexes they cover are not read again)")
-      ->capture_default_str();
+                  "data and page indexes they cover are not read again); default: 64 KiB of a "
+                  "local file, 512 KiB of a remote one");
   sub->add_option("--binary", args->binary, "How binary values are written: hex or base64")
       ->check(CLI::IsMember({"hex", "base64"}))
       ->capture_default_str();

@@ -234,7 +234,8 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
   const bool many = files.size() > kManyFiles;
   OpenOptions open = options.open;
   open.storage = dataset.options().storage;
-  if (many) open.tail_bytes = std::min(open.tail_bytes, kManyFilesTailBytes);
+  if (many)
+    open.tail_bytes = std::min(open.tail_bytes.value_or(kManyFilesTailBytes), kManyFilesTailBytes);
   input.io = std::make_shared<IoCounters>();
   // Opens `which` in one wave per store (a remote file's first request fetches its footer),
   // then decodes their footers (from the cache when fresh) side by side on the scan's threads.

@@ -45,7 +45,8 @@ Cache& TheCache() {
 
 // The opened file's size and version: a remote file named explicitly was not known before.
 Key KeyOf(const DatasetFile& file, const RandomAccessFile& opened, const OpenOptions& options) {
-  return Key{file.path, opened.size(), file.mtime_ns, opened.version(), options.tail_bytes};
+  return Key{file.path, opened.size(), file.mtime_ns, opened.version(),
+             TailBytes(options, opened.remote())};
 }
 
 }  // namespace

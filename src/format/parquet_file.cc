@@ -148,8 +148,8 @@ struct FooterPlace {
   }
 };
 
-uint64_t TailLength(uint64_t size, const OpenOptions& options) {
-  return std::min(size, std::max(options.tail_bytes, kTrailerSize));
+uint64_t TailLength(const RandomAccessFile& file, const OpenOptions& options) {
+  return std::min(file.size(), std::max(TailBytes(options, file.remote()), kTrailerSize));
 }
 
 // The trailer's checks: the magic, and a footer length that fits the file and the limit.
@@ -186,7 +186,7 @@ Result<std::shared_ptr<const ParquetMetadata>> ReadParquetMetadata(const RandomA
     return Status::Corruption(name + ": not a Parquet file (only " + std::to_string(size) +
                               " bytes; the smallest has 12)");
   }
-  uint64_t tail_len = TailLength(size, options);
+  uint64_t tail_len = TailLength(file, options);
   PQSIFT_ASSIGN_OR_RETURN(Buffer tail, file.Read({size - tail_len, tail_len}));
   PQSIFT_ASSIGN_OR_RETURN(FooterPlace place, PlaceFooter(name, size, tail, options));
   const DecryptionOptions* keys = options.decryption.get();
@@ -218,7 +218,7 @@ void PrefetchFooterRests(std::span<const RandomAccessFile* const> files,
     if (file == nullptr) continue;
     const uint64_t size = file->size();
     if (size < kMagicSize + kTrailerSize) continue;
-    const uint64_t tail_len = TailLength(size, options);
+    const uint64_t tail_len = TailLength(*file, options);
     // Remote files only: their store fetched the tail with the open (a suffix range), so it
     // is read from memory here; a local read costs no round trip worth saving.
     if (!file->remote()) continue;

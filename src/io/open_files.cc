@@ -14,8 +14,9 @@ std::vector<Result<std::unique_ptr<RandomAccessFile>>> TryOpenFiles(
     std::shared_ptr<IoCounters> counters, bool on_demand) {
   std::shared_ptr<Storage> storage = StorageOf(options);
   FileOpenOptions open;
-  // What ReadParquetMetadata reads first (its trailer at least).
-  open.tail_bytes = std::max<uint64_t>(options.tail_bytes, 8);
+  // What ReadParquetMetadata reads first (its trailer at least). Only stores that need a
+  // request to learn a file's size fetch it with the open: remote ones.
+  open.tail_bytes = std::max<uint64_t>(TailBytes(options, /*remote=*/true), 8);
   open.counters = std::move(counters);
   open.on_demand = on_demand;
   std::vector<Result<std::unique_ptr<RandomAccessFile>>> out;

@@ -17,7 +17,7 @@ namespace pqsift::io {
 std::shared_ptr<Storage> StorageOf(const OpenOptions& options);
 
 // Opens `files` (a known FileInfo is what the file must still be) with their counts shared in
-// `counters`, the footer's tail (options.tail_bytes) fetched with each remote file's first
+// `counters`, the footer's tail (TailBytes(options, true)) fetched with each remote file's first
 // request; `on_demand`: local files hold no descriptor between reads. The first error, in
 // file order.
 Result<std::vector<std::unique_ptr<RandomAccessFile>>> OpenFiles(

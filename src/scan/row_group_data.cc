@@ -243,7 +243,13 @@ std::shared_ptr<const void> RowGroupData::StartPrefetch(
           }
           continue;
         }
-        ranges.push_back(r);
+        // Beginning inside a read this wave or a live earlier one holds: in the page the
+        // slice before ends in, whose reader decodes it and is handed on to this slice's
+        // reader, which asks only for the pages after it (GetFrom). Only those are read, and
+        // the reader takes them whole. (A reader that was not handed on would read that page
+        // and the rest itself: none was, in trials with and without filters.)
+        const ByteRange rest = PastHeld(r, ranges);
+        if (rest.length > 0) ranges.push_back(rest);
       }
     }
   }
@@ -277,6 +283,23 @@ uint64_t RowGroupData::EstimateReadBytes(std::span<const prune::RowSelection* co
   }
   const double share = std::min(1.0, static_cast<double>(rows) / static_cast<double>(rg.num_rows));
   return static_cast<uint64_t>(share * static_cast<double>(chunk_bytes));
+}
+
+ByteRange RowGroupData::PastHeld(ByteRange range, const std::vector<ByteRange>& wave) {
+  for (;;) {
+    uint64_t held_to = 0;
+    for (const ByteRange& have : wave) {
+      if (have.offset <= range.offset && range.offset < have.end()) {
+        held_to = std::max(held_to, have.end());
+      }
+    }
+    if (auto [earlier, index] = PrefetchedHolding({range.offset, 1}); earlier) {
+      held_to = std::max(held_to, earlier->ranges()[index].end());
+    }
+    if (held_to == 0) return range;
+    if (held_to >= range.end()) return {range.end(), 0};
+    range = {held_to, range.end() - held_to};
+  }
 }
 
 std::pair<std::shared_ptr<io::AsyncWave>, size_t> RowGroupData::PrefetchedHolding(ByteRange range) {

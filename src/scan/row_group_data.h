@@ -168,6 +168,9 @@ class RowGroupData {
   // The prefetched bytes of `range` (handed over when a prefetched read is exactly `range`);
   // empty when no prefetched read holds it.
   std::optional<Buffer> TakePrefetched(ByteRange range);
+  // What of `range` lies past the reads of `wave` and the live prefetched reads that hold its
+  // start (empty when they hold all of it). REQUIRES: prefetched_mu_ held.
+  ByteRange PastHeld(ByteRange range, const std::vector<ByteRange>& wave);
   // The live prefetched read that holds `range`, and its index in its wave (null: none).
   // REQUIRES: prefetched_mu_ held.
   std::pair<std::shared_ptr<io::AsyncWave>, size_t> PrefetchedHolding(ByteRange range);

@@ -186,6 +186,9 @@ class Tests:
     # --- HTTP ------------------------------------------------------------------------------
 
     QUERY = ["--where", "id BETWEEN 100 AND 110", "--select", "id,string_col,bigint_col"]
+    # The test files are smaller than a remote file's default first read (its last 512 KiB):
+    # whole in one request. Tests of what is read after the footer ask for 64 KiB.
+    TAIL_64K = ["--footer-read-bytes", "65536"]
 
     def test_http_rows_equal_local(self):
         want = self.pqsift("scan", self.local("tiny.parquet"), *self.QUERY, stats=False)
@@ -199,7 +202,8 @@ class Tests:
 
     def test_http_counts_are_the_servers(self):
         self.s.http.reset()
-        r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", *self.QUERY, "--threads", "1")
+        r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", *self.QUERY, *self.TAIL_64K,
+                        "--threads", "1")
         self.check(r.code == 0, r.err)
         seen = self.s.http.requests("/tiny.parquet")
         st = r.stats
@@ -216,6 +220,33 @@ class Tests:
         # Footer, page index, data: the fixed plan of this query.
         self.check(st["round_trips"] == 3, f"round trips: {st['round_trips']}: {seen}")
         self.check(st["retries"] == 0, "retries without faults")
+
+    def test_http_default_tail_holds_the_page_index(self):
+        # A remote file's first read is its last 512 KiB by default: a smaller file comes whole
+        # in that one request; a larger one's page index, written before its footer, comes with
+        # the footer, so the selective query takes 2 round trips (footer, data) instead of 3.
+        want = self.pqsift("scan", self.local("tiny.parquet"), *self.QUERY, stats=False)
+        self.s.http.reset()
+        r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", *self.QUERY, "--threads", "1")
+        st = r.stats
+        self.check(r.code == 0 and r.out == want.out, r.err)
+        self.check(st["requests"] == 1 and st["round_trips"] == 1 and
+                   st["bytes_read"] == st["file_bytes"] and
+                   len(self.s.http.requests("/tiny.parquet")) == 1, f"small file: {st}")
+        want = self.pqsift("scan", self.local("multi/f0.parquet"), *self.QUERY, stats=False)
+        self.s.http.reset()
+        r = self.pqsift("scan", self.s.http_url + "/multi/f0.parquet", *self.QUERY,
+                        "--threads", "1")
+        st = r.stats
+        self.check(r.code == 0 and r.out == want.out, r.err)
+        self.check(st["file_bytes"] > 2 * 512 * 1024 and st["footer_bytes"] == 512 * 1024,
+                   f"larger file: {st}")
+        page_index = self.stage(st, "page index")
+        self.check(page_index["row_groups_considered"] >= 1 and page_index["requests"] == 0,
+                   f"page index read apart from the footer: {page_index}")
+        self.check(st["round_trips"] == 2 and st["waves"] == 2 and
+                   st["requests"] == len(self.s.http.requests("/multi/f0.parquet")),
+                   f"larger file: {st}")
 
     def test_http_files_open_in_one_wave(self):
         self.s.http.reset()
@@ -320,7 +351,7 @@ class Tests:
         self.s.http.fault_every = 3
         try:
             r = self.pqsift("scan", self.s.http_url + "/small_pages.parquet", "--slice-rows",
-                            "500", "--threads", "2")
+                            "500", "--threads", "2", *self.TAIL_64K)
         finally:
             self.s.http.fault_every = 0
         self.check(r.code == 0 and r.out == want.out, r.err)
@@ -370,7 +401,7 @@ class Tests:
         # The first request (footer) passes; the second finds another file in its place.
         self.s.http.add_faults(["pass", "replace:" + other], path="/changing.parquet")
         r = self.pqsift("scan", self.s.http_url + "/changing.parquet", *self.QUERY,
-                        "--threads", "1", stats=False)
+                        *self.TAIL_64K, "--threads", "1", stats=False)
         self.check(r.code == 1 and "changed" in r.err and "changing.parquet" in r.err,
                    f"exit {r.code}: {r.err} {r.out[:200]}")
         self.check(r.err.count("\n") == 1, "one error line")
@@ -422,7 +453,7 @@ class Tests:
             for threads in ("1", "2"):
                 self.s.http.reset()
                 r = self.pqsift("scan", self.s.http_url + "/small_pages.parquet", "--slice-rows",
-                                slice_rows, "--threads", threads)
+                                slice_rows, "--threads", threads, *self.TAIL_64K)
                 self.check(r.code == 0 and r.out == want.out, r.err)
                 st = r.stats
                 what = f"slices of {slice_rows}, {threads} threads: {st}"
@@ -446,13 +477,33 @@ class Tests:
         for threads in ("1", "2"):
             self.s.http.reset()
             r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", "--slice-rows", "1000",
-                            "--threads", threads)
+                            "--threads", threads, *self.TAIL_64K)
             self.check(r.code == 0 and r.out == want.out, r.err)
             st = r.stats
             what = f"{threads} threads: {st}"
             self.check(st["requests"] == len(self.s.http.requests("/tiny.parquet")), what)
             self.check(st["footer_waves"] == 1 and st["data_waves"] == self.ramp_waves(9), what)
             self.check(st["bytes_read"] <= st["file_bytes"], what)
+
+    def test_http_pages_cut_by_slices_read_once(self):
+        # Pages of 2500 rows, slices of 1000: most slices begin inside a page the slice before
+        # holds rows of. That slice's reader decodes it and is handed on; the later slice's
+        # wave reads only the pages after it, so no byte is fetched twice (before: 1.34x the
+        # file, the page in both slices' waves), with and without a filter.
+        for where in ([], ["--where", "int_col > 5"]):
+            want = self.pqsift("scan", self.local("big_pages.parquet"), *where, stats=False)
+            for threads in ("1", "2"):
+                self.s.http.reset()
+                r = self.pqsift("scan", self.s.http_url + "/big_pages.parquet", *where,
+                                "--slice-rows", "1000", "--footer-read-bytes", "8",
+                                "--threads", threads)
+                self.check(r.code == 0 and r.out == want.out, r.err)
+                st = r.stats
+                what = f"{where} {threads} threads: {st}"
+                self.check(st["requests"] == len(self.s.http.requests("/big_pages.parquet")),
+                           what)
+                self.check(st["bytes_read"] <= st["file_bytes"], what)
+                self.check(st["data_waves"] == self.ramp_waves(8), what)
 
     def test_http_dictionary_stage_one_wave_for_all_files(self):
         # bigint_col holds 0, 10, ..., 90 in every row group: 15 lies between the statistics'
@@ -535,7 +586,7 @@ class Tests:
         self.s.http.add_faults(["pass", "pass", "pass", "replace:" + other],
                                path="/changing.parquet")
         r = self.pqsift("scan", self.s.http_url + "/changing.parquet", "--slice-rows", "1000",
-                        stats=False)
+                        *self.TAIL_64K, stats=False)
         self.check(r.code == 1 and "changed" in r.err and "changing.parquet" in r.err,
                    f"exit {r.code}: {r.err} {r.out[:200]}")
         self.check(r.err.count("\n") == 1, "one error line")
@@ -552,7 +603,8 @@ class Tests:
         try:
             master, slave = pty.openpty()
             p = subprocess.Popen([self.cli, "scan", self.s.http_url + "/tiny.parquet",
-                                  "--format", "none", "--slice-rows", "1000", "--threads", "1"],
+                                  "--format", "none", "--slice-rows", "1000", "--threads", "1",
+                                  *self.TAIL_64K],
                                  stdout=subprocess.DEVNULL, stderr=slave)
             os.close(slave)
             err = b""
@@ -686,9 +738,11 @@ def main():
                     "--bloom-filter", "string_col:100000,bigint_col:100000"], check=True)
     for i in range(1, 4):
         shutil.copyfile(multi, os.path.join(root, "multi", f"f{i}.parquet"))
-    # Pages of 100 rows, for the slices' waves and bytes.
+    # Pages of 100 rows, for the slices' waves and bytes; of 2500, for slices that cut pages.
     subprocess.run([args.cli, "convert", source, os.path.join(root, "small_pages.parquet"),
                     "--page-rows", "100"], check=True)
+    subprocess.run([args.cli, "convert", source, os.path.join(root, "big_pages.parquet"),
+                    "--page-rows", "2500"], check=True)
     servers = Servers(work, root, args.peers)
     start = time.time()
     try:
