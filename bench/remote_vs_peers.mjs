@@ -225,8 +225,10 @@ if (file) {
       }
       const s = results.pqsift.stats;
       if (s) {
-        out(`|  | pqsift says | | ${s.requests} | ${s.round_trips} | ${s.bytes_read} | | | footers ${s.footer_round_trips}, ` +
-            s.stages.filter((x) => x.round_trips > 0).map((x) => `${x.stage} ${x.round_trips}`).join(', ') + ' |');
+        const trips = [`footers ${s.footer_round_trips}`,
+          ...s.stages.filter((x) => x.round_trips > 0).map((x) => `${x.stage} ${x.round_trips}`),
+          `data ${s.data_round_trips}`];
+        out(`|  | pqsift says | | ${s.requests} | ${s.round_trips} | ${s.bytes_read} | | | ${trips.join(', ')} |`);
       }
     }
     out();
