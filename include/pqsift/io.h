@@ -209,6 +209,9 @@ class RandomAccessFile {
   // for as one request of at most this many bytes (0: each range its own request): where a
   // request costs more than its bytes (a round trip, a server's work per request).
   virtual uint64_t max_merged_read() const { return 0; }
+  // The requests StartReads(ranges) would make, without making them: ranges held in memory need
+  // none, and ranges that follow one another are one where the store merges them.
+  size_t CountRequests(std::vector<ByteRange> ranges) const;
   // An opaque version of the file's content (an HTTP ETag or Last-Modified), empty when the
   // store has none: a cache keyed on it never serves another version.
   virtual std::string version() const { return {}; }
@@ -267,8 +270,12 @@ class RandomAccessFile {
  private:
   std::string name_;
   uint64_t size_;
-  // Served from memory when `range` lies inside the held bytes (then true).
+  // Served from memory when `range` lies inside the held bytes (then true; `out` may be empty
+  // to ask only).
   bool CopyHeld(ByteRange range, std::span<uint8_t> out) const;
+  // Whether a request for `next` joins the request for `last` (they follow one another, and
+  // together they are at most max_merged_read()).
+  bool Joins(const ByteRange& last, const ByteRange& next) const;
   // Checks `ranges`, sizes `out`, copies what is held, merges the rest where the store merges
   // (max_merged_read) and counts them as requests: the requests left to make.
   Status PrepareReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,

@@ -148,6 +148,13 @@ struct ScanEstimate {
   // The byte ranges those bytes lie in (a chunk, or a run of needed pages): the requests a scan
   // sends before the I/O layer merges neighbours closer than the store's gap (so at most that).
   uint64_t ranges_to_read = 0;
+  // Of remote files (HTTP, S3): the requests and waves (round trips, when nothing else delays
+  // them) the scan's data reads will make as its prefetch plans them: consecutive slices of a
+  // row group in one wave, a wave's reads of a column one request. 0 for local files, whose
+  // pages the threads read as they decode them, and for scans that do not prefetch (a limit,
+  // an order): their slices read at launch.
+  uint64_t remote_requests = 0;
+  uint64_t remote_waves = 0;
   int64_t row_groups_to_read = 0;
   int64_t rows_to_read = 0;
 };

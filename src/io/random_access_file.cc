@@ -2,6 +2,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "pqsift/io.h"
@@ -57,7 +58,7 @@ bool RandomAccessFile::CopyHeld(ByteRange range, std::span<uint8_t> out) const {
     if (bytes.size() == 0 || range.offset < offset || range.end() > offset + bytes.size()) {
       return false;
     }
-    if (range.length > 0) {
+    if (range.length > 0 && !out.empty()) {
       std::memcpy(out.data(), bytes.data() + (range.offset - offset), range.length);
     }
     return true;
@@ -121,27 +122,48 @@ Status RandomAccessFile::PrepareReads(std::span<const ByteRange> ranges, std::ve
     Buffer& b = out->emplace_back(ranges[i].length);
     if (!CopyHeld(ranges[i], {b.mutable_data(), b.size()})) left.push_back(i);
   }
-  const uint64_t merge_limit = max_merged_read();
-  if (merge_limit > 0) {
+  if (max_merged_read() > 0) {
     std::stable_sort(left.begin(), left.end(),
                      [&](size_t a, size_t b) { return ranges[a].offset < ranges[b].offset; });
   }
   for (size_t i : left) {
     const ByteRange& r = ranges[i];
     std::span<uint8_t> into{(*out)[i].mutable_data(), r.length};
-    // A range that starts where the last request ends joins it, up to the store's limit.
-    if (!to_read->empty() && r.length > 0) {
+    if (!to_read->empty() && Joins(to_read->back().range, r)) {
       ScatterRead& last = to_read->back();
-      if (last.range.end() == r.offset && last.range.length + r.length <= merge_limit) {
-        last.range.length += r.length;
-        last.into.push_back(into);
-        continue;
-      }
+      last.range.length += r.length;
+      last.into.push_back(into);
+      continue;
     }
     to_read->push_back({r, {into}});
   }
   for (const ScatterRead& read : *to_read) CountRequest(read.range.length);
   return Status::OK();
+}
+
+bool RandomAccessFile::Joins(const ByteRange& last, const ByteRange& next) const {
+  // A range that starts where the last request ends joins it, up to the store's limit.
+  return next.length > 0 && last.end() == next.offset &&
+         last.length + next.length <= max_merged_read();
+}
+
+size_t RandomAccessFile::CountRequests(std::vector<ByteRange> ranges) const {
+  std::erase_if(ranges, [&](const ByteRange& r) { return CopyHeld(r, {}); });
+  if (max_merged_read() > 0) {
+    std::stable_sort(ranges.begin(), ranges.end(),
+                     [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+  }
+  size_t requests = 0;
+  std::optional<ByteRange> last;
+  for (const ByteRange& r : ranges) {
+    if (last && Joins(*last, r)) {
+      last->length += r.length;
+      continue;
+    }
+    ++requests;
+    last = r;
+  }
+  return requests;
 }
 
 void RandomAccessFile::StartReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,

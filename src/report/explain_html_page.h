@@ -175,6 +175,8 @@ const totals = [
   ["rows_to_read", "rows to read", fmtInt], ["file_bytes", "bytes of the opened files", fmtBytes],
   ["bytes_to_read", "column data to read", fmtBytes],
   ["ranges_to_read", "byte ranges to read", fmtInt],
+  ["remote_requests_to_read", "remote requests to read them", fmtInt],
+  ["remote_waves_to_read", "remote waves to read them", fmtInt],
   ["bytes_read_so_far", "bytes read to plan (footers, evidence)", fmtBytes],
 ];
 const tt = el("div", {class: "totals", id: "totals"});

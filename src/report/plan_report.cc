@@ -192,7 +192,9 @@ json PlanJson(const AccessPlan& plan, bool with_files, bool with_chunks) {
       {"file_bytes", plan.file_bytes},
       {"bytes_read_so_far", plan.bytes_read_for_plan},
       {"bytes_to_read", plan.forecast.bytes_to_read},
-      {"ranges_to_read", plan.forecast.ranges_to_read}};
+      {"ranges_to_read", plan.forecast.ranges_to_read},
+      {"remote_requests_to_read", plan.forecast.remote_requests},
+      {"remote_waves_to_read", plan.forecast.remote_waves}};
   return out;
 }
 
@@ -274,6 +276,12 @@ std::string ExplainTextOf(const json& explain) {
       "for the plan (footers, evidence)\n",
       static_cast<unsigned long long>(to_read), static_cast<unsigned long long>(file_bytes),
       Percent(to_read, file_bytes).c_str(), sum["bytes_read_so_far"].get<unsigned long long>());
+  if (uint64_t waves = sum["remote_waves_to_read"].get<uint64_t>(); waves > 0) {
+    out +=
+        Format("remote reads: the column data in %llu requests, %llu waves (the prefetch's plan)\n",
+               sum["remote_requests_to_read"].get<unsigned long long>(),
+               static_cast<unsigned long long>(waves));
+  }
   return out;
 }
 

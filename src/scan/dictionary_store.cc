@@ -120,6 +120,12 @@ bool DictionaryStore::Holds(uint64_t offset) const {
   return held_.count(offset) > 0;
 }
 
+uint64_t DictionaryStore::HeldSize(uint64_t offset) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = held_.find(offset);
+  return it == held_.end() ? 0 : it->second.bytes.size();
+}
+
 uint64_t DictionaryStore::bytes_reused() const {
   std::lock_guard<std::mutex> lock(mu_);
   return reused_bytes_;

@@ -34,6 +34,8 @@ class DictionaryStore final : public prune::DictionarySource {
   std::optional<Buffer> TakeBytes(uint64_t offset);
   // Whether TakeBytes(offset) would give bytes now.
   bool Holds(uint64_t offset) const;
+  // How many bytes TakeBytes(offset) would give now (0: none).
+  uint64_t HeldSize(uint64_t offset) const;
   // Bytes handed to the scan by TakeBytes so far (not read a second time).
   uint64_t bytes_reused() const;
 

@@ -167,6 +167,8 @@ struct Executor::State {
   std::optional<ScanSlice> NextSlice();
   std::optional<ScanSlice> MakeSlice();
   void PrefetchAhead();
+  // What PrefetchAhead will fetch of the remote files (ScanEstimate::remote_requests, waves).
+  void ForecastPrefetch(ScanEstimate* out) const;
   void Launch(const ScanSlice& launched);
   bool SubmitWhenReady(const ScanSlice& slice, int role,
                        const std::vector<const DecodedColumn*>& columns, int64_t first_row,
@@ -855,7 +857,49 @@ ScanEstimate Executor::Estimate() const {
       }
     }
   }
+  s.ForecastPrefetch(&out);
   return out;
+}
+
+// PrefetchAhead's waves replayed on slicers and row group data of their own, nothing read:
+// the same slices, the same grouping (the ramp, the wave's share of the budget), the same
+// reads (RowGroupData::PlanWave), merged as the store merges them. Exact for a fixed plan as
+// long as the scan's earlier waves are still held when a later one starts (they are unless
+// the decoding catches up with the prefetch, which then reads for itself).
+void Executor::State::ForecastPrefetch(ScanEstimate* out) const {
+  if (!look_ahead) return;
+  size_t slices_per_wave = 1;
+  const uint64_t wave_bytes = options.prefetch_bytes / kWaveBudgetShare;
+  for (size_t f = 0; f < files.size(); ++f) {
+    const std::shared_ptr<const PlannedFile>& file = files[f];
+    if (!file->file->remote()) continue;
+    for (size_t g = 0; g < file->metadata->file().row_groups.size(); ++g) {
+      const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
+      if (rg_plan.rows.empty()) continue;
+      auto data = std::make_shared<RowGroupData>(file, g, file->leaves);
+      RowGroupSlicer slicer(data, rg_plan, file->filter.has_value() && !rg_plan.fully_matched,
+                            file->scan_filter,
+                            SliceCutter::Of(*file, g, options.batch_size, options.slice_rows));
+      std::vector<ByteRange> earlier;
+      for (std::optional<ScanSlice> first = slicer.Next(); first; first = slicer.Next()) {
+        std::deque<ScanSlice> wave;
+        wave.push_back(std::move(*first));
+        std::vector<const prune::RowSelection*> rows{&wave.back().rows};
+        while (rows.size() < slices_per_wave && data->EstimateReadBytes(rows) < wave_bytes) {
+          std::optional<ScanSlice> next = slicer.Next();
+          if (!next) break;
+          wave.push_back(std::move(*next));
+          rows.push_back(&wave.back().rows);
+        }
+        std::vector<ByteRange> reads = data->PlanWave(rows, &earlier);
+        if (!reads.empty()) {
+          out->remote_requests += file->file->CountRequests(std::move(reads));
+          ++out->remote_waves;
+        }
+        slices_per_wave = std::min(slices_per_wave * 2, kMaxSlicesPerWave);
+      }
+    }
+  }
 }
 
 ScanStats Executor::stats() const {

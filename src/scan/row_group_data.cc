@@ -191,13 +191,15 @@ std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSele
     range = c.range;
     dictionary_held = c.dictionary != nullptr;
   }
-  // Reads that start with a dictionary page the planning fetched are left to the task, which
-  // reads around it; of a read reaching into the footer's tail read only the part before it is
-  // fetched (ReadAroundCache asks for exactly that part).
+  // Of a read that starts with a dictionary page the planning fetched only the rest is fetched
+  // (the task takes those bytes and reads the rest, ReadReusingDictionary); of a read reaching
+  // into the footer's tail read only the part before it (ReadAroundCache asks for that part).
   const ByteRange cached = file_->metadata->cached_range();
   std::vector<ByteRange> out;
   auto add = [&](ByteRange r) {
-    if (r.length == 0 || (file_->dictionaries && file_->dictionaries->Holds(r.offset))) return;
+    const uint64_t held = file_->dictionaries ? file_->dictionaries->HeldSize(r.offset) : 0;
+    if (held >= r.length) return;
+    r = {r.offset + held, r.length - held};
     if (r.end() <= cached.offset) {
       out.push_back(r);
     } else if (r.offset < cached.offset &&
@@ -214,13 +216,10 @@ std::vector<ByteRange> RowGroupData::ReadsFor(int32_t leaf, const prune::RowSele
   return out;
 }
 
-std::shared_ptr<const void> RowGroupData::StartPrefetch(
-    std::span<const prune::RowSelection* const> slices,
-    const std::shared_ptr<io::PrefetchLedger>& ledger) {
+std::vector<ByteRange> RowGroupData::WaveReads(std::span<const prune::RowSelection* const> slices,
+                                               const EarlierReads& earlier,
+                                               std::vector<size_t>* repeated) {
   std::vector<ByteRange> ranges;
-  std::vector<size_t> repeated;  // reads of the wave another of its slices needs too
-  // What the slices hold: their own wave, and the waves of earlier slices they read from too.
-  auto holds = std::make_shared<std::vector<std::shared_ptr<io::AsyncWave>>>();
   for (const prune::RowSelection* rows : slices) {
     for (const auto& [leaf, chunk] : chunks_) {
       for (const ByteRange& r : ReadsFor(leaf, *rows)) {
@@ -230,29 +229,47 @@ std::shared_ptr<const void> RowGroupData::StartPrefetch(
           return have.offset <= r.offset && r.end() <= have.end();
         });
         if (inside != ranges.end()) {
-          repeated.push_back(static_cast<size_t>(inside - ranges.begin()));
+          repeated->push_back(static_cast<size_t>(inside - ranges.begin()));
           continue;
         }
-        std::lock_guard<std::mutex> lock(prefetched_mu_);
-        auto [earlier, index] = PrefetchedHolding(r);
-        // Inside a read of an earlier wave: copied, never handed over (gone already, or
-        // failed: fetched again).
-        if (earlier && earlier->Share(index)) {
-          if (std::find(holds->begin(), holds->end(), earlier) == holds->end()) {
-            holds->push_back(std::move(earlier));
-          }
-          continue;
-        }
-        // Beginning inside a read this wave or a live earlier one holds: in the page the
-        // slice before ends in, whose reader decodes it and is handed on to this slice's
-        // reader, which asks only for the pages after it (GetFrom). Only those are read, and
-        // the reader takes them whole. (A reader that was not handed on would read that page
-        // and the rest itself: none was, in trials with and without filters.)
-        const ByteRange rest = PastHeld(r, ranges);
+        // Inside a read of an earlier wave: taken from it.
+        if (earlier.holds(r)) continue;
+        // Beginning inside a read this wave or an earlier one holds: in the page the slice
+        // before ends in, whose reader decodes it and is handed on to this slice's reader,
+        // which asks only for the pages after it (GetFrom). Only those are read, and the
+        // reader takes them whole. (A reader that was not handed on would read that page and
+        // the rest itself: none was, in trials with and without filters.)
+        const ByteRange rest = PastHeld(r, ranges, earlier);
         if (rest.length > 0) ranges.push_back(rest);
       }
     }
   }
+  return ranges;
+}
+
+std::shared_ptr<const void> RowGroupData::StartPrefetch(
+    std::span<const prune::RowSelection* const> slices,
+    const std::shared_ptr<io::PrefetchLedger>& ledger) {
+  std::vector<size_t> repeated;  // reads of the wave another of its slices needs too
+  // What the slices hold: their own wave, and the waves of earlier slices they read from too.
+  auto holds = std::make_shared<std::vector<std::shared_ptr<io::AsyncWave>>>();
+  EarlierReads live;
+  live.holds = [&](ByteRange r) {
+    std::lock_guard<std::mutex> lock(prefetched_mu_);
+    auto [earlier, index] = PrefetchedHolding(r);
+    // Copied, never handed over (gone already, or failed: fetched again).
+    if (!earlier || !earlier->Share(index)) return false;
+    if (std::find(holds->begin(), holds->end(), earlier) == holds->end()) {
+      holds->push_back(std::move(earlier));
+    }
+    return true;
+  };
+  live.held_to = [&](uint64_t offset) -> uint64_t {
+    std::lock_guard<std::mutex> lock(prefetched_mu_);
+    auto [earlier, index] = PrefetchedHolding({offset, 1});
+    return earlier ? earlier->ranges()[index].end() : 0;
+  };
+  std::vector<ByteRange> ranges = WaveReads(slices, live, &repeated);
   if (!ranges.empty()) {
     std::shared_ptr<io::AsyncWave> wave = io::AsyncWave::Start(*file_->file, ranges, ledger);
     for (size_t i : repeated) wave->Share(i);
@@ -285,16 +302,37 @@ uint64_t RowGroupData::EstimateReadBytes(std::span<const prune::RowSelection* co
   return static_cast<uint64_t>(share * static_cast<double>(chunk_bytes));
 }
 
-ByteRange RowGroupData::PastHeld(ByteRange range, const std::vector<ByteRange>& wave) {
+std::vector<ByteRange> RowGroupData::PlanWave(std::span<const prune::RowSelection* const> slices,
+                                              std::vector<ByteRange>* earlier) {
+  // The earlier waves' reads, as if all were still held (they are, unless the decoding catches
+  // up with the prefetch).
+  EarlierReads planned;
+  planned.holds = [&](ByteRange r) {
+    return std::any_of(earlier->begin(), earlier->end(), [&](const ByteRange& have) {
+      return have.offset <= r.offset && r.end() <= have.end();
+    });
+  };
+  planned.held_to = [&](uint64_t offset) {
+    uint64_t to = 0;
+    for (const ByteRange& have : *earlier) {
+      if (have.offset <= offset && offset < have.end()) to = std::max(to, have.end());
+    }
+    return to;
+  };
+  std::vector<size_t> repeated;
+  std::vector<ByteRange> ranges = WaveReads(slices, planned, &repeated);
+  earlier->insert(earlier->end(), ranges.begin(), ranges.end());
+  return ranges;
+}
+
+ByteRange RowGroupData::PastHeld(ByteRange range, const std::vector<ByteRange>& wave,
+                                 const EarlierReads& earlier) {
   for (;;) {
-    uint64_t held_to = 0;
+    uint64_t held_to = earlier.held_to(range.offset);
     for (const ByteRange& have : wave) {
       if (have.offset <= range.offset && range.offset < have.end()) {
         held_to = std::max(held_to, have.end());
       }
-    }
-    if (auto [earlier, index] = PrefetchedHolding({range.offset, 1}); earlier) {
-      held_to = std::max(held_to, earlier->ranges()[index].end());
     }
     if (held_to == 0) return range;
     if (held_to >= range.end()) return {range.end(), 0};

@@ -125,6 +125,11 @@ class RowGroupData {
   // and say why). Called on the consumer thread, in slice order, before the slices launch.
   std::shared_ptr<const void> StartPrefetch(std::span<const prune::RowSelection* const> slices,
                                             const std::shared_ptr<io::PrefetchLedger>& ledger);
+  // The reads StartPrefetch(slices) would start, without starting them: for forecasting a
+  // scan's requests. `earlier`: the reads of the row group's waves planned before, as if still
+  // held; this wave's are added.
+  std::vector<ByteRange> PlanWave(std::span<const prune::RowSelection* const> slices,
+                                  std::vector<ByteRange>* earlier);
   // About the bytes readers of the slices' rows would fetch: each slice's span of rows, as a
   // share of the chunks the row group reads (for sizing a wave; pages and dictionaries aside).
   uint64_t EstimateReadBytes(std::span<const prune::RowSelection* const> slices) const;
@@ -168,9 +173,20 @@ class RowGroupData {
   // The prefetched bytes of `range` (handed over when a prefetched read is exactly `range`);
   // empty when no prefetched read holds it.
   std::optional<Buffer> TakePrefetched(ByteRange range);
-  // What of `range` lies past the reads of `wave` and the live prefetched reads that hold its
-  // start (empty when they hold all of it). REQUIRES: prefetched_mu_ held.
-  ByteRange PastHeld(ByteRange range, const std::vector<ByteRange>& wave);
+  // The reads of earlier waves, as a wave sees them: live ones (StartPrefetch) or planned ones
+  // (PlanWave).
+  struct EarlierReads {
+    std::function<bool(ByteRange)> holds;       // an earlier read holds all of it
+    std::function<uint64_t(uint64_t)> held_to;  // the end of one that holds the byte (0: none)
+  };
+  // The reads a wave of `slices` makes: each slice's reads (ReadsFor) less what the wave or an
+  // earlier one holds; `repeated`: the reads more than one of its slices take.
+  std::vector<ByteRange> WaveReads(std::span<const prune::RowSelection* const> slices,
+                                   const EarlierReads& earlier, std::vector<size_t>* repeated);
+  // What of `range` lies past the reads of `wave` and the earlier ones that hold its start
+  // (empty when they hold all of it).
+  ByteRange PastHeld(ByteRange range, const std::vector<ByteRange>& wave,
+                     const EarlierReads& earlier);
   // The live prefetched read that holds `range`, and its index in its wave (null: none).
   // REQUIRES: prefetched_mu_ held.
   std::pair<std::shared_ptr<io::AsyncWave>, size_t> PrefetchedHolding(ByteRange range);
