@@ -152,7 +152,7 @@ struct ScanEstimate {
   // them) the scan's data reads will make as its prefetch plans them: consecutive slices of a
   // row group in one wave, a wave's reads of a column one request. 0 for local files, whose
   // pages the threads read as they decode them, and for scans that do not prefetch (a limit,
-  // an order): their slices read at launch.
+  // an order): their slices read at launch. (A lower bound past 65,536 slices.)
   uint64_t remote_requests = 0;
   uint64_t remote_waves = 0;
   int64_t row_groups_to_read = 0;

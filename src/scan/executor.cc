@@ -865,9 +865,13 @@ ScanEstimate Executor::Estimate() const {
 // the same slices, the same grouping (the ramp, the wave's share of the budget), the same
 // reads (RowGroupData::PlanWave), merged as the store merges them. Exact for a fixed plan as
 // long as the scan's earlier waves are still held when a later one starts (they are unless
-// the decoding catches up with the prefetch, which then reads for itself).
+// the decoding catches up with the prefetch, which then reads for itself). The replay stops
+// after kMaxForecastSlices slices (then a lower bound): a footer claiming billions of rows
+// costs no more.
 void Executor::State::ForecastPrefetch(ScanEstimate* out) const {
+  constexpr size_t kMaxForecastSlices = size_t{1} << 16;
   if (!look_ahead) return;
+  size_t slices = 0;
   size_t slices_per_wave = 1;
   const uint64_t wave_bytes = options.prefetch_bytes / kWaveBudgetShare;
   for (size_t f = 0; f < files.size(); ++f) {
@@ -882,6 +886,7 @@ void Executor::State::ForecastPrefetch(ScanEstimate* out) const {
                             SliceCutter::Of(*file, g, options.batch_size, options.slice_rows));
       std::vector<ByteRange> earlier;
       for (std::optional<ScanSlice> first = slicer.Next(); first; first = slicer.Next()) {
+        if (slices >= kMaxForecastSlices) return;
         std::deque<ScanSlice> wave;
         wave.push_back(std::move(*first));
         std::vector<const prune::RowSelection*> rows{&wave.back().rows};
@@ -891,6 +896,7 @@ void Executor::State::ForecastPrefetch(ScanEstimate* out) const {
           wave.push_back(std::move(*next));
           rows.push_back(&wave.back().rows);
         }
+        slices += rows.size();
         std::vector<ByteRange> reads = data->PlanWave(rows, &earlier);
         if (!reads.empty()) {
           out->remote_requests += file->file->CountRequests(std::move(reads));
