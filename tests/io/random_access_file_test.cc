@@ -351,5 +351,18 @@ TEST(MergedReadsTest, AStoreThatDoesNotMergeMakesARequestPerRange) {
   EXPECT_EQ(f.stats().read_requests, 3u);
 }
 
+TEST(MergedReadsTest, CountRequestsSaysWhatTheReadsWouldMakeWithoutMakingThem) {
+  std::vector<ByteRange> ranges = {{4, 2}, {0, 2}, {2, 2}, {6, 2}, {10, 2}, {11, 2}, {20, 2}};
+  MergingFile merging("abcdefghijklmnopqrstuvwxyz", 6);
+  EXPECT_EQ(merging.CountRequests(ranges), 5u);
+  EXPECT_TRUE(merging.requests.empty());
+  EXPECT_EQ(merging.stats().read_requests, 0u);
+  ASSERT_TRUE(merging.ReadRanges(ranges).ok());
+  EXPECT_EQ(merging.requests.size(), 5u);  // what it said
+  MergingFile apart("abcdefghijklmnopqrstuvwxyz", 0);
+  EXPECT_EQ(apart.CountRequests(ranges), ranges.size());
+  EXPECT_EQ(apart.CountRequests({}), 0u);
+}
+
 }  // namespace
 }  // namespace pqsift
