@@ -211,7 +211,7 @@ class RandomAccessFile {
   virtual uint64_t max_merged_read() const { return 0; }
   // The requests StartReads(ranges) would make, without making them: ranges held in memory need
   // none, and ranges that follow one another are one where the store merges them.
-  size_t CountRequests(std::vector<ByteRange> ranges) const;
+  size_t CountRequests(std::span<const ByteRange> ranges) const;
   // An opaque version of the file's content (an HTTP ETag or Last-Modified), empty when the
   // store has none: a cache keyed on it never serves another version.
   virtual std::string version() const { return {}; }
@@ -273,9 +273,11 @@ class RandomAccessFile {
   // Served from memory when `range` lies inside the held bytes (then true; `out` may be empty
   // to ask only).
   bool CopyHeld(ByteRange range, std::span<uint8_t> out) const;
-  // Whether a request for `next` joins the request for `last` (they follow one another, and
-  // together they are at most max_merged_read()).
-  bool Joins(const ByteRange& last, const ByteRange& next) const;
+  // The requests that read ranges[i] for each i of `left` (none held in memory), in the order
+  // they are made: the indices each reads. Ranges that follow one another are one request where
+  // the store merges them, up to max_merged_read() bytes.
+  std::vector<std::vector<size_t>> Requests(std::span<const ByteRange> ranges,
+                                            std::vector<size_t> left) const;
   // Checks `ranges`, sizes `out`, copies what is held, merges the rest where the store merges
   // (max_merged_read) and counts them as requests: the requests left to make.
   Status PrepareReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,

@@ -2,7 +2,6 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
-#include <optional>
 #include <string>
 
 #include "pqsift/io.h"
@@ -122,48 +121,47 @@ Status RandomAccessFile::PrepareReads(std::span<const ByteRange> ranges, std::ve
     Buffer& b = out->emplace_back(ranges[i].length);
     if (!CopyHeld(ranges[i], {b.mutable_data(), b.size()})) left.push_back(i);
   }
-  if (max_merged_read() > 0) {
-    std::stable_sort(left.begin(), left.end(),
-                     [&](size_t a, size_t b) { return ranges[a].offset < ranges[b].offset; });
-  }
-  for (size_t i : left) {
-    const ByteRange& r = ranges[i];
-    std::span<uint8_t> into{(*out)[i].mutable_data(), r.length};
-    if (!to_read->empty() && Joins(to_read->back().range, r)) {
-      ScatterRead& last = to_read->back();
-      last.range.length += r.length;
-      last.into.push_back(into);
-      continue;
+  for (const std::vector<size_t>& request : Requests(ranges, std::move(left))) {
+    ScatterRead& read = to_read->emplace_back(ScatterRead{ranges[request.front()], {}});
+    for (size_t i : request) {
+      read.range.length = ranges[i].end() - read.range.offset;
+      read.into.emplace_back((*out)[i].mutable_data(), ranges[i].length);
     }
-    to_read->push_back({r, {into}});
   }
   for (const ScatterRead& read : *to_read) CountRequest(read.range.length);
   return Status::OK();
 }
 
-bool RandomAccessFile::Joins(const ByteRange& last, const ByteRange& next) const {
-  // A range that starts where the last request ends joins it, up to the store's limit.
-  return next.length > 0 && last.end() == next.offset &&
-         last.length + next.length <= max_merged_read();
-}
-
-size_t RandomAccessFile::CountRequests(std::vector<ByteRange> ranges) const {
-  std::erase_if(ranges, [&](const ByteRange& r) { return CopyHeld(r, {}); });
-  if (max_merged_read() > 0) {
-    std::stable_sort(ranges.begin(), ranges.end(),
-                     [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+std::vector<std::vector<size_t>> RandomAccessFile::Requests(std::span<const ByteRange> ranges,
+                                                            std::vector<size_t> left) const {
+  const uint64_t merge_limit = max_merged_read();
+  if (merge_limit > 0) {
+    std::stable_sort(left.begin(), left.end(),
+                     [&](size_t a, size_t b) { return ranges[a].offset < ranges[b].offset; });
   }
-  size_t requests = 0;
-  std::optional<ByteRange> last;
-  for (const ByteRange& r : ranges) {
-    if (last && Joins(*last, r)) {
-      last->length += r.length;
+  std::vector<std::vector<size_t>> out;
+  ByteRange last;
+  for (size_t i : left) {
+    const ByteRange& r = ranges[i];
+    // A range that starts where the last request ends joins it, up to the store's limit.
+    if (!out.empty() && r.length > 0 && last.end() == r.offset &&
+        last.length + r.length <= merge_limit) {
+      last.length += r.length;
+      out.back().push_back(i);
       continue;
     }
-    ++requests;
+    out.push_back({i});
     last = r;
   }
-  return requests;
+  return out;
+}
+
+size_t RandomAccessFile::CountRequests(std::span<const ByteRange> ranges) const {
+  std::vector<size_t> left;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (!CopyHeld(ranges[i], {})) left.push_back(i);
+  }
+  return Requests(ranges, std::move(left)).size();
 }
 
 void RandomAccessFile::StartReads(std::span<const ByteRange> ranges, std::vector<Buffer>* out,

@@ -277,10 +277,12 @@ std::string ExplainTextOf(const json& explain) {
       static_cast<unsigned long long>(to_read), static_cast<unsigned long long>(file_bytes),
       Percent(to_read, file_bytes).c_str(), sum["bytes_read_so_far"].get<unsigned long long>());
   if (uint64_t waves = sum["remote_waves_to_read"].get<uint64_t>(); waves > 0) {
-    out +=
-        Format("remote reads: the column data in %llu requests, %llu waves (the prefetch's plan)\n",
-               sum["remote_requests_to_read"].get<unsigned long long>(),
-               static_cast<unsigned long long>(waves));
+    const uint64_t requests = sum["remote_requests_to_read"].get<uint64_t>();
+    out += Format(
+        "remote reads: the column data in %llu request%s, %llu wave%s (the prefetch's "
+        "plan)\n",
+        static_cast<unsigned long long>(requests), requests == 1 ? "" : "s",
+        static_cast<unsigned long long>(waves), waves == 1 ? "" : "s");
   }
   return out;
 }

@@ -167,6 +167,14 @@ struct Executor::State {
   std::optional<ScanSlice> NextSlice();
   std::optional<ScanSlice> MakeSlice();
   void PrefetchAhead();
+  // Adds to a wave (`rows`: its slices' rows, the first given) the next slices of `slicer`, as
+  // many as join it (slices_per_wave at most, while its bytes stay under the wave's share of
+  // the budget), into `wave`; false when the slicer has no slice left.
+  bool FillWave(RowGroupSlicer& slicer, size_t slices_per_wave, std::deque<ScanSlice>* wave,
+                std::vector<const prune::RowSelection*>* rows) const;
+  // The slicer of a row group the plan reads.
+  RowGroupSlicer SlicerOf(std::shared_ptr<RowGroupData> data,
+                          const prune::RowGroupPlan& rg_plan) const;
   // What PrefetchAhead will fetch of the remote files (ScanEstimate::remote_requests, waves).
   void ForecastPrefetch(ScanEstimate* out) const;
   void Launch(const ScanSlice& launched);
@@ -387,9 +395,7 @@ Status Executor::State::Plan() {
       if (rg_plan.rows.empty()) continue;
       auto data = std::make_shared<RowGroupData>(file, g, leaves);
       row_groups.push_back(data);
-      bool needs_filter = file->filter.has_value() && !rg_plan.fully_matched;
-      slicers.emplace_back(data, rg_plan, needs_filter, file->scan_filter,
-                           SliceCutter::Of(*file, g, options.batch_size, options.slice_rows));
+      slicers.push_back(SlicerOf(data, rg_plan));
     }
   }
   OrderSlices();
@@ -435,20 +441,34 @@ void Executor::State::PrefetchAhead() {
     if (!data.file().file->remote()) continue;
     // MakeSlice left next_slicer at the slicer of this row group: its next slices join.
     std::vector<const prune::RowSelection*> rows{&ahead.back().rows};
-    const uint64_t wave_bytes = options.prefetch_bytes / kWaveBudgetShare;
-    while (rows.size() < slices_per_wave && data.EstimateReadBytes(rows) < wave_bytes) {
-      std::optional<ScanSlice> next = slicers[next_slicer].Next();
-      if (!next) {
-        ++next_slicer;
-        break;
-      }
-      ahead.push_back(std::move(*next));
-      rows.push_back(&ahead.back().rows);
-    }
+    if (!FillWave(slicers[next_slicer], slices_per_wave, &ahead, &rows)) ++next_slicer;
     std::shared_ptr<const void> held = data.StartPrefetch(rows, prefetch);
     for (size_t i = first; i < ahead.size(); ++i) ahead[i].prefetched = held;
     slices_per_wave = std::min(slices_per_wave * 2, kMaxSlicesPerWave);
   }
+}
+
+bool Executor::State::FillWave(RowGroupSlicer& slicer, size_t slices_per_wave,
+                               std::deque<ScanSlice>* wave,
+                               std::vector<const prune::RowSelection*>* rows) const {
+  const RowGroupData& data = slicer.data();
+  const uint64_t wave_bytes = options.prefetch_bytes / kWaveBudgetShare;
+  while (rows->size() < slices_per_wave && data.EstimateReadBytes(*rows) < wave_bytes) {
+    std::optional<ScanSlice> next = slicer.Next();
+    if (!next) return false;
+    wave->push_back(std::move(*next));
+    rows->push_back(&wave->back().rows);
+  }
+  return true;
+}
+
+RowGroupSlicer Executor::State::SlicerOf(std::shared_ptr<RowGroupData> data,
+                                         const prune::RowGroupPlan& rg_plan) const {
+  const PlannedFile& file = data->file();
+  const size_t g = data->row_group_index();
+  const bool needs_filter = file.filter.has_value() && !rg_plan.fully_matched;
+  return RowGroupSlicer(std::move(data), rg_plan, needs_filter, file.scan_filter,
+                        SliceCutter::Of(file, g, options.batch_size, options.slice_rows));
 }
 
 // The next slice of the slicers, made now; nullopt at the end of the scan.
@@ -872,8 +892,7 @@ void Executor::State::ForecastPrefetch(ScanEstimate* out) const {
   constexpr size_t kMaxForecastSlices = size_t{1} << 16;
   if (!look_ahead) return;
   size_t slices = 0;
-  size_t slices_per_wave = 1;
-  const uint64_t wave_bytes = options.prefetch_bytes / kWaveBudgetShare;
+  size_t slices_per_wave = 1;  // the ramp, as PrefetchAhead's
   for (size_t f = 0; f < files.size(); ++f) {
     const std::shared_ptr<const PlannedFile>& file = files[f];
     if (!file->file->remote()) continue;
@@ -881,25 +900,18 @@ void Executor::State::ForecastPrefetch(ScanEstimate* out) const {
       const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
       if (rg_plan.rows.empty()) continue;
       auto data = std::make_shared<RowGroupData>(file, g, file->leaves);
-      RowGroupSlicer slicer(data, rg_plan, file->filter.has_value() && !rg_plan.fully_matched,
-                            file->scan_filter,
-                            SliceCutter::Of(*file, g, options.batch_size, options.slice_rows));
+      RowGroupSlicer slicer = SlicerOf(data, rg_plan);
       std::vector<ByteRange> earlier;
       for (std::optional<ScanSlice> first = slicer.Next(); first; first = slicer.Next()) {
         if (slices >= kMaxForecastSlices) return;
         std::deque<ScanSlice> wave;
         wave.push_back(std::move(*first));
         std::vector<const prune::RowSelection*> rows{&wave.back().rows};
-        while (rows.size() < slices_per_wave && data->EstimateReadBytes(rows) < wave_bytes) {
-          std::optional<ScanSlice> next = slicer.Next();
-          if (!next) break;
-          wave.push_back(std::move(*next));
-          rows.push_back(&wave.back().rows);
-        }
+        FillWave(slicer, slices_per_wave, &wave, &rows);
         slices += rows.size();
         std::vector<ByteRange> reads = data->PlanWave(rows, &earlier);
         if (!reads.empty()) {
-          out->remote_requests += file->file->CountRequests(std::move(reads));
+          out->remote_requests += file->file->CountRequests(reads);
           ++out->remote_waves;
         }
         slices_per_wave = std::min(slices_per_wave * 2, kMaxSlicesPerWave);
