@@ -110,6 +110,10 @@ struct HttpOptions {
   // The largest gap two reads of one file are merged over (the measured latency times the
   // bandwidth decides below it).
   uint64_t max_coalesce_gap = uint64_t{8} << 20;
+  // A server that does not honour Range requests (it answers the first read with the whole
+  // file: `python3 -m http.server`, some CDNs) has its files of at most this many bytes read
+  // whole, once, into memory; a larger file is an error that says so (0: none is).
+  uint64_t max_whole_file_bytes = uint64_t{256} << 20;
   // Proxies come from the usual environment variables (http_proxy, https_proxy, no_proxy).
 };
 

@@ -26,6 +26,10 @@ void AddStorageOptions(CLI::App* sub, StorageArgs& args) {
                   "Retries of a request after transient failures (5xx, 429, resets, truncated "
                   "bodies, stalls), with exponential backoff")
       ->group(group);
+  sub->add_option("--max-whole-file-bytes", http.max_whole_file_bytes,
+                  "A server that ignores Range requests has its files of at most this many "
+                  "bytes read whole, once, into memory (larger ones fail; 0: none is read so)")
+      ->group(group);
   sub->add_option("--s3-endpoint", s3.endpoint,
                   "S3 endpoint, http(s)://HOST[:PORT] (default: AWS_ENDPOINT_URL_S3, "
                   "AWS_ENDPOINT_URL, the profile's endpoint_url, else AWS)")

@@ -260,6 +260,15 @@ struct HttpClient::Loop {
     auto* t = static_cast<Transfer*>(user);
     size_t n = size * count;
     bool success = t->header_status >= 200 && t->header_status < 300;
+    uint64_t announced = 0;
+    if (success && t->response.received == 0 && ParseU64(t->response.content_length, &announced) &&
+        announced > (t->request.into.empty() ? t->request.max_body : t->into_size)) {
+      t->overflow = true;  // longer than allowed: not worth receiving up to the limit first
+      return 0;
+    }
+    if (success && t->response.received == 0 && announced > 0 && t->request.into.empty()) {
+      t->response.body.reserve(announced);  // a whole file from a server that ignores Range
+    }
     if (success && !t->request.into.empty()) {
       if (t->response.received + n > t->into_size) {
         t->overflow = true;
@@ -416,10 +425,16 @@ struct HttpClient::Loop {
     std::string why;
     long status = t->header_status;
     if (code == CURLE_WRITE_ERROR && t->overflow) {
-      Fail(*t, Status::IOError(name + ": the server sent more bytes than were asked for" +
-                               (status == 200 && (t->request.range || t->request.suffix)
-                                    ? " (it does not honour Range requests)"
-                                    : "")));
+      std::string message = name + ": the server sent more bytes than were asked for";
+      if (status == 200 && (t->request.range || t->request.suffix)) {
+        message += " (it does not honour Range requests";
+        if (!t->response.content_length.empty()) {
+          message += "; the whole file is " + t->response.content_length + " bytes";
+        }
+        message += ")";
+      }
+      if (!t->request.too_long_hint.empty()) message += ": " + t->request.too_long_hint;
+      Fail(*t, Status::IOError(message));
       return;
     }
     if (code != CURLE_OK) {

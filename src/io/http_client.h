@@ -46,7 +46,9 @@ struct HttpRequest {
   bool follow_redirects = false;
   // A successful body fills these spans one after the other when set (it must be exactly as
   // long as they are together: longer is refused, shorter retried as truncated); else it goes
-  // into HttpResponse::body, at most max_body bytes.
+  // into HttpResponse::body, at most max_body bytes. A body longer than allowed (or announced
+  // so by its Content-Length) ends the request at once: IOError "the server sent more bytes
+  // than were asked for", then `too_long_hint` when set (what would allow it).
   std::vector<std::span<uint8_t>> into;
   uint64_t into_size() const {
     uint64_t n = 0;
@@ -54,6 +56,7 @@ struct HttpRequest {
     return n;
   }
   uint64_t max_body = uint64_t{64} << 20;
+  std::string too_long_hint;
 };
 
 struct HttpResponse {

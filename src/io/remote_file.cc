@@ -185,7 +185,8 @@ Result<std::unique_ptr<RemoteFile>> FromTailResponse(std::shared_ptr<HttpClient>
     // Bytes of the file wherever they are; the footer read fetches the tail when they are not.
     held_offset = got.range->offset;
   } else if (response.status == 200) {
-    // A server that ignores Range sends the whole file: accepted when it fit in the tail.
+    // A server that ignores Range sends the whole file (at most max_whole_file_bytes, else the
+    // request failed): held, the file is read from memory.
     size = response.body.size();
   } else if (response.status == 412) {
     return Status::IOError(name + ": the file changed since it was listed (HTTP 412)");
@@ -223,6 +224,17 @@ std::vector<Result<std::unique_ptr<RandomAccessFile>>> OpenRemoteFiles(
     const std::shared_ptr<HttpClient>& client, std::vector<RemoteTarget> targets,
     std::span<const FileInfo* const> expected, const FileOpenOptions& options) {
   const uint64_t tail = std::max(options.tail_bytes, kMinTailBytes);
+  // A server that ignores Range answers the tail read with the whole file: taken as the file
+  // when it is small enough (FromTailResponse holds it, and no read makes a request after).
+  // Some S3 emulators answer a suffix range with more (bytes 0-N for "-N"): taken too, and the
+  // footer read fetches the tail then.
+  const uint64_t whole_file_limit = client->options().max_whole_file_bytes;
+  const uint64_t max_body = std::max(2 * tail, whole_file_limit);
+  const std::string hint =
+      whole_file_limit == 0
+          ? "reading such a server's files whole is off (--max-whole-file-bytes)"
+          : "files of at most " + std::to_string(whole_file_limit) +
+                " bytes are read whole from such a server (--max-whole-file-bytes)";
   std::mutex mu;
   std::condition_variable cv;
   size_t left = targets.size();
@@ -232,9 +244,8 @@ std::vector<Result<std::unique_ptr<RandomAccessFile>>> OpenRemoteFiles(
     IoCounters::Wait wait(options.counters.get());
     for (size_t i = 0; i < targets.size(); ++i) {
       HttpRequest r = MakeRequest(targets[i]);
-      // Some S3 emulators answer a suffix range with more (bytes 0-N for "-N"): taken, and the
-      // footer read fetches the tail then.
-      r.max_body = 2 * tail;
+      r.max_body = max_body;
+      r.too_long_hint = hint;
       const FileInfo* listed = expected[i];
       if (listed != nullptr && listed->size > 0) {
         uint64_t n = std::min(tail, listed->size);

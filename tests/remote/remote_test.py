@@ -18,6 +18,8 @@ nginx, openssl, curl or s3rver skips the tests that need it (and says so).
 
 import argparse
 import csv
+import functools
+import http.server
 import io
 import json
 import os
@@ -27,6 +29,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import urllib.error
@@ -380,6 +383,45 @@ class Tests:
         self.s.http.add_faults(["403"], path="/tiny.parquet")
         r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", stats=False)
         self.check(r.code == 1 and "403 Forbidden" in r.err and "tiny.parquet" in r.err, r.err)
+
+    def test_http_server_without_ranges_reads_files_whole(self):
+        # Python's http.server answers every GET with the whole file, Range or not. A file of at
+        # most --max-whole-file-bytes is then read whole by its first request and scanned from
+        # memory; a larger one is an error that says why and what would allow it.
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+        handler = functools.partial(Quiet, directory=self.s.root)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            url = f"http://127.0.0.1:{server.server_address[1]}"
+            size = os.path.getsize(self.local("tiny.parquet"))
+            self.check(size > 2 * 65536, f"tiny.parquet is {size} bytes: not past the tail")
+            for query in (self.QUERY, []):
+                want = self.pqsift("scan", self.local("tiny.parquet"), *query, stats=False)
+                got = self.pqsift("scan", url + "/tiny.parquet", *query, *self.TAIL_64K)
+                self.check(got.code == 0 and got.out == want.out, "rows differ: " + got.err)
+                st = got.stats
+                self.check(st["requests"] == 1 and st["bytes_read"] == size,
+                           f"{st['requests']} requests, {st['bytes_read']} of {size} bytes")
+            files = [url + f"/multi/f{i}.parquet" for i in range(4)]
+            want = self.pqsift("scan", *[self.local(f"multi/f{i}.parquet") for i in range(4)],
+                               *self.QUERY, stats=False)
+            got = self.pqsift("scan", *files, *self.QUERY, *self.TAIL_64K)
+            self.check(got.code == 0 and got.out == want.out, got.err)
+            self.check(got.stats["requests"] == 4, f"{got.stats['requests']} requests")
+            small = self.pqsift("scan", url + "/tiny.parquet", *self.TAIL_64K,
+                                "--max-whole-file-bytes", str(size - 1), stats=False)
+            self.check(small.code == 1 and small.err.count("\n") == 1 and
+                       "does not honour Range requests" in small.err and
+                       f"the whole file is {size} bytes" in small.err and
+                       "--max-whole-file-bytes" in small.err and "tiny.parquet" in small.err,
+                       small.err)
+        finally:
+            server.shutdown()
+            server.server_close()
 
     def test_http_retries_exhausted(self):
         self.s.http.reset()
