@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cctype>
 #include <span>
 
 #include "dataset/paths.h"
@@ -13,6 +14,22 @@ namespace pqsift {
 namespace {
 
 bool HasWildcard(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
+
+// The part of `input` a pattern may be in: after a URL's scheme; for http(s), before its query
+// or fragment, where '?' starts the query (a signed URL's "?X-Amz-Signature=...") and is no
+// wildcard.
+std::string_view PatternPart(std::string_view input) {
+  std::string_view scheme = PathScheme(input);
+  if (scheme.empty()) return input;
+  std::string_view rest = input.substr(scheme.size() + 3);
+  auto is = [&](std::string_view name) {
+    return std::equal(scheme.begin(), scheme.end(), name.begin(), name.end(), [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == b;
+    });
+  };
+  if (is("http") || is("https")) rest = rest.substr(0, rest.find_first_of("?#"));
+  return rest;
+}
 
 // Hive, Spark and Arrow leave out names starting with '.' or '_' (_SUCCESS, .crc files, the
 // manifest): they are not data.
@@ -123,9 +140,8 @@ Result<std::vector<DatasetFile>> ExpandPathsListing(const std::vector<std::strin
   std::vector<DatasetFile> out;
   for (const std::string& input : inputs) {
     PQSIFT_ASSIGN_OR_RETURN(FileSystem * fs, storage->For(input));
-    const bool remote = !PathScheme(input).empty();
     std::vector<FileInfo> found;
-    if (HasWildcard(remote ? input.substr(PathScheme(input).size() + 3) : input)) {
+    if (HasWildcard(PatternPart(input))) {
       std::string root = LiteralPrefix(input);
       // A relative pattern matches relative paths: walk "." and drop its "./".
       PQSIFT_ASSIGN_OR_RETURN(std::vector<FileInfo> all, WalkFolder(*fs, root, hidden));

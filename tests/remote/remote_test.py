@@ -384,6 +384,22 @@ class Tests:
         r = self.pqsift("scan", self.s.http_url + "/tiny.parquet", stats=False)
         self.check(r.code == 1 and "403 Forbidden" in r.err and "tiny.parquet" in r.err, r.err)
 
+    def test_http_query_string_is_sent_not_globbed_nor_shown(self):
+        # A signed URL (S3 presigned, a CDN token) ends with a query: its '?' is no wildcard, the
+        # query goes with every request, and no message or statistic shows it.
+        secret = "X-Amz-Signature=0123456789abcdef"
+        url = self.s.http_url + "/tiny.parquet?X-Amz-Expires=60&" + secret
+        want = self.pqsift("scan", self.local("tiny.parquet"), *self.QUERY, stats=False)
+        self.s.http.reset()
+        got = self.pqsift("scan", url, *self.QUERY, "--stats")
+        self.check(got.code == 0 and got.out == want.out, got.err)
+        seen = self.s.http.requests("/tiny.parquet")
+        self.check(seen and all(secret in e[1] for e in seen), f"requests without the query: {seen}")
+        self.check(secret not in got.err and secret not in json.dumps(got.stats), "query shown")
+        missing = self.pqsift("scan", self.s.http_url + "/absent.parquet?" + secret, stats=False)
+        self.check(missing.code == 1 and "404" in missing.err and secret not in missing.err and
+                   "absent.parquet" in missing.err, missing.err)
+
     def test_http_server_without_ranges_reads_files_whole(self):
         # Python's http.server answers every GET with the whole file, Range or not. A file of at
         # most --max-whole-file-bytes is then read whole by its first request and scanned from
