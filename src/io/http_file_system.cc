@@ -5,6 +5,29 @@
 namespace pqsift::io {
 namespace {
 
+// The URL as sent: a character a URL may not hold as it is (a space, a control byte, a
+// backslash, '"', '<', '>', '^', '`', '{', '|', '}') percent-encoded, as a browser sends what
+// is typed; '%' and everything else as given (an encoded URL stays as it is; libcurl encodes
+// non-ASCII bytes).
+std::string UrlToSend(const std::string& url) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(url.size());
+  for (char c : url) {
+    const auto b = static_cast<unsigned char>(c);
+    const bool encode = b <= 0x20 || b == 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' ||
+                        c == '^' || c == '`' || c == '{' || c == '|' || c == '}';
+    if (!encode) {
+      out += c;
+      continue;
+    }
+    out += '%';
+    out += kHex[b >> 4];
+    out += kHex[b & 0xF];
+  }
+  return out;
+}
+
 class HttpFileSystem final : public FileSystem {
  public:
   explicit HttpFileSystem(std::shared_ptr<HttpClient> client) : client_(std::move(client)) {}
@@ -24,7 +47,7 @@ class HttpFileSystem final : public FileSystem {
     std::vector<const FileInfo*> expected;
     for (const FileInfo& f : files) {
       RemoteTarget t;
-      t.url = f.path;
+      t.url = UrlToSend(f.path);
       t.display = RedactUrl(f.path);
       t.follow_redirects = true;
       targets.push_back(std::move(t));

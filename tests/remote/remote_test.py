@@ -135,7 +135,8 @@ http {{
     def put_s3(self, local, key):
         subprocess.run(["curl", "-sS", "-f", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user",
                         f"{S3_KEY}:{S3_SECRET}", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
-                        "-T", local, f"http://127.0.0.1:{self.s3_port}/bkt/{key}"],
+                        "-T", local,
+                        f"http://127.0.0.1:{self.s3_port}/bkt/{urllib.parse.quote(key)}"],
                        check=True, capture_output=True)
 
     def stop(self):
@@ -399,6 +400,15 @@ class Tests:
         missing = self.pqsift("scan", self.s.http_url + "/absent.parquet?" + secret, stats=False)
         self.check(missing.code == 1 and "404" in missing.err and secret not in missing.err and
                    "absent.parquet" in missing.err, missing.err)
+
+    def test_http_url_with_spaces_and_symbols_as_typed(self):
+        # A file name with a space or a non-ASCII letter, typed as it is or percent-encoded.
+        for name in ("with space {1}.parquet", "\u00fcml\u00e4ut.parquet"):
+            shutil.copyfile(self.local("tiny.parquet"), self.local(name))
+            want = self.pqsift("scan", self.local(name), *self.QUERY, stats=False)
+            for typed in (name, urllib.parse.quote(name)):
+                got = self.pqsift("scan", self.s.http_url + "/" + typed, *self.QUERY)
+                self.check(got.code == 0 and got.out == want.out, f"{typed}: {got.err}")
 
     def test_http_server_without_ranges_reads_files_whole(self):
         # Python's http.server answers every GET with the whole file, Range or not. A file of at
@@ -766,6 +776,23 @@ class Tests:
     def test_s3_glob(self):
         r = self.s3("count", "s3://bkt/hive/day=*/b.parquet")
         self.check(r.code == 0 and r.out.strip() == str(3 * 7300), r.out + r.err)
+
+    def test_s3_keys_with_spaces_and_symbols(self):
+        # S3 keys may hold any character: each is percent-encoded in the request (and signed so),
+        # and listed keys come back decoded, whatever the listing's encoding.
+        folder = "odd keys/day=2026-01-01 x+y"
+        names = ["a b.parquet", "c+d=e,f.parquet", "\u00fc\u00f1i.parquet"]
+        for name in names:
+            self.s.put_s3(self.local("tiny.parquet"), f"{folder}/{name}")
+        want = self.pqsift("scan", self.local("tiny.parquet"), *self.QUERY, stats=False)
+        for name in names:
+            r = self.s3("scan", f"s3://bkt/{folder}/{name}", *self.QUERY)
+            self.check(r.code == 0 and r.out == want.out, f"{name}: {r.err}")
+            self.check(self.s.s3.signature_failures == 0, f"{name}: a SigV4 check failed")
+        listed = self.s3("count", f"s3://bkt/{folder}/")
+        self.check(listed.code == 0 and listed.out.strip() == str(3 * 7300), listed.out + listed.err)
+        globbed = self.s3("count", "s3://bkt/odd keys/*/c+d*.parquet")
+        self.check(globbed.code == 0 and globbed.out.strip() == "7300", globbed.out + globbed.err)
 
     def test_s3_missing_key_fails_at_once(self):
         self.s.s3.reset()
