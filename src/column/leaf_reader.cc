@@ -331,14 +331,16 @@ Status LeafReader::LoadDictionary() {
   return Status::OK();
 }
 
-Status LeafReader::Advance(int64_t n, bool read) {
+Status LeafReader::Advance(int64_t n, bool read, const uint8_t* keep) {
   if (n < 0 || n > records_left()) {
     return Status::OutOfRange(pages_.where() + ": cannot advance " + std::to_string(n) + " rows; " +
                               std::to_string(records_left()) + " are left");
   }
   const int16_t max_def = column_.max_definition_level;
   const bool nested = column_.max_repetition_level > 0;
-  int64_t started = 0;  // records begun by this call
+  int64_t started = 0;               // records begun by this call
+  int64_t kept = 0;                  // records appended by this call (reading with `keep`)
+  std::vector<uint8_t> keep_values;  // per non-null value of a page's levels (reading with `keep`)
   for (;;) {
     if (level_pos_ == page_levels_) {
       // A record ends with its page when pages start at row boundaries (flat columns, or the
@@ -363,6 +365,7 @@ Status LeafReader::Advance(int64_t n, bool read) {
     int64_t available = page_levels_ - level_pos_;
     int64_t take = 0;
     bool finished = false;
+    const uint8_t* page_keep = keep != nullptr ? keep + started : nullptr;  // flat: one per level
     if (!nested) {
       take = std::min(available, n - started);
       started += take;
@@ -382,7 +385,29 @@ Status LeafReader::Advance(int64_t n, bool read) {
       }
     }
     int64_t non_null = def ? CountEqual(def, take, max_def) : take;
-    if (read) {
+    const uint8_t* value_keep = page_keep;
+    if (read && page_keep != nullptr) {
+      // Only the kept records' levels; the values' keep bytes are those of the defined levels.
+      int64_t kept_here = 0;
+      if (def != nullptr) {
+        keep_values.clear();
+        for (int64_t i = 0; i < take; ++i) {
+          if (def[i] == max_def) keep_values.push_back(page_keep[i]);
+          if (page_keep[i] != 0) {
+            pending_.definition_levels.push_back(def[i]);
+            ++kept_here;
+          }
+        }
+        value_keep = keep_values.data();
+      } else {
+        for (int64_t i = 0; i < take; ++i) kept_here += page_keep[i] != 0 ? 1 : 0;
+        if (max_def > 0) {
+          pending_.definition_levels.insert(pending_.definition_levels.end(), kept_here, max_def);
+        }
+      }
+      pending_.num_levels += kept_here;
+      kept += kept_here;
+    } else if (read) {
       if (def) pending_.definition_levels.insert(pending_.definition_levels.end(), def, def + take);
       if (max_def > 0 && !def) {
         pending_.definition_levels.insert(pending_.definition_levels.end(), take, max_def);
@@ -393,7 +418,7 @@ Status LeafReader::Advance(int64_t n, bool read) {
     // Values skipped to the page's end are left undecoded: the next page starts afresh (and an
     // arriving page is not decompressed further for them).
     const bool skips_to_page_end = !read && level_pos_ + take == page_levels_;
-    Status st = read ? values_->Read(non_null)
+    Status st = read ? values_->Read(non_null, value_keep, nullptr)
                      : (skips_to_page_end ? Status::OK() : values_->Skip(non_null));
     if (!st.ok()) return PageError(st);
     if (release_when_arrived_ && pages_.arrived_whole()) {
@@ -409,12 +434,16 @@ Status LeafReader::Advance(int64_t n, bool read) {
     }
   }
   position_ += n;
-  if (read) pending_.num_records += n;
+  if (read) pending_.num_records += keep != nullptr ? kept : n;
   return Status::OK();
 }
 
 Status LeafReader::ReadRecords(int64_t n) { return Advance(n, true); }
 Status LeafReader::SkipRecords(int64_t n) { return Advance(n, false); }
+Status LeafReader::ReadRecordsKeeping(int64_t n, const uint8_t* keep) {
+  if (!flat()) return Error("a selective read of a nested column");
+  return Advance(n, true, keep);
+}
 
 LeafBatch LeafReader::Flush() {
   LeafBatch out = std::move(pending_);

@@ -107,6 +107,12 @@ class LeafReader {
   // OutOfRange past the row group's end; Corruption when the data disagrees with the footer.
   Status ReadRecords(int64_t n);
   Status SkipRecords(int64_t n);
+  // Reads the next `n` records and appends those whose `keep` byte (n bytes) is nonzero: the
+  // others are decoded but not copied out, cheaper than reading them all and selecting after
+  // when the kept rows are scattered. Flat columns only (Internal error for a nested one).
+  Status ReadRecordsKeeping(int64_t n, const uint8_t* keep);
+  // Whether the column has no repetition (ReadRecordsKeeping reads it).
+  bool flat() const { return column_.max_repetition_level == 0; }
 
   // Hands over everything read since the last Flush.
   LeafBatch Flush();
@@ -154,8 +160,9 @@ class LeafReader {
   Status PageError(const Status& st) const;
   // Decodes the marked dictionary page, once, before the first page that uses it.
   Status LoadDictionary();
-  // Reads or skips `n` records: the shared walk over levels.
-  Status Advance(int64_t n, bool read);
+  // Reads or skips `n` records: the shared walk over levels. Reading with `keep` (flat
+  // columns): only the records it marks are appended.
+  Status Advance(int64_t n, bool read, const uint8_t* keep = nullptr);
   Status Error(const std::string& what) const;
 
   const ColumnDescriptor& column_;

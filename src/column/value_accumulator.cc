@@ -25,6 +25,19 @@ void GrowTo(ArrowBuffer& buffer, size_t size) {
   buffer.Resize(size);
 }
 
+// Moves the values of `values[0, n)` whose `keep` byte is nonzero to the front, in order;
+// returns how many. Without `keep`, all n.
+template <typename T>
+int64_t KeepOnly(T* values, int64_t n, const uint8_t* keep) {
+  if (keep == nullptr) return n;
+  int64_t kept = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    values[kept] = values[i];
+    kept += keep[i] != 0 ? 1 : 0;
+  }
+  return kept;
+}
+
 // A decoded dictionary as other readers of the chunk adopt it (DecodedDictionary).
 template <typename DType>
 struct SharedDictionary final : DecodedDictionary {
@@ -132,10 +145,15 @@ template <typename DType>
 class DirectSink {
  public:
   using Value = typename DType::Value;
-  Status Append(ValueDecoder<DType>& d, int64_t n) {
+  // Appends the next n values (those `keep` marks, when given); returns how many.
+  Result<int64_t> Append(ValueDecoder<DType>& d, int64_t n, const uint8_t* keep) {
     size_t old = values_->size();
     GrowTo(*values_, old + static_cast<size_t>(n) * sizeof(Value));
-    return d.Decode(reinterpret_cast<Value*>(values_->data() + old), n);
+    auto* out = reinterpret_cast<Value*>(values_->data() + old);
+    PQSIFT_RETURN_IF_ERROR(d.Decode(out, n));
+    const int64_t kept = KeepOnly(out, n, keep);  // in place: the dropped ones are overwritten
+    values_->Resize(old + static_cast<size_t>(kept) * sizeof(Value));
+    return kept;
   }
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
     std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(values_)};
@@ -154,14 +172,15 @@ class ConvertSink {
  public:
   using Value = typename DType::Value;
   explicit ConvertSink(Convert convert = {}) : convert_(convert) {}
-  Status Append(ValueDecoder<DType>& d, int64_t n) {
+  Result<int64_t> Append(ValueDecoder<DType>& d, int64_t n, const uint8_t* keep) {
     scratch_.resize(static_cast<size_t>(n));
     PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
+    n = KeepOnly(scratch_.data(), n, keep);
     size_t old = values_->size();
     GrowTo(*values_, old + static_cast<size_t>(n) * sizeof(Out));
     Out* out = reinterpret_cast<Out*>(values_->data() + old);
     for (int64_t i = 0; i < n; ++i) PQSIFT_RETURN_IF_ERROR(convert_(scratch_[i], out[i]));
-    return Status::OK();
+    return n;
   }
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
     std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(values_)};
@@ -178,9 +197,10 @@ class ConvertSink {
 // Booleans: one byte per decoded value, packed into Arrow's LSB-first bitmap.
 class BoolSink {
  public:
-  Status Append(ValueDecoder<encoding::BooleanType>& d, int64_t n) {
+  Result<int64_t> Append(ValueDecoder<encoding::BooleanType>& d, int64_t n, const uint8_t* keep) {
     scratch_.resize(static_cast<size_t>(n));
     PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
+    n = KeepOnly(scratch_.data(), n, keep);
     size_t bytes = static_cast<size_t>((length_ + n + 7) / 8);
     size_t old = bits_->size();
     GrowTo(*bits_, bytes);
@@ -191,7 +211,7 @@ class BoolSink {
       bits[bit >> 3] |= static_cast<uint8_t>((scratch_[i] & 1) << (bit & 7));
     }
     length_ += n;
-    return Status::OK();
+    return n;
   }
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
     std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(bits_)};
@@ -215,34 +235,40 @@ class BinarySink {
  public:
   static constexpr int64_t kBatch = 1024;
 
-  Status Append(ValueDecoder<DType>& d, int64_t n) {
+  Result<int64_t> Append(ValueDecoder<DType>& d, int64_t n, const uint8_t* keep) {
     size_t old_offsets = offsets_->size();
     GrowTo(*offsets_, old_offsets + static_cast<size_t>(n) * sizeof(int64_t));
+    int64_t appended = 0;
     for (int64_t done = 0; done < n;) {
       const int64_t batch = std::min(kBatch, n - done);
       scratch_.resize(static_cast<size_t>(batch));
       PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), batch));
+      // Only the kept views are copied out of the page.
+      const int64_t kept =
+          KeepOnly(scratch_.data(), batch, keep == nullptr ? nullptr : keep + done);
       size_t total = 0;
-      for (const ByteView& v : scratch_) total += v.size;
+      for (int64_t i = 0; i < kept; ++i) total += scratch_[i].size;
       size_t pos = data_->size();
-      if (done == 0 && batch < n) {
+      if (done == 0 && batch < n && kept > 0) {
         // Room for the whole append at the first batch's average size: one allocation instead
         // of a doubling copy per power of two.
-        const size_t expected = total / static_cast<size_t>(batch) * static_cast<size_t>(n);
+        const size_t expected = total / static_cast<size_t>(kept) * static_cast<size_t>(n);
         if (pos + expected > data_->capacity()) data_->Reserve(pos + expected);
       }
       GrowTo(*data_, pos + total);
       uint8_t* data = data_->data();
-      auto* offsets = reinterpret_cast<int64_t*>(offsets_->data() + old_offsets) + done;
-      for (int64_t i = 0; i < batch; ++i) {
+      auto* offsets = reinterpret_cast<int64_t*>(offsets_->data() + old_offsets) + appended;
+      for (int64_t i = 0; i < kept; ++i) {
         const ByteView& v = scratch_[i];
         encoding::CopyShort(data + pos, v.data, v.size);
         pos += v.size;
         offsets[i] = static_cast<int64_t>(pos);
       }
+      appended += kept;
       done += batch;
     }
-    return Status::OK();
+    offsets_->Resize(old_offsets + static_cast<size_t>(appended) * sizeof(int64_t));
+    return appended;
   }
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
     std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(offsets_),
@@ -338,9 +364,12 @@ struct BytesToDecimal128 {
 class FixedBinarySink {
  public:
   explicit FixedBinarySink(int32_t width) : width_(width) {}
-  Status Append(ValueDecoder<encoding::FixedLenByteArrayType>& d, int64_t n) {
+  Result<int64_t> Append(ValueDecoder<encoding::FixedLenByteArrayType>& d, int64_t n,
+                         const uint8_t* keep) {
     scratch_.resize(static_cast<size_t>(n));
     PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), n));
+    n = KeepOnly(scratch_.data(), n, keep);
+    scratch_.resize(static_cast<size_t>(n));
     size_t old = values_->size();
     GrowTo(*values_, old + static_cast<size_t>(n) * static_cast<size_t>(width_));
     uint8_t* out = values_->data() + old;
@@ -352,7 +381,7 @@ class FixedBinarySink {
       if (width_ != 0) std::memcpy(out, v.data, static_cast<size_t>(width_));
       out += width_;
     }
-    return Status::OK();
+    return n;
   }
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
     std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(values_)};
@@ -388,10 +417,13 @@ class TypedAccumulator final : public ValueAccumulator {
                    encoding::ByteSupply* more) override {
     return decoders_.Start(encoding, data, num_values, more);
   }
-  Status Read(int64_t n) override {
-    if (n == 0) return Status::OK();
-    PQSIFT_RETURN_IF_ERROR(sink_.Append(decoders_.current(), n));
-    length_ += n;
+  Status Read(int64_t n, const uint8_t* keep, int64_t* appended) override {
+    int64_t kept = 0;
+    if (n > 0) {
+      PQSIFT_ASSIGN_OR_RETURN(kept, sink_.Append(decoders_.current(), n, keep));
+    }
+    length_ += kept;
+    if (appended != nullptr) *appended = kept;
     return Status::OK();
   }
   Status ReadDictionary() override {
@@ -400,7 +432,7 @@ class TypedAccumulator final : public ValueAccumulator {
     EntriesDecoder<DType> entries(dictionary->dictionary());
     int64_t n = entries.values_left();
     if (n == 0) return Status::OK();
-    PQSIFT_RETURN_IF_ERROR(sink_.Append(entries, n));
+    PQSIFT_RETURN_IF_ERROR(sink_.Append(entries, n, nullptr).status());
     length_ += n;
     return Status::OK();
   }

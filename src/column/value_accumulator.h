@@ -42,8 +42,11 @@ class ValueAccumulator {
   // `data` is what has arrived, `more` brings the rest (ValueDecoder::SetArrivingData).
   virtual Status StartPage(Encoding encoding, std::span<const uint8_t> data, int64_t num_values,
                            encoding::ByteSupply* more = nullptr) = 0;
-  // Decodes the next `n` values of the page and appends them to the batch.
-  virtual Status Read(int64_t n) = 0;
+  // Decodes the next `n` values of the page and appends them to the batch; with `keep` (null,
+  // or n bytes), only the values whose byte is nonzero: the others are decoded but never
+  // copied out (a selective read of scattered rows). *appended (when not null) says how many
+  // were appended.
+  virtual Status Read(int64_t n, const uint8_t* keep, int64_t* appended) = 0;
   // Appends every entry of the dictionary (SetDictionary), in dictionary order, to the batch:
   // the values a dictionary-encoded page can hold, converted exactly as Read converts them.
   // Corruption when no dictionary was set.

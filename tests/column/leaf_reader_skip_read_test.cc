@@ -1,7 +1,8 @@
 // Skip/read property test: for random patterns of skips and reads over every column chunk of
 // real files, the rows read equal the same rows of a full read — for every encoding, codec,
 // page version and nesting the files hold, across page and batch boundaries, with pages read
-// whole or arriving as they are read (PageReaderOptions::on_demand_page_bytes).
+// whole or arriving as they are read (PageReaderOptions::on_demand_page_bytes), and, for flat
+// columns, reads that keep only some of their rows (LeafReader::ReadRecordsKeeping).
 //
 // Files: every readable parquet-testing file, plus the peer-written files in the folder named
 // by $PQSIFT_PEER_FILES when set (CTest sets it for the run that follows make_files.mjs).
@@ -55,8 +56,18 @@ std::vector<std::string> FilesToTest() {
   return files;
 }
 
-// Reads one top-level column of one row group by a pattern of (skip?, count) steps and renders
-// every row read as a JSON line.
+// A step of a read pattern: skip or read `n` rows; a read with `keep` (n bytes) keeps only the
+// rows whose byte is nonzero (ReadRecordsKeeping).
+struct Step {
+  Step(bool skip, int64_t n, std::vector<uint8_t> keep = {})
+      : skip(skip), n(n), keep(std::move(keep)) {}
+  bool skip;
+  int64_t n;
+  std::vector<uint8_t> keep;
+};
+
+// Reads one top-level column of one row group by a pattern of steps and renders every row
+// read as a JSON line.
 class ColumnUnderTest {
  public:
   ColumnUnderTest(const RandomAccessFile& file, const ParquetMetadata& md, size_t row_group,
@@ -66,12 +77,16 @@ class ColumnUnderTest {
     ok_ = plan.ok();
     if (ok_) plan_ = std::move(plan).value();
     name_ = std::string(md.schema().nodes()[node].name);
+    for (int32_t leaf : leaves_)
+      flat_ = flat_ && md.schema().columns()[leaf].max_repetition_level == 0;
   }
   bool ok() const { return ok_; }
+  // No leaf repeats: reads may keep some of their rows.
+  bool flat() const { return flat_; }
 
   // Returns the rendered rows, or an error text. `options` go to every page reader; the page
   // counts of the run are added to `*counts` when given.
-  Result<std::vector<std::string>> Run(const std::vector<std::pair<bool, int64_t>>& steps,
+  Result<std::vector<std::string>> Run(const std::vector<Step>& steps,
                                        PageReaderOptions options = {},
                                        LeafReader::PageCounts* counts = nullptr) {
     const RowGroup& rg = md_.file().row_groups[row_group_];
@@ -92,14 +107,17 @@ class ColumnUnderTest {
     std::vector<std::string> lines;
     auto schema = std::make_shared<BatchSchema>();
     schema->fields.push_back({name_, plan_.type, true});
-    for (auto [skip, n] : steps) {
-      if (skip) {
-        for (auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->SkipRecords(n));
+    for (const Step& step : steps) {
+      if (step.skip) {
+        for (auto& r : readers) PQSIFT_RETURN_IF_ERROR(r->SkipRecords(step.n));
         continue;
       }
+      int64_t n = step.n;
+      if (!step.keep.empty()) n = std::count(step.keep.begin(), step.keep.end(), 1);
       std::vector<LeafBatch> batches;
       for (auto& r : readers) {
-        PQSIFT_RETURN_IF_ERROR(r->ReadRecords(n));
+        PQSIFT_RETURN_IF_ERROR(step.keep.empty() ? r->ReadRecords(step.n)
+                                                 : r->ReadRecordsKeeping(step.n, step.keep.data()));
         batches.push_back(r->Flush());
       }
       PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> array, Assemble(plan_, leaves_, batches));
@@ -132,24 +150,34 @@ class ColumnUnderTest {
   AssemblyNode plan_;
   std::string name_;
   bool ok_ = false;
+  bool flat_ = true;
 };
 
 // A random pattern over `rows` rows: runs of skips and reads of mixed sizes (single rows,
-// small runs, runs the size of typical pages, and large jumps), ending exactly at `rows`.
-std::vector<std::pair<bool, int64_t>> RandomPattern(int64_t rows, uint32_t seed,
-                                                    std::vector<int64_t>* read_rows) {
+// small runs, runs the size of typical pages, and large jumps), ending exactly at `rows`. With
+// `keeping`, half the reads keep a random share of their rows (none, some, most or all).
+std::vector<Step> RandomPattern(int64_t rows, uint32_t seed, std::vector<int64_t>* read_rows,
+                                bool keeping = false) {
   std::mt19937 rng(seed);
   const int64_t sizes[] = {1, 2, 7, 64, 1000, std::max<int64_t>(1, rows / 3)};
-  std::vector<std::pair<bool, int64_t>> steps;
+  const uint32_t shares[] = {0, 10, 50, 90, 100};  // percent of a read's rows kept
+  std::vector<Step> steps;
   int64_t pos = 0;
   while (pos < rows) {
-    bool skip = rng() % 2 == 0;
-    int64_t n = std::min(rows - pos, sizes[rng() % 6] + static_cast<int64_t>(rng() % 3));
-    steps.emplace_back(skip, n);
-    if (!skip) {
-      for (int64_t i = 0; i < n; ++i) read_rows->push_back(pos + i);
+    const bool skip = rng() % 2 == 0;
+    Step step(skip, std::min(rows - pos, sizes[rng() % 6] + static_cast<int64_t>(rng() % 3)));
+    if (!step.skip && keeping && rng() % 2 == 0) {
+      const uint32_t share = shares[rng() % 5];
+      for (int64_t i = 0; i < step.n; ++i) step.keep.push_back(rng() % 100 < share ? 1 : 0);
     }
-    pos += n;
+    if (!step.skip) {
+      for (int64_t i = 0; i < step.n; ++i) {
+        if (step.keep.empty() || step.keep[static_cast<size_t>(i)] != 0)
+          read_rows->push_back(pos + i);
+      }
+    }
+    pos += step.n;
+    steps.push_back(std::move(step));
   }
   return steps;
 }
@@ -174,7 +202,8 @@ TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
         ASSERT_EQ(static_cast<int64_t>(full->size()), rows) << path;
         for (uint32_t seed = 1; seed <= 4; ++seed) {
           std::vector<int64_t> read_rows;
-          auto steps = RandomPattern(rows, seed * 7919 + static_cast<uint32_t>(node), &read_rows);
+          auto steps = RandomPattern(rows, seed * 7919 + static_cast<uint32_t>(node), &read_rows,
+                                     column.flat());
           // Odd seeds: every page of a streaming codec arrives as it is read.
           PageReaderOptions options;
           if (seed % 2 == 1) options.on_demand_page_bytes = 0;
@@ -268,8 +297,8 @@ TEST(LeafReaderSkipRead, PagesArrivingOnDemandReadAsWholePages) {
         EXPECT_EQ(*arrived, *full);
         for (uint32_t seed = 1; seed <= 2; ++seed) {
           std::vector<int64_t> read_rows;
-          auto steps =
-              RandomPattern(kRows, seed * 104729 + static_cast<uint32_t>(node), &read_rows);
+          auto steps = RandomPattern(kRows, seed * 104729 + static_cast<uint32_t>(node), &read_rows,
+                                     column.flat());
           auto got = column.Run(steps, on_demand);
           ASSERT_TRUE(got.ok()) << got.status().ToString();
           ASSERT_EQ(got->size(), read_rows.size());
