@@ -147,13 +147,29 @@ class DirectSink {
   using Value = typename DType::Value;
   // Appends the next n values (those `keep` marks, when given); returns how many.
   Result<int64_t> Append(ValueDecoder<DType>& d, int64_t n, const uint8_t* keep) {
-    size_t old = values_->size();
-    GrowTo(*values_, old + static_cast<size_t>(n) * sizeof(Value));
-    auto* out = reinterpret_cast<Value*>(values_->data() + old);
-    PQSIFT_RETURN_IF_ERROR(d.Decode(out, n));
-    const int64_t kept = KeepOnly(out, n, keep);  // in place: the dropped ones are overwritten
-    values_->Resize(old + static_cast<size_t>(kept) * sizeof(Value));
-    return kept;
+    if (keep == nullptr) {
+      size_t old = values_->size();
+      GrowTo(*values_, old + static_cast<size_t>(n) * sizeof(Value));
+      PQSIFT_RETURN_IF_ERROR(d.Decode(reinterpret_cast<Value*>(values_->data() + old), n));
+      return n;
+    }
+    // Through scratch space a batch at a time: the output grows by the kept values only.
+    int64_t appended = 0;
+    for (int64_t done = 0; done < n;) {
+      const int64_t batch = std::min(kBatch, n - done);
+      scratch_.resize(static_cast<size_t>(batch));
+      PQSIFT_RETURN_IF_ERROR(d.Decode(scratch_.data(), batch));
+      const int64_t kept = KeepOnly(scratch_.data(), batch, keep + done);
+      const size_t old = values_->size();
+      GrowTo(*values_, old + static_cast<size_t>(kept) * sizeof(Value));
+      if (kept > 0) {
+        std::memcpy(values_->data() + old, scratch_.data(),
+                    static_cast<size_t>(kept) * sizeof(Value));
+      }
+      appended += kept;
+      done += batch;
+    }
+    return appended;
   }
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
     std::vector<std::shared_ptr<ArrowBuffer>> out = {nullptr, std::move(values_)};
@@ -162,6 +178,8 @@ class DirectSink {
   }
 
  private:
+  static constexpr int64_t kBatch = 1024;
+  std::vector<Value> scratch_;
   std::shared_ptr<ArrowBuffer> values_ = std::make_shared<ArrowBuffer>();
 };
 
@@ -236,8 +254,8 @@ class BinarySink {
   static constexpr int64_t kBatch = 1024;
 
   Result<int64_t> Append(ValueDecoder<DType>& d, int64_t n, const uint8_t* keep) {
-    size_t old_offsets = offsets_->size();
-    GrowTo(*offsets_, old_offsets + static_cast<size_t>(n) * sizeof(int64_t));
+    const size_t old_offsets = offsets_->size();
+    if (keep == nullptr) GrowTo(*offsets_, old_offsets + static_cast<size_t>(n) * sizeof(int64_t));
     int64_t appended = 0;
     for (int64_t done = 0; done < n;) {
       const int64_t batch = std::min(kBatch, n - done);
@@ -246,13 +264,16 @@ class BinarySink {
       // Only the kept views are copied out of the page.
       const int64_t kept =
           KeepOnly(scratch_.data(), batch, keep == nullptr ? nullptr : keep + done);
+      if (keep != nullptr) {
+        GrowTo(*offsets_, old_offsets + static_cast<size_t>(appended + kept) * sizeof(int64_t));
+      }
       size_t total = 0;
       for (int64_t i = 0; i < kept; ++i) total += scratch_[i].size;
       size_t pos = data_->size();
-      if (done == 0 && batch < n && kept > 0) {
-        // Room for the whole append at the first batch's average size: one allocation instead
-        // of a doubling copy per power of two.
-        const size_t expected = total / static_cast<size_t>(kept) * static_cast<size_t>(n);
+      if (done == 0 && batch < n) {
+        // Room for the whole append at the first batch's bytes per value read: one allocation
+        // instead of a doubling copy per power of two.
+        const size_t expected = total * static_cast<size_t>(n) / static_cast<size_t>(batch);
         if (pos + expected > data_->capacity()) data_->Reserve(pos + expected);
       }
       GrowTo(*data_, pos + total);
@@ -267,7 +288,6 @@ class BinarySink {
       appended += kept;
       done += batch;
     }
-    offsets_->Resize(old_offsets + static_cast<size_t>(appended) * sizeof(int64_t));
     return appended;
   }
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {
