@@ -189,7 +189,7 @@ void VisitCompareOp(Op op, F&& f) {
 bool IsDistinctOp(Op op) { return op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom; }
 
 // Called per row in the comparison loops: inline, or the call costs more than the comparison.
-inline std::string_view BytesAt(const Vec& v, int64_t i) {
+[[gnu::always_inline]] inline std::string_view BytesAt(const Vec& v, int64_t i) {
   if (v.phys == Phys::kFixed) {
     return {reinterpret_cast<const char*>(v.data) + i * v.width, static_cast<size_t>(v.width)};
   }
@@ -212,7 +212,7 @@ class BytesLiteral {
 
   // The sign of `value` <=> the literal. Equal words of two strings of at most eight bytes
   // hold both whole: the shorter is a prefix of the longer (its padding matched zero bytes).
-  int Compare(std::string_view value) const {
+  [[gnu::always_inline]] int Compare(std::string_view value) const {
     const uint64_t p = Prefix(value);
     if (p != prefix_) return p < prefix_ ? -1 : 1;
     if (value.size() <= 8 && literal_.size() <= 8) {
@@ -220,7 +220,7 @@ class BytesLiteral {
     }
     return CompareBytes(value, literal_);
   }
-  bool Equals(std::string_view value) const {
+  [[gnu::always_inline]] bool Equals(std::string_view value) const {
     return value.size() == literal_.size() && Prefix(value) == prefix_ &&
            (value.size() <= 8 || value == literal_);
   }
@@ -229,7 +229,7 @@ class BytesLiteral {
   // The first eight bytes, zero-padded, as a big-endian word. Words that differ order as their
   // strings do: at the first differing byte both are bytes of the strings, or the shorter
   // string's padding (0) meets a nonzero byte of a string it is a prefix of.
-  static uint64_t Prefix(std::string_view s) {
+  [[gnu::always_inline]] static uint64_t Prefix(std::string_view s) {
     if (s.size() >= 8) {  // one fixed-size load: no call
       uint64_t word;
       std::memcpy(&word, s.data(), 8);

@@ -46,17 +46,17 @@ class WindowCutter {
   int64_t position_ = 0;  // the first row not yet in a window
 };
 
-// Walks `selection` with every reader in step, in windows of at most `window_rows` selected
-// rows: the gaps are skipped (not materialised), the ranges read. After each window,
-// `on_window(pieces)` gets the row ranges the window covered; the readers then hold exactly
-// those rows, ready to Flush.
-// What WalkSelection reads of each piece: all of it.
+// What WalkSelection keeps of each piece: all of it.
 struct ReadAll {
   const uint8_t* operator()(const prune::RowRange& /*piece*/) { return nullptr; }
 };
 
-// `keep_of(piece)`: null to read all the piece's rows, or one byte per row of it, nonzero for
-// the rows to keep (LeafReader::ReadRecordsKeeping: the readers must be flat).
+// Walks `selection` with every reader in step, in windows of at most `window_rows` selected
+// rows: the gaps are skipped (not materialised), the ranges read. `keep_of(piece)` says which
+// rows of a range the readers keep: null, all; else one byte per row of it, nonzero for the
+// rows to keep (LeafReader::ReadRecordsKeeping: the readers must be flat). After each window,
+// `on_window(pieces)` gets the row ranges the window covered; the readers then hold exactly
+// those rows (the kept ones), ready to Flush.
 template <typename OnWindow, typename KeepOf = ReadAll>
 Status WalkSelection(const prune::RowSelection& selection, int64_t window_rows,
                      const std::vector<std::unique_ptr<column::LeafReader>>& readers,
