@@ -222,7 +222,7 @@ class BoolSink {
     size_t bytes = static_cast<size_t>((length_ + n + 7) / 8);
     size_t old = bits_->size();
     GrowTo(*bits_, bytes);
-    std::memset(bits_->data() + old, 0, bytes - old);
+    if (bytes > old) std::memset(bits_->data() + old, 0, bytes - old);  // none kept: no memory
     uint8_t* bits = bits_->data();
     for (int64_t i = 0; i < n; ++i) {
       int64_t bit = length_ + i;
