@@ -24,6 +24,7 @@
 #include "pqsift/io.h"
 #include "pqsift/parquet_file.h"
 #include "pqsift/scan.h"
+#include "pqsift/storage.h"
 #include "py_values.h"
 #include "scan_handle.h"
 #include "status_error.h"
@@ -42,6 +43,31 @@ template <typename T>
 T Get(const py::dict& d, const char* key, T fallback) {
   if (!d.contains(key) || d[key].is_none()) return fallback;
   return d[key].cast<T>();
+}
+
+// The remote settings of o["storage"] (keys checked by the Python side: _scan.STORAGE_KEYS),
+// or null for the defaults (Storage::Default()).
+std::shared_ptr<Storage> ParseStorage(const py::dict& o) {
+  if (!o.contains("storage") || o["storage"].is_none()) return nullptr;
+  const auto d = o["storage"].cast<py::dict>();
+  StorageOptions options;
+  HttpOptions& http = options.http;
+  S3Options& s3 = options.s3;
+  http.ca_bundle = Get<std::string>(d, "ca_bundle", http.ca_bundle);
+  http.insecure = Get<bool>(d, "insecure", http.insecure);
+  http.connect_timeout_ms = Get<int>(d, "connect_timeout_ms", http.connect_timeout_ms);
+  http.stall_timeout_ms = Get<int>(d, "stall_timeout_ms", http.stall_timeout_ms);
+  http.max_parallel_requests = Get<int>(d, "max_requests", http.max_parallel_requests);
+  http.max_retries = Get<int>(d, "retries", http.max_retries);
+  http.max_whole_file_bytes = Get<uint64_t>(d, "max_whole_file_bytes", http.max_whole_file_bytes);
+  s3.endpoint = Get<std::string>(d, "s3_endpoint", s3.endpoint);
+  s3.region = Get<std::string>(d, "s3_region", s3.region);
+  s3.profile = Get<std::string>(d, "s3_profile", s3.profile);
+  s3.anonymous = Get<bool>(d, "s3_anonymous", s3.anonymous);
+  const std::string addressing = Get<std::string>(d, "s3_addressing", "auto");
+  if (addressing == "path") s3.addressing = S3Options::Addressing::kPath;
+  if (addressing == "virtual_host") s3.addressing = S3Options::Addressing::kVirtualHost;
+  return Storage::Make(options);
 }
 
 ScanRequest ParseRequest(const std::vector<std::string>& paths, const py::object& split,
@@ -71,6 +97,8 @@ ScanRequest ParseRequest(const std::vector<std::string>& paths, const py::object
     r.dataset.partition_schema = ValueOrThrow(ParsePartitionSchema(partition_schema));
   }
   r.skip_missing_columns = Get<bool>(o, "skip_missing_columns", false);
+  r.dataset.storage = ParseStorage(o);
+  r.options.open.storage = r.dataset.storage;
   return r;
 }
 
@@ -247,11 +275,17 @@ PYBIND11_MODULE(_pqsift, m) {
                           FinishAll(builders));
   });
 
-  m.def("inspect_json", [](const std::string& path) {
-    return CallInBackground<std::string>([path]() -> Result<std::string> {
-      PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenLocalFile(path));
+  m.def("inspect_json", [](const std::string& path, const py::dict& options) {
+    std::shared_ptr<Storage> storage = ParseStorage(options);
+    if (!storage) storage = Storage::Default();
+    return CallInBackground<std::string>([path, storage]() -> Result<std::string> {
+      OpenOptions open;
+      FileOpenOptions file_open;
+      file_open.tail_bytes = TailBytes(open, !PathScheme(path).empty());
+      PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file,
+                              storage->Open(path, file_open));
       PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md,
-                              ReadParquetMetadata(*file));
+                              ReadParquetMetadata(*file, open));
       return InspectJsonText(*md);
     });
   });

@@ -29,7 +29,8 @@ from ._errors import (
     ResourceExhaustedError,
     _BY_STATUS_CODE,
 )
-from ._scan import Batch, Field, Scan, Split, count, inspect, partition_fields, scan, splits
+from ._scan import (STORAGE_KEYS, Batch, Field, Scan, Split, count, inspect, partition_fields,
+                    scan, splits)
 from ._write import write
 
 __version__ = _pqsift.__version__
@@ -62,6 +63,7 @@ __all__ = [
     "NotSupportedError",
     "OutOfRangeError",
     "ResourceExhaustedError",
+    "STORAGE_KEYS",
     "Scan",
     "Split",
     "count",

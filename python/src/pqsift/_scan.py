@@ -77,6 +77,7 @@ def _options(
     verify_crc: bool = False,
     row_index: Union[None, bool, str] = None,
     filename: Union[None, bool, str] = None,
+    storage: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]:
     if isinstance(columns, str):
         columns = [columns]
@@ -100,7 +101,36 @@ def _options(
         "verify_crc": bool(verify_crc),
         "row_index": _virtual_name(row_index, "file_row_number"),
         "filename": _virtual_name(filename, "filename"),
+        "storage": _storage(storage),
     }
+
+
+# scan(storage=...)'s settings: the command line's remote flags (docs/cli.md), by type.
+STORAGE_KEYS: Dict[str, type] = {
+    "ca_bundle": str, "insecure": bool, "connect_timeout_ms": int, "stall_timeout_ms": int,
+    "max_requests": int, "retries": int, "max_whole_file_bytes": int, "s3_endpoint": str,
+    "s3_region": str, "s3_profile": str, "s3_addressing": str, "s3_anonymous": bool,
+}
+
+
+def _storage(storage: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    if storage is None:
+        return None
+    if not isinstance(storage, dict):
+        raise TypeError(f"storage must be a dict, got {type(storage).__name__}")
+    for key, value in storage.items():
+        kind = STORAGE_KEYS.get(key)
+        if kind is None:
+            raise ValueError(f"unknown storage setting {key!r}; known: {', '.join(STORAGE_KEYS)}")
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise TypeError(f"storage setting {key!r} must be {kind.__name__}, got {value!r}")
+        if kind is int and value < 0:
+            raise ValueError(f"storage setting {key!r} must be >= 0, got {value}")
+    addressing = storage.get("s3_addressing", "auto")
+    if addressing not in ("auto", "path", "virtual_host"):
+        raise ValueError(
+            f"s3_addressing must be 'auto', 'path' or 'virtual_host', got {addressing!r}")
+    return dict(storage)
 
 
 def _virtual_name(name: Union[None, bool, str], default: str) -> Optional[str]:
@@ -132,6 +162,7 @@ def scan(
     verify_crc: bool = False,
     row_index: Union[None, bool, str] = None,
     filename: Union[None, bool, str] = None,
+    storage: Optional[Dict[str, Any]] = None,
 ) -> "Scan":
     """A lazy scan of Parquet files: nothing is read until its result is asked for.
 
@@ -162,6 +193,11 @@ def scan(
             pages.
         filename: True (column ``filename``) or a name: add a VARCHAR column holding each row's
             file path; filters on it skip files before their footers are read.
+        storage: settings for remote paths, the command line's remote flags by their Python
+            names (``STORAGE_KEYS``): ``{"s3_endpoint": "http://127.0.0.1:9000",
+            "s3_addressing": "path", "ca_bundle": "ca.pem", "retries": 3}``. Unset ones keep
+            their defaults (S3 credentials, region and endpoint from the AWS_* environment and
+            ``~/.aws``). Credentials are never settings.
     """
     split_tuple = _split_tuple(split)
     path_list = [] if split_tuple is not None and not paths else _paths(paths)
@@ -169,7 +205,7 @@ def scan(
         raise ValueError("a split names its file: give paths or split, not both")
     options = _options(
         columns, filter, order_by, limit, threads, batch_size, prune, partition_schema,
-        hive_partitioning, use_manifest, verify_crc, row_index, filename,
+        hive_partitioning, use_manifest, verify_crc, row_index, filename, storage,
     )
     return Scan(path_list, split_tuple, options)
 
@@ -412,11 +448,11 @@ def splits(paths: Paths, target_bytes: int = 128 << 20, filter: Optional[str] = 
     return [Split(*s) for s in _pqsift.splits(_paths(paths), int(target_bytes), keyword)]
 
 
-def inspect(path: PathLike) -> Dict[str, Any]:
+def inspect(path: PathLike, storage: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """What a file's footer says, as ``pqsift inspect --json`` prints it (docs/inspect-json.md):
     schema, row groups, column chunks with codecs, encodings, sizes and statistics, page index
-    and bloom filter locations."""
-    return json.loads(_pqsift.inspect_json(os.fspath(path)))
+    and bloom filter locations. ``path`` may be a URL; ``storage`` as for scan()."""
+    return json.loads(_pqsift.inspect_json(os.fspath(path), {"storage": _storage(storage)}))
 
 
 def partition_fields(paths: Paths, **options: Any) -> List[Tuple[str, str]]:

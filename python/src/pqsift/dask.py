@@ -125,6 +125,7 @@ def read_parquet(
     calculate_divisions: bool = True,
     row_index: Union[None, bool, str] = None,
     filename: Union[None, bool, str] = None,
+    storage: Optional[Dict[str, Any]] = None,
 ) -> Any:
     """A ``dask.dataframe.DataFrame`` over Parquet files, read by pqsift.
 
@@ -148,6 +149,7 @@ def read_parquet(
             its file, exact in every partition; its file's path, a categorical whose categories
             Dask treats as unknown: ``ddf.filename.cat.as_known()`` collects them). The filter
             may name them: the splits are planned with them too.
+        storage: settings for remote paths, as for ``pqsift.scan`` (the workers get them too).
 
     Every partition that is scheduled holds rows the plan could not rule out; a partition whose
     rows the filter then drops on the worker is empty.
@@ -159,7 +161,8 @@ def read_parquet(
     if split_bytes <= 0:
         raise ValueError("split_bytes must be > 0")
     dataset_options = dict(partition_schema=partition_schema, hive_partitioning=hive_partitioning,
-                           use_manifest=use_manifest, row_index=row_index, filename=filename)
+                           use_manifest=use_manifest, row_index=row_index, filename=filename,
+                           storage=storage)
     read_columns = list(columns) if columns is not None else None
     if index is not None and read_columns is not None and index not in read_columns:
         read_columns = [index] + read_columns
