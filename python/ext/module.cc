@@ -45,6 +45,12 @@ T Get(const py::dict& d, const char* key, T fallback) {
   return d[key].cast<T>();
 }
 
+// Sets *field to d[key] when given (present and not None), else leaves its default.
+template <typename T>
+void Override(const py::dict& d, const char* key, T* field) {
+  *field = Get<T>(d, key, *field);
+}
+
 // The remote settings of o["storage"] (keys checked by the Python side: _scan.STORAGE_KEYS),
 // or null for the defaults (Storage::Default()).
 std::shared_ptr<Storage> ParseStorage(const py::dict& o) {
@@ -53,17 +59,17 @@ std::shared_ptr<Storage> ParseStorage(const py::dict& o) {
   StorageOptions options;
   HttpOptions& http = options.http;
   S3Options& s3 = options.s3;
-  http.ca_bundle = Get<std::string>(d, "ca_bundle", http.ca_bundle);
-  http.insecure = Get<bool>(d, "insecure", http.insecure);
-  http.connect_timeout_ms = Get<int>(d, "connect_timeout_ms", http.connect_timeout_ms);
-  http.stall_timeout_ms = Get<int>(d, "stall_timeout_ms", http.stall_timeout_ms);
-  http.max_parallel_requests = Get<int>(d, "max_requests", http.max_parallel_requests);
-  http.max_retries = Get<int>(d, "retries", http.max_retries);
-  http.max_whole_file_bytes = Get<uint64_t>(d, "max_whole_file_bytes", http.max_whole_file_bytes);
-  s3.endpoint = Get<std::string>(d, "s3_endpoint", s3.endpoint);
-  s3.region = Get<std::string>(d, "s3_region", s3.region);
-  s3.profile = Get<std::string>(d, "s3_profile", s3.profile);
-  s3.anonymous = Get<bool>(d, "s3_anonymous", s3.anonymous);
+  Override(d, "ca_bundle", &http.ca_bundle);
+  Override(d, "insecure", &http.insecure);
+  Override(d, "connect_timeout_ms", &http.connect_timeout_ms);
+  Override(d, "stall_timeout_ms", &http.stall_timeout_ms);
+  Override(d, "max_requests", &http.max_parallel_requests);
+  Override(d, "retries", &http.max_retries);
+  Override(d, "max_whole_file_bytes", &http.max_whole_file_bytes);
+  Override(d, "s3_endpoint", &s3.endpoint);
+  Override(d, "s3_region", &s3.region);
+  Override(d, "s3_profile", &s3.profile);
+  Override(d, "s3_anonymous", &s3.anonymous);
   const std::string addressing = Get<std::string>(d, "s3_addressing", "auto");
   if (addressing == "path") s3.addressing = S3Options::Addressing::kPath;
   if (addressing == "virtual_host") s3.addressing = S3Options::Addressing::kVirtualHost;
@@ -84,7 +90,7 @@ ScanRequest ParseRequest(const std::vector<std::string>& paths, const py::object
   s.order_by = Get<std::string>(o, "order_by", "");
   s.limit = Get<int64_t>(o, "limit", -1);
   s.threads = Get<int>(o, "threads", 0);
-  s.batch_size = Get<int64_t>(o, "batch_size", s.batch_size);
+  Override(o, "batch_size", &s.batch_size);
   s.prune = Get<bool>(o, "prune", true);
   s.count_only = Get<bool>(o, "count_only", false);
   s.verify_crc = Get<bool>(o, "verify_crc", false);
@@ -329,16 +335,15 @@ PYBIND11_MODULE(_pqsift, m) {
         WriterOptions w;
         w.compression = static_cast<CompressionCodec>(Get<int>(o, "compression", 1));
         w.compression_level = Get<int>(o, "compression_level", 0);
-        w.row_group_rows = Get<int64_t>(o, "row_group_rows", w.row_group_rows);
-        w.page_rows = Get<int64_t>(o, "page_rows", w.page_rows);
-        w.page_bytes = Get<int64_t>(o, "page_bytes", w.page_bytes);
-        w.dictionary = Get<bool>(o, "dictionary", w.dictionary);
-        w.dictionary_page_bytes = Get<int64_t>(o, "dictionary_page_bytes", w.dictionary_page_bytes);
-        w.page_index = Get<bool>(o, "page_index", w.page_index);
-        w.statistics_truncate_bytes =
-            Get<int32_t>(o, "statistics_truncate_bytes", w.statistics_truncate_bytes);
-        w.data_page_v2 = Get<bool>(o, "data_page_v2", w.data_page_v2);
-        w.page_checksums = Get<bool>(o, "page_checksums", w.page_checksums);
+        Override(o, "row_group_rows", &w.row_group_rows);
+        Override(o, "page_rows", &w.page_rows);
+        Override(o, "page_bytes", &w.page_bytes);
+        Override(o, "dictionary", &w.dictionary);
+        Override(o, "dictionary_page_bytes", &w.dictionary_page_bytes);
+        Override(o, "page_index", &w.page_index);
+        Override(o, "statistics_truncate_bytes", &w.statistics_truncate_bytes);
+        Override(o, "data_page_v2", &w.data_page_v2);
+        Override(o, "page_checksums", &w.page_checksums);
         for (auto& [column, encoding] :
              Get<std::map<std::string, int>>(o, "column_encodings", {})) {
           w.column_encodings[column] = static_cast<Encoding>(encoding);

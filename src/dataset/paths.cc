@@ -3,7 +3,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cctype>
 #include <span>
 
 #include "dataset/paths.h"
@@ -22,12 +21,8 @@ std::string_view PatternPart(std::string_view input) {
   std::string_view scheme = PathScheme(input);
   if (scheme.empty()) return input;
   std::string_view rest = input.substr(scheme.size() + 3);
-  auto is = [&](std::string_view name) {
-    return std::equal(scheme.begin(), scheme.end(), name.begin(), name.end(), [](char a, char b) {
-      return std::tolower(static_cast<unsigned char>(a)) == b;
-    });
-  };
-  if (is("http") || is("https")) rest = rest.substr(0, rest.find_first_of("?#"));
+  // Storage maps schemes as written (io/storage.cc): "http" and "https" only.
+  if (scheme == "http" || scheme == "https") rest = rest.substr(0, rest.find_first_of("?#"));
   return rest;
 }
 

@@ -8,6 +8,26 @@
 #include "io/wave.h"
 
 namespace pqsift::scan {
+namespace {
+
+// The first of `reads` that holds all of `range`.
+std::vector<ByteRange>::const_iterator Holding(const std::vector<ByteRange>& reads,
+                                               ByteRange range) {
+  return std::find_if(reads.begin(), reads.end(), [&](const ByteRange& have) {
+    return have.offset <= range.offset && range.end() <= have.end();
+  });
+}
+
+// The furthest end of the `reads` that hold byte `offset` (0: none holds it).
+uint64_t HeldTo(const std::vector<ByteRange>& reads, uint64_t offset) {
+  uint64_t to = 0;
+  for (const ByteRange& have : reads) {
+    if (have.offset <= offset && offset < have.end()) to = std::max(to, have.end());
+  }
+  return to;
+}
+
+}  // namespace
 
 RowGroupData::RowGroupData(std::shared_ptr<const PlannedFile> file, size_t row_group,
                            const std::vector<int32_t>& leaves)
@@ -225,9 +245,7 @@ std::vector<ByteRange> RowGroupData::WaveReads(std::span<const prune::RowSelecti
       for (const ByteRange& r : ReadsFor(leaf, *rows)) {
         // Inside a read of an earlier slice of this wave (a page both hold, the dictionary
         // region): read once, taken by both.
-        auto inside = std::find_if(ranges.begin(), ranges.end(), [&](const ByteRange& have) {
-          return have.offset <= r.offset && r.end() <= have.end();
-        });
+        auto inside = Holding(ranges, r);
         if (inside != ranges.end()) {
           repeated->push_back(static_cast<size_t>(inside - ranges.begin()));
           continue;
@@ -307,18 +325,8 @@ std::vector<ByteRange> RowGroupData::PlanWave(std::span<const prune::RowSelectio
   // The earlier waves' reads, as if all were still held (they are, unless the decoding catches
   // up with the prefetch).
   EarlierReads planned;
-  planned.holds = [&](ByteRange r) {
-    return std::any_of(earlier->begin(), earlier->end(), [&](const ByteRange& have) {
-      return have.offset <= r.offset && r.end() <= have.end();
-    });
-  };
-  planned.held_to = [&](uint64_t offset) {
-    uint64_t to = 0;
-    for (const ByteRange& have : *earlier) {
-      if (have.offset <= offset && offset < have.end()) to = std::max(to, have.end());
-    }
-    return to;
-  };
+  planned.holds = [&](ByteRange r) { return Holding(*earlier, r) != earlier->end(); };
+  planned.held_to = [&](uint64_t offset) { return HeldTo(*earlier, offset); };
   std::vector<size_t> repeated;
   std::vector<ByteRange> ranges = WaveReads(slices, planned, &repeated);
   earlier->insert(earlier->end(), ranges.begin(), ranges.end());
@@ -328,12 +336,7 @@ std::vector<ByteRange> RowGroupData::PlanWave(std::span<const prune::RowSelectio
 ByteRange RowGroupData::PastHeld(ByteRange range, const std::vector<ByteRange>& wave,
                                  const EarlierReads& earlier) {
   for (;;) {
-    uint64_t held_to = earlier.held_to(range.offset);
-    for (const ByteRange& have : wave) {
-      if (have.offset <= range.offset && range.offset < have.end()) {
-        held_to = std::max(held_to, have.end());
-      }
-    }
+    const uint64_t held_to = std::max(earlier.held_to(range.offset), HeldTo(wave, range.offset));
     if (held_to == 0) return range;
     if (held_to >= range.end()) return {range.end(), 0};
     range = {held_to, range.end() - held_to};
