@@ -86,3 +86,38 @@ def test_dask_reads_a_url_with_its_settings(served):
     assert got["id"].sort_values().tolist() == list(range(5000))
     with pytest.raises(pqsift.IOError, match="max-whole-file-bytes"):
         pqsift.dask.read_parquet(url, storage={"max_whole_file_bytes": 1000})
+
+
+class _SignedOnly(_Quiet):
+    """Answers 403 to a request whose URL lacks the signature, as a store does to an unsigned
+    request for a private object."""
+
+    def send_head(self):
+        if "X-Amz-Signature=abc" not in self.path:
+            self.send_error(403, "unsigned")
+            return None
+        return super().send_head()
+
+
+def test_splits_and_dask_keep_a_signed_urls_query(tmp_path):
+    # The splits of a signed URL name it with its query, so a worker scanning a split reaches the
+    # file (its path was the URL without the query, and the worker's requests were refused).
+    rows = 60_000
+    pqsift.write(pd.DataFrame({"id": np.arange(rows, dtype=np.int64)}), tmp_path / "s.parquet",
+                 row_group_rows=10_000, compression="none")
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_SignedOnly, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/s.parquet?X-Amz-Signature=abc"
+        parts = pqsift.splits(url, 1)
+        assert len(parts) == 6 and all(p.path == url for p in parts)
+        got = pqsift.dask.read_parquet(url, columns=["id"], split_bytes=1).compute(
+            scheduler="synchronous")
+        assert sorted(got["id"].tolist()) == list(range(rows))
+        with pytest.raises(pqsift.IOError, match="403") as refused:
+            pqsift.scan(url.split("?")[0]).to_pandas()
+        assert "Signature" not in str(refused.value)
+    finally:
+        server.shutdown()
+        server.server_close()

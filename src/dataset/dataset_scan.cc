@@ -277,11 +277,12 @@ Result<std::unique_ptr<Scanner>> OpenDatasetScan(const Dataset& dataset, const S
           out.metadata = std::move(md).value();
           out.file = std::move(file);
           out.partition_values = values[f];
+          out.source = files[f].path;
           out.fully_matched_by = proven[f];
           if (split != nullptr) {
             if (files[f].path != split->path) {
-              loaded[k].emplace(Status::InvalidArgument("split file " + split->path + " is not " +
-                                                        files[f].path));
+              loaded[k].emplace(Status::InvalidArgument("split file " + RedactUrl(split->path) +
+                                                        " is not " + RedactUrl(files[f].path)));
               return;
             }
             auto excluded = dataset::ExcludedBySplit(*out.metadata, *split);

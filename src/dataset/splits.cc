@@ -7,6 +7,7 @@
 
 #include "column/leaf_reader.h"
 #include "dataset/footer_cache.h"
+#include "pqsift/storage.h"
 #include "prune/access_plan.h"
 #include "scan/scanner_internals.h"
 
@@ -54,7 +55,7 @@ Result<Split> ParseSplit(std::string_view text) {
   if (middle == std::string_view::npos || middle == 0 ||
       !number(text.substr(middle + 1, last - middle - 1), &s.start) ||
       !number(text.substr(last + 1), &s.end) || s.start > s.end) {
-    return Status::InvalidArgument("split '" + std::string(text) +
+    return Status::InvalidArgument("split '" + RedactUrl(text) +
                                    "' is not FILE:START:END (byte offsets, START <= END)");
   }
   s.path = std::string(text.substr(0, middle));
@@ -96,7 +97,7 @@ Result<std::vector<Split>> PlanSplits(const Dataset& dataset, const ScanOptions&
       // A split starts where its first row group starts and ends where its last ends, so the
       // splits of a file are disjoint and each holds its row groups' midpoints.
       if (!open) {
-        current = Split{file.path, bytes.offset, bytes.end(), 0, 0};
+        current = Split{ScannerInternals::FileSource(*scanner, f), bytes.offset, bytes.end(), 0, 0};
         open = true;
       }
       current.end = std::max(current.end, bytes.end());

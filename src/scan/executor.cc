@@ -706,6 +706,7 @@ Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOpti
     file->partition_values = std::move(f.partition_values);
     file->fully_matched_by = std::move(f.fully_matched_by);
     file->excluded_row_groups = std::move(f.excluded_row_groups);
+    file->source = f.source.empty() ? file->file->name() : std::move(f.source);
     int64_t first_row = 0;
     for (const RowGroup& rg : file->metadata->file().row_groups) {
       file->row_group_first_rows.push_back(first_row);
@@ -829,6 +830,8 @@ const prune::AccessPlan& Executor::plan() const { return state_->plan; }
 const std::shared_ptr<const ParquetMetadata>& Executor::file_metadata(size_t f) const {
   return state_->files[f]->metadata;
 }
+
+const std::string& Executor::file_source(size_t f) const { return state_->files[f]->source; }
 
 AccessPlan Executor::PublicPlan() const {
   const State& s = *state_;

@@ -44,6 +44,8 @@ class Executor {
   const prune::AccessPlan& plan() const;
   // The footer of plan().files[f]. REQUIRES: f < plan().files.size().
   const std::shared_ptr<const ParquetMetadata>& file_metadata(size_t f) const;
+  // The path plan().files[f] was opened from (PlannedFile::source: not for messages).
+  const std::string& file_source(size_t f) const;
   // The plan as the public value (scan/public_plan.h), made on each call.
   AccessPlan PublicPlan() const;
   ScanEstimate Estimate() const;

@@ -79,6 +79,7 @@ struct PlannedFile {
   std::vector<expr::Value> partition_values;  // per ScanInput::partition_columns
   std::string fully_matched_by;               // dataset-level proof that every row matches
   std::vector<uint8_t> excluded_row_groups;   // outside the scan's split
+  std::string source;                         // ScanFile::source, never empty (not for messages)
   std::vector<DecodedColumn>
       output_columns;  // per output column of the scan, as this file holds it
   // The filter as bound against the scan's schema (the same for every file), and for the

@@ -33,6 +33,10 @@ struct ScanFile {
   std::string fully_matched_by;
   // Row groups left out before any stage (a split reads only some); empty: none.
   std::vector<uint8_t> excluded_row_groups;
+  // The path the file was opened from, as the dataset names it: a URL keeps its query string (a
+  // signed URL's signature), so it is for reaching the file again (splits), never for messages,
+  // which use file->name(). Empty: file->name().
+  std::string source;
 };
 
 // Counts of the dataset layer, reported in ScanStats.

@@ -53,7 +53,7 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(const std::vector<std::string>& p
       format::ReadFooters(opened, options.open);
   for (size_t i = 0; i < files.size(); ++i) {
     PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md, std::move(footers[i]));
-    input.files.push_back({std::move(files[i]), std::move(md), {}, {}, {}});
+    input.files.push_back({std::move(files[i]), std::move(md), {}, {}, {}, {}});
   }
   input.counts.files_total = input.files.size();
   input.counts.footers_read = input.files.size();
@@ -70,7 +70,7 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(
   }
   scan::ScanInput input;
   for (size_t i = 0; i < files.size(); ++i) {
-    input.files.push_back({std::move(files[i]), std::move(metadata[i]), {}, {}, {}});
+    input.files.push_back({std::move(files[i]), std::move(metadata[i]), {}, {}, {}, {}});
   }
   input.counts.files_total = input.files.size();
   input.counts.footers_read = input.files.size();
@@ -110,6 +110,10 @@ const prune::AccessPlan& ScannerInternals::Plan(const Scanner& scanner) {
 const std::shared_ptr<const ParquetMetadata>& ScannerInternals::FileMetadata(const Scanner& scanner,
                                                                              size_t f) {
   return scanner.state_->inner().file_metadata(f);
+}
+
+const std::string& ScannerInternals::FileSource(const Scanner& scanner, size_t f) {
+  return scanner.state_->inner().file_source(f);
 }
 
 ScanEstimate Scanner::Estimate() const { return state_->inner().Estimate(); }

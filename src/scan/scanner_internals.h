@@ -21,6 +21,10 @@ struct ScannerInternals {
   // The footer of Plan(scanner).files[f] (lives as long as the Scanner, at least).
   static const std::shared_ptr<const ParquetMetadata>& FileMetadata(const Scanner& scanner,
                                                                     size_t f);
+  // The path Plan(scanner).files[f] was opened from, as its dataset names it: a URL with its
+  // query string, which the plan's path (a name for messages) leaves out. For reaching the file
+  // again (splits); never for messages.
+  static const std::string& FileSource(const Scanner& scanner, size_t f);
 };
 
 }  // namespace pqsift

@@ -401,6 +401,32 @@ class Tests:
         self.check(missing.code == 1 and "404" in missing.err and secret not in missing.err and
                    "absent.parquet" in missing.err, missing.err)
 
+    def test_http_splits_of_a_signed_url_reach_the_file(self):
+        # `pqsift splits` prints what `--split` needs to reach the file again: a signed URL with
+        # its query (the split's file was printed without it, and its scan went unsigned). Each
+        # split's requests carry the query, no message shows it, and the splits hold every row.
+        secret = "X-Amz-Signature=fedcba9876543210"
+        url = self.s.http_url + "/multi/f0.parquet?" + secret
+        plan = self.pqsift("splits", url, "--target-bytes", "1", "--json", stats=False)
+        self.check(plan.code == 0, plan.err)
+        splits = json.loads(plan.out)
+        self.check(len(splits) == 8 and all(s["path"] == url for s in splits), plan.out)
+        want = self.pqsift("scan", self.local("multi/f0.parquet"), "--select", "id",
+                           "--format", "jsonl", stats=False)
+        self.s.http.reset()
+        rows = []
+        for s in splits:
+            got = self.pqsift("scan", "--split", f"{s['path']}:{s['start']}:{s['end']}",
+                              "--select", "id", "--format", "jsonl", "--stats")
+            self.check(got.code == 0, got.err)
+            self.check(secret not in got.err and secret not in json.dumps(got.stats), "query shown")
+            rows += got.out.splitlines()
+        self.check(sorted(rows) == sorted(want.out.splitlines()), "the splits' rows differ")
+        seen = self.s.http.requests("/multi/f0.parquet")
+        self.check(seen and all(secret in e[1] for e in seen), f"requests without the query: {seen}")
+        wrong = self.pqsift("scan", "--split", url + ":0", stats=False)
+        self.check(wrong.code != 0 and secret not in wrong.err, wrong.err)
+
     def test_http_url_with_spaces_and_symbols_as_typed(self):
         # A file name with a space or a non-ASCII letter, typed as it is or percent-encoded.
         for name in ("with space {1}.parquet", "\u00fcml\u00e4ut.parquet"):
