@@ -31,6 +31,7 @@ Result<std::shared_ptr<Array>> SpreadValues(std::shared_ptr<Array> dense,
   if (valid == length) return dense;  // nothing is null: the dense values are the column
   auto out = std::make_shared<Array>();
   out->type = dense->type;
+  out->dictionary = dense->dictionary;  // a dictionary array's indices spread like int32 values
   out->length = length;
   out->null_count = length - dense->length;
   auto validity = NewBuffer(static_cast<size_t>((length + 7) / 8));

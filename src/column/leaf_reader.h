@@ -116,6 +116,9 @@ class LeafReader {
 
   // Hands over everything read since the last Flush.
   LeafBatch Flush();
+  // Batches read from dictionary-encoded pages hold dictionary indices: LeafBatch::values is a
+  // dictionary array (ValueAccumulator::KeepDictionaryIndices). Off by default.
+  void KeepDictionaryIndices(bool keep) { values_->KeepDictionaryIndices(keep); }
 
   std::shared_ptr<const DataType> type() const { return type_; }
   int64_t records_left() const { return num_rows_ - position_; }

@@ -94,6 +94,10 @@ class Decoders {
 
   ValueDecoder<DType>& current() { return *current_; }
   const encoding::DictionaryDecoder<DType>* dictionary() const { return dictionary_.get(); }
+  // The current page's dictionary decoder; null when the page is not dictionary-encoded.
+  encoding::DictionaryDecoder<DType>* current_dictionary() {
+    return current_ != nullptr && current_ == dictionary_.get() ? dictionary_.get() : nullptr;
+  }
 
  private:
   int32_t type_length_;
@@ -134,6 +138,45 @@ class EntriesDecoder final : public ValueDecoder<DType> {
     return Status::OK();
   }
   std::span<const Value> entries_;
+  int64_t next_ = 0;
+};
+
+// Dictionary entries picked by indices (checked against the dictionary when decoded) as a value
+// decoder: a batch of dictionary indices turned into values by the sinks' own conversion.
+template <typename DType>
+class PickedEntriesDecoder final : public ValueDecoder<DType> {
+ public:
+  using Value = typename DType::Value;
+  PickedEntriesDecoder(std::span<const Value> entries, std::span<const int32_t> indices)
+      : entries_(entries), indices_(indices) {}
+  Status SetData(std::span<const uint8_t>, int64_t) override {
+    return Status::Internal("picked dictionary entries take no page data");
+  }
+  Status Decode(Value* out, int64_t n) override {
+    PQSIFT_RETURN_IF_ERROR(Check(n));
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = entries_[static_cast<size_t>(indices_[static_cast<size_t>(next_ + i)])];
+    }
+    next_ += n;
+    return Status::OK();
+  }
+  Status Skip(int64_t n) override {
+    PQSIFT_RETURN_IF_ERROR(Check(n));
+    next_ += n;
+    return Status::OK();
+  }
+  int64_t values_left() const override { return static_cast<int64_t>(indices_.size()) - next_; }
+
+ private:
+  Status Check(int64_t n) const {
+    if (n < 0 || n > values_left()) {
+      return Status::Internal("asked for " + std::to_string(n) + " of " +
+                              std::to_string(values_left()) + " picked dictionary entries");
+    }
+    return Status::OK();
+  }
+  std::span<const Value> entries_;
+  std::span<const int32_t> indices_;
   int64_t next_ = 0;
 };
 
@@ -440,13 +483,22 @@ class TypedAccumulator final : public ValueAccumulator {
   Status Read(int64_t n, const uint8_t* keep, int64_t* appended) override {
     int64_t kept = 0;
     if (n > 0) {
-      PQSIFT_ASSIGN_OR_RETURN(kept, sink_.Append(decoders_.current(), n, keep));
+      encoding::DictionaryDecoder<DType>* indexed = decoders_.current_dictionary();
+      if (keep_indices_ && indexed != nullptr && (length_ == 0 || holding_indices_) &&
+          indexed->dictionary().size() <= kMaxIndexedDictionary) {
+        PQSIFT_ASSIGN_OR_RETURN(kept, AppendIndices(*indexed, n, keep));
+      } else {
+        PQSIFT_RETURN_IF_ERROR(PickHeldIndices());
+        PQSIFT_ASSIGN_OR_RETURN(kept, sink_.Append(decoders_.current(), n, keep));
+      }
     }
     length_ += kept;
     if (appended != nullptr) *appended = kept;
     return Status::OK();
   }
+  void KeepDictionaryIndices(bool keep) override { keep_indices_ = keep; }
   Status ReadDictionary() override {
+    PQSIFT_RETURN_IF_ERROR(PickHeldIndices());
     const auto* dictionary = decoders_.dictionary();
     if (dictionary == nullptr) return Status::Corruption("the column chunk has no dictionary");
     EntriesDecoder<DType> entries(dictionary->dictionary());
@@ -459,18 +511,75 @@ class TypedAccumulator final : public ValueAccumulator {
   Status Skip(int64_t n) override { return n == 0 ? Status::OK() : decoders_.current().Skip(n); }
   std::shared_ptr<Array> Finish() override {
     auto array = std::make_shared<Array>();
-    array->type = type_;
     array->length = length_;
-    array->buffers = sink_.Finish();
+    if (holding_indices_) {
+      array->type = dictionary_type_;
+      array->buffers = {nullptr, std::move(indices_)};
+      array->dictionary = dictionary_values_;
+      indices_ = std::make_shared<ArrowBuffer>();
+      holding_indices_ = false;
+    } else {
+      array->type = type_;
+      array->buffers = sink_.Finish();
+    }
     length_ = 0;
     return array;
   }
 
  private:
+  // Appends the dictionary indices of the next n values (those `keep` marks): the batch becomes
+  // a dictionary array over the chunk's dictionary, converted once (dictionary_values_).
+  Result<int64_t> AppendIndices(encoding::DictionaryDecoder<DType>& decoder, int64_t n,
+                                const uint8_t* keep) {
+    if (dictionary_values_ == nullptr) {
+      // The batch is empty (length_ == 0): the sink holds nothing but the entries it converts.
+      EntriesDecoder<DType> entries(decoder.dictionary());
+      PQSIFT_RETURN_IF_ERROR(sink_.Append(entries, entries.values_left(), nullptr).status());
+      auto values = std::make_shared<Array>();
+      values->type = type_;
+      values->length = static_cast<int64_t>(decoder.dictionary().size());
+      values->buffers = sink_.Finish();
+      dictionary_values_ = std::move(values);
+      dictionary_type_ = Dictionary(type_);
+    }
+    const size_t old = indices_->size() / sizeof(int32_t);
+    GrowTo(*indices_, (old + static_cast<size_t>(n)) * sizeof(int32_t));
+    int32_t* out = indices_->as<int32_t>() + old;
+    PQSIFT_RETURN_IF_ERROR(decoder.DecodeIndices(out, n));
+    const int64_t kept = KeepOnly(out, n, keep);
+    indices_->Resize((old + static_cast<size_t>(kept)) * sizeof(int32_t));
+    holding_indices_ = true;
+    return kept;
+  }
+
+  // A batch of indices meeting a page that is not dictionary-encoded (or a ReadDictionary): the
+  // indices held so far become values, and the batch goes on as values.
+  Status PickHeldIndices() {
+    if (!holding_indices_) return Status::OK();
+    std::span<const int32_t> indices(indices_->as<int32_t>(), indices_->size() / sizeof(int32_t));
+    PickedEntriesDecoder<DType> picked(decoders_.dictionary()->dictionary(), indices);
+    PQSIFT_RETURN_IF_ERROR(
+        sink_.Append(picked, static_cast<int64_t>(indices.size()), nullptr).status());
+    indices_->Resize(0);
+    holding_indices_ = false;
+    return Status::OK();
+  }
+
+  // Larger dictionaries are read as values: each reader converts its chunk's dictionary once,
+  // and a filter is worth evaluating per entry only when entries are fewer than rows.
+  static constexpr size_t kMaxIndexedDictionary = size_t{1} << 14;
+
   std::shared_ptr<const DataType> type_;
   Decoders<DType> decoders_;
   Sink sink_;
   int64_t length_ = 0;
+  // KeepDictionaryIndices: a batch that starts on a dictionary-encoded page holds indices.
+  bool keep_indices_ = false;
+  bool holding_indices_ = false;
+  std::shared_ptr<ArrowBuffer> indices_ = std::make_shared<ArrowBuffer>();
+  // The chunk's dictionary converted to type_ once, and the type of the batches over it.
+  std::shared_ptr<Array> dictionary_values_;
+  std::shared_ptr<const DataType> dictionary_type_;
 };
 
 template <typename DType, typename Sink>

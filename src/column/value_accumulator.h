@@ -47,6 +47,14 @@ class ValueAccumulator {
   // copied out (a selective read of scattered rows). *appended (when not null) says how many
   // were appended.
   virtual Status Read(int64_t n, const uint8_t* keep, int64_t* appended) = 0;
+  // With `keep`, a batch whose first values come from a dictionary-encoded page holds their
+  // dictionary indices, not the values: Finish returns a dictionary array (indices into the
+  // chunk's dictionary, converted to the column's type once), for consumers that work on the
+  // dictionary (a filter evaluated once per entry). Dictionaries of more than 16,384 entries are
+  // read as values. Where such a batch meets a page of another encoding (or a ReadDictionary),
+  // its indices become values and the batch goes on as values; so too when `keep` is turned off
+  // during a batch. Off by default.
+  virtual void KeepDictionaryIndices(bool keep) = 0;
   // Appends every entry of the dictionary (SetDictionary), in dictionary order, to the batch:
   // the values a dictionary-encoded page can hold, converted exactly as Read converts them.
   // Corruption when no dictionary was set.
@@ -54,7 +62,7 @@ class ValueAccumulator {
   // Passes over the next `n` values of the page.
   virtual Status Skip(int64_t n) = 0;
   // The values appended since the last Finish, as a dense array (no validity) of the
-  // column's Arrow type; starts a new batch.
+  // column's Arrow type, or (KeepDictionaryIndices) of its dictionary type; starts a new batch.
   virtual std::shared_ptr<Array> Finish() = 0;
 };
 

@@ -15,7 +15,9 @@
 #include <utility>
 
 #include "arrow/bit_util.h"
+#include "arrow/builder.h"
 #include "arrow/cast.h"
+#include "arrow/dictionary.h"
 #include "arrow/layout.h"
 #include "arrow/utf8.h"
 #include "common/value_format.h"
@@ -302,6 +304,10 @@ class Evaluator {
 
  private:
   Result<Vec> Eval(const Expr& e) {
+    if (int k = DictionaryColumnOf(e); k >= 0) {
+      PQSIFT_ASSIGN_OR_RETURN(std::optional<Vec> v, EvalOverDictionary(e, static_cast<size_t>(k)));
+      if (v) return std::move(*v);
+    }
     switch (e.op) {
       case Op::kColumn: return LoadColumn(e.column);
       case Op::kLiteral: {
@@ -367,22 +373,146 @@ class Evaluator {
   }
 
   // A column as a vector: fixed-width values are read in place; booleans and float16 are
-  // widened to bytes and floats; a validity bitmap becomes one byte per row.
+  // widened to bytes and floats; a validity bitmap becomes one byte per row. A dictionary array
+  // (of the column's type) is turned into its values first.
   Result<Vec> LoadColumn(int32_t index) {
     auto k = static_cast<size_t>(index);
     if (k >= arrays_.size()) return Status::InvalidArgument("filter column index out of range");
     if (loaded_[k]) return *loaded_[k];
     PQSIFT_ASSIGN_OR_RETURN(const Array* a, ColumnArray(k));
+    std::shared_ptr<Array> values;
+    if (IsDictionaryOfColumn(*a, k)) {
+      PQSIFT_ASSIGN_OR_RETURN(values, DecodeDictionary(*a));
+      a = values.get();
+    }
     PQSIFT_ASSIGN_OR_RETURN(Vec v, ArrayVec(*a, *filter_.columns[k].type, filter_.columns[k].path));
+    if (values != nullptr) {  // the vector reads the decoded values in place: keep them
+      if (v.keep_values == nullptr) v.keep_values = values;
+      if (v.keep_valid == nullptr) v.keep_valid = values;
+    }
     loaded_[k] = v;
     return v;
+  }
+
+  // Whether `a` is a dictionary array of filter column k's values (the column itself is not of
+  // a dictionary type): a batch a reader kept as dictionary indices.
+  bool IsDictionaryOfColumn(const Array& a, size_t k) const {
+    const DataType& expected = *filter_.columns[k].type;
+    return a.type->id == TypeId::kDictionary && expected.id != TypeId::kDictionary &&
+           a.dictionary != nullptr && a.type->value_type != nullptr &&
+           a.type->value_type->id == expected.id;
+  }
+
+  // The column a predicate node reads, when it reads exactly one and that column's batch is a
+  // dictionary array; else -1. Nodes of a boolean result only: those are worth evaluating once
+  // per dictionary entry (a comparison, IN, LIKE, IS NULL, and their NOT, AND and OR).
+  int DictionaryColumnOf(const Expr& e) {
+    switch (e.op) {
+      case Op::kEq:
+      case Op::kNe:
+      case Op::kLt:
+      case Op::kLe:
+      case Op::kGt:
+      case Op::kGe:
+      case Op::kIsDistinctFrom:
+      case Op::kIsNotDistinctFrom:
+      case Op::kAnd:
+      case Op::kOr:
+      case Op::kNot:
+      case Op::kIsNull:
+      case Op::kIsNotNull:
+      case Op::kIn:
+      case Op::kLike:
+      case Op::kILike:
+      case Op::kStartsWith: break;
+      default: return -1;
+    }
+    int column = -1;
+    if (!OnlyColumn(e, &column) || column < 0) return -1;
+    auto k = static_cast<size_t>(column);
+    const Array* a = k < arrays_.size() ? arrays_[k] : nullptr;
+    return a != nullptr && a->type != nullptr && IsDictionaryOfColumn(*a, k) ? column : -1;
+  }
+
+  // Whether every column `e` reads is *column (set by the first one met; -1: none yet). Nodes
+  // whose meaning is not a plain function of their columns' values per row stay row-wise.
+  static bool OnlyColumn(const Expr& e, int* column) {
+    if (e.op == Op::kVariantGet || e.op == Op::kGuarded || e.op == Op::kIntersectsExtent) {
+      return false;
+    }
+    if (e.op == Op::kColumn) {
+      if (*column >= 0 && *column != e.column) return false;
+      *column = e.column;
+      return true;
+    }
+    for (const auto& child : e.children) {
+      if (!OnlyColumn(*child, column)) return false;
+    }
+    return true;
+  }
+
+  // `e`, which reads only column k, whose batch is a dictionary array: evaluated once per
+  // dictionary entry (and once for a NULL, when some row is), then each row takes its entry's
+  // result. Nothing (the caller evaluates row by row) when the dictionary holds more entries
+  // than the batch rows, or when an entry's evaluation fails: an entry no row uses must not fail
+  // the filter (a cast of it, say), and the row-wise evaluation reports what the rows do.
+  Result<std::optional<Vec>> EvalOverDictionary(const Expr& e, size_t k) {
+    PQSIFT_ASSIGN_OR_RETURN(const Array* checked, ColumnArray(k));
+    const Array& rows = *checked;
+    const Array& entries = *rows.dictionary;
+    if (entries.length == 0 || entries.length > n_) return std::optional<Vec>();
+    std::vector<const Array*> columns(arrays_.size(), nullptr);
+    columns[k] = &entries;
+    Result<std::vector<Truth>> per_entry = Evaluator(filter_, columns, entries.length).RunTruth(e);
+    if (!per_entry.ok()) return std::optional<Vec>();
+    const uint8_t* validity = rows.null_count != 0 && !rows.buffers.empty() && rows.buffers[0]
+                                  ? rows.buffers[0]->data()
+                                  : nullptr;
+    Truth for_null = Truth::kNull;
+    if (validity != nullptr) {
+      PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> null, MakeAllNullArray(entries.type, 1));
+      columns[k] = null.get();
+      Result<std::vector<Truth>> t = Evaluator(filter_, columns, 1).RunTruth(e);
+      if (!t.ok()) return std::optional<Vec>();
+      for_null = t->front();
+    }
+    if (rows.buffers.size() < 2 || rows.buffers[1] == nullptr) {
+      return Status::InvalidArgument("column '" + filter_.columns[k].path +
+                                     "' has no dictionary indices");
+    }
+    const int32_t* indices = rows.buffers[1]->as<int32_t>() + rows.offset;
+    const Truth* truth = per_entry->data();
+    const auto entry_count = static_cast<uint32_t>(entries.length);
+    Vec v;
+    v.phys = Phys::kBool;
+    uint8_t* values = Allocate<uint8_t>(&v.keep_values, n_);
+    uint8_t* valid = Allocate<uint8_t>(&v.keep_valid, n_);
+    bool in_range = true;
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      Truth t = for_null;
+      if (validity == nullptr || bit_util::GetBit(validity, rows.offset + i)) {
+        const auto index = static_cast<uint32_t>(indices[i]);
+        in_range &= index < entry_count;
+        t = truth[index < entry_count ? index : 0];
+      }
+      values[i] = t == Truth::kTrue ? 1 : 0;
+      valid[i] = t == Truth::kNull ? 0 : 1;
+    }
+    if (!in_range) {
+      return Status::InvalidArgument("column '" + filter_.columns[k].path +
+                                     "' has a dictionary index outside its dictionary");
+    }
+    v.values = values;
+    v.valid = valid;
+    return std::optional<Vec>(std::move(v));
   }
 
   // Column k's array, checked against its type and the batch's length.
   Result<const Array*> ColumnArray(size_t k) const {
     const Array* a = arrays_[k];
     const DataType& expected = *filter_.columns[k].type;
-    if (a == nullptr || a->type == nullptr || a->type->id != expected.id) {
+    if (a == nullptr || a->type == nullptr ||
+        (a->type->id != expected.id && !IsDictionaryOfColumn(*a, k))) {
       return Status::InvalidArgument("column '" + filter_.columns[k].path + "' should be " +
                                      expected.ToString() + " but the batch holds " +
                                      (a && a->type ? a->type->ToString() : "nothing"));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "arrow/dictionary.h"
 #include "arrow/select.h"
 #include "column/nested.h"
 #include "expr/evaluate.h"
@@ -207,6 +208,23 @@ prune::RowSelection RowsToDecode(const ScanSlice& slice, const prune::RowSelecti
   return rows.WithGapsFilled(kDenseGapRows).Intersect(slice.rows);
 }
 
+// Which filter columns are read as dictionary indices where their pages are dictionary-encoded
+// (column::LeafReader::KeepDictionaryIndices): a predicate on one of them is then evaluated once
+// per dictionary entry, not once per row on values copied out of the dictionary (the evaluator
+// takes the dictionary arrays; GatherFilterColumn turns the rows an output column takes into
+// values). Flat leaves read in their own type; the others read values. Set at every use: the
+// readers go from slice to slice.
+void KeepDictionaryIndices(const std::vector<const DecodedColumn*>& columns,
+                           const std::vector<std::unique_ptr<column::LeafReader>>& readers) {
+  size_t next = 0;
+  for (size_t k = 0; k < columns.size(); ++k) {
+    const DecodedColumn& c = *columns[k];
+    const bool indices = c.leaves.size() == 1 && !c.widen && !c.constant && !c.row_index &&
+                         readers[next]->flat() && c.plan.kind == column::AssemblyNode::Kind::kLeaf;
+    for (size_t i = 0; i < c.leaves.size(); ++i) readers[next++]->KeepDictionaryIndices(indices);
+  }
+}
+
 }  // namespace
 
 void FilterWindows::AddWindow(const std::vector<prune::RowRange>& pieces) {
@@ -277,6 +295,7 @@ Result<std::vector<std::shared_ptr<Array>>> SliceDecoder::GatherFilterColumn(
   WindowCutter windows(drop ? decode : rows, batch_size_);
   WantedRows wanted(rows.ranges());
   const std::vector<std::shared_ptr<Array>>& arrays = decoded.arrays[filter_column];
+  const DataType& output_type = *slice.row_group->file().output_columns[output_column].type;
   std::vector<std::shared_ptr<Array>> out;
   std::vector<prune::RowRange> pieces;
   size_t at = 0;  // the decoded range holding the next wanted row
@@ -307,11 +326,29 @@ Result<std::vector<std::shared_ptr<Array>>> SliceDecoder::GatherFilterColumn(
       }
     }
     std::vector<RangesOf> sources;
+    // Windows the filter read as dictionary indices (KeepDictionaryIndices) give the values of
+    // their selected rows only, each taken whole (`whole` has room for them all: no reallocation
+    // moves what `sources` points at).
+    std::vector<std::shared_ptr<Array>> values;
+    std::vector<ElementRange> whole;
+    whole.reserve(source_window.size() + 1);
+    auto add = [&](const Array& window, std::span<const ElementRange> ranges) -> Status {
+      if (window.type->id != TypeId::kDictionary || output_type.id == TypeId::kDictionary) {
+        sources.push_back({&window, ranges});
+        return Status::OK();
+      }
+      PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> picked,
+                              DecodeDictionary(*SelectRanges(window, ranges)));
+      whole.push_back({0, picked->length});
+      sources.push_back({picked.get(), std::span(&whole.back(), 1)});
+      values.push_back(std::move(picked));
+      return Status::OK();
+    };
     for (size_t k = 0; k < source_window.size(); ++k) {
-      sources.push_back({arrays[source_window[k]].get(), source_ranges[k]});
+      PQSIFT_RETURN_IF_ERROR(add(*arrays[source_window[k]], source_ranges[k]));
     }
     // A window of only dropped rows (tiny batches) is an empty array, as DecodeColumn makes it.
-    if (sources.empty()) sources.push_back({arrays.front().get(), {}});
+    if (source_window.empty()) PQSIFT_RETURN_IF_ERROR(add(*arrays.front(), {}));
     out.push_back(SelectRanges(sources));
   }
   counters_->decode_nanos += NanosSince(start);
@@ -348,6 +385,7 @@ Result<prune::RowSelection> SliceDecoder::EvaluateFilter(const ScanSlice& slice,
   const prune::RowSelection& walk = decode_all ? slice.rows : unproven;
   PQSIFT_RETURN_IF_ERROR(handle.Acquire(walk, page_options_));
   const auto& readers = handle.readers();
+  KeepDictionaryIndices(filter_columns, readers);
   MatchedCursor proven_rows(slice.matched);
   Status st = WalkSelection(
       walk, batch_size_, readers, *cancelled_,

@@ -1,8 +1,10 @@
 // Decoding a slice (scan/slice.h), late materialisation in two phases:
 //
 //   EvaluateFilter   phase one of a filtered slice: its filter columns decoded window by window
-//                    (windows of at most `batch_size` selected rows) and the filter evaluated;
-//                    the slice's selection narrows to the matching rows
+//                    (windows of at most `batch_size` selected rows; a flat column's dictionary-
+//                    encoded pages as dictionary indices, which the evaluator evaluates once
+//                    per entry) and the filter evaluated; the slice's selection narrows to the
+//                    matching rows
 //   DecodeColumn     phase two, one call per output column: only the kept rows are decoded (the
 //                    readers skip the gaps without materialising them; short gaps are decoded
 //                    and dropped, cheaper than a skip), into one array per window

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "arrow/builder.h"
+#include "arrow/dictionary.h"
 #include "cli/output/batch_writer.h"
 #include "column/leaf_reader.h"
 #include "column/nested.h"
@@ -81,14 +82,19 @@ class ColumnUnderTest {
       flat_ = flat_ && md.schema().columns()[leaf].max_repetition_level == 0;
   }
   bool ok() const { return ok_; }
+  int64_t dictionary_batches() const { return dictionary_batches_; }
   // No leaf repeats: reads may keep some of their rows.
   bool flat() const { return flat_; }
 
   // Returns the rendered rows, or an error text. `options` go to every page reader; the page
   // counts of the run are added to `*counts` when given.
+  // With `indices`, flat readers keep dictionary indices (LeafReader::KeepDictionaryIndices):
+  // a batch assembled as a dictionary array is rendered by its values, and counted in
+  // dictionary_batches().
   Result<std::vector<std::string>> Run(const std::vector<Step>& steps,
                                        PageReaderOptions options = {},
-                                       LeafReader::PageCounts* counts = nullptr) {
+                                       LeafReader::PageCounts* counts = nullptr,
+                                       bool indices = false) {
     const RowGroup& rg = md_.file().row_groups[row_group_];
     std::vector<std::unique_ptr<LeafReader>> readers;
     std::vector<Buffer> chunks;
@@ -102,6 +108,9 @@ class ColumnUnderTest {
           auto reader,
           LeafReader::Make(md_.schema().columns()[leaf], meta, chunks.back().span(), range.offset,
                            rg.num_rows, md_.file_name() + " " + name_, options));
+      if (indices && flat_ && plan_.kind == AssemblyNode::Kind::kLeaf) {
+        reader->KeepDictionaryIndices(true);
+      }
       readers.push_back(std::move(reader));
     }
     std::vector<std::string> lines;
@@ -123,6 +132,10 @@ class ColumnUnderTest {
       PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> array, Assemble(plan_, leaves_, batches));
       if (array->length != n) return Status::Internal("assembled a wrong number of rows");
       PQSIFT_RETURN_IF_ERROR(ValidateArray(*array));
+      if (array->type->id == TypeId::kDictionary && plan_.type->id != TypeId::kDictionary) {
+        ++dictionary_batches_;
+        PQSIFT_ASSIGN_OR_RETURN(array, DecodeDictionary(*array));
+      }
       RecordBatch batch{schema, n, {array}};
       std::ostringstream text;
       PQSIFT_ASSIGN_OR_RETURN(auto writer,
@@ -151,6 +164,7 @@ class ColumnUnderTest {
   std::string name_;
   bool ok_ = false;
   bool flat_ = true;
+  int64_t dictionary_batches_ = 0;
 };
 
 // A random pattern over `rows` rows: runs of skips and reads of mixed sizes (single rows,
@@ -186,6 +200,7 @@ TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
   std::vector<std::string> files = FilesToTest();
   if (files.empty()) GTEST_SKIP() << ::pqsift::testing::kParquetTestingMissing;
   int columns_tested = 0;
+  int64_t dictionary_batches = 0;
   for (const std::string& path : files) {
     auto file = OpenLocalFile(path);
     ASSERT_TRUE(file.ok()) << file.status().ToString();
@@ -204,10 +219,11 @@ TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
           std::vector<int64_t> read_rows;
           auto steps = RandomPattern(rows, seed * 7919 + static_cast<uint32_t>(node), &read_rows,
                                      column.flat());
-          // Odd seeds: every page of a streaming codec arrives as it is read.
+          // Odd seeds: every page of a streaming codec arrives as it is read. Seeds 3 and 4:
+          // flat columns keep dictionary indices, as a filter's readers do.
           PageReaderOptions options;
           if (seed % 2 == 1) options.on_demand_page_bytes = 0;
-          auto got = column.Run(steps, options);
+          auto got = column.Run(steps, options, nullptr, seed >= 3);
           ASSERT_TRUE(got.ok()) << path << " column " << schema.nodes()[node].name << " seed "
                                 << seed << ": " << got.status().ToString();
           ASSERT_EQ(got->size(), read_rows.size()) << path;
@@ -218,10 +234,12 @@ TEST(LeafReaderSkipRead, RandomPatternsEqualFullRead) {
           }
         }
         ++columns_tested;
+        dictionary_batches += column.dictionary_batches();
       }
     }
   }
   EXPECT_GT(columns_tested, 100) << "too few columns were exercised";
+  EXPECT_GT(dictionary_batches, 100) << "too few batches were read as dictionary indices";
 }
 
 // Large pages of every shape a leaf reader meets: a sorted int64, unique strings (PLAIN), a
