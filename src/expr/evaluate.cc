@@ -481,29 +481,50 @@ class Evaluator {
                                      "' has no dictionary indices");
     }
     const int32_t* indices = rows.buffers[1]->as<int32_t>() + rows.offset;
-    const Truth* truth = per_entry->data();
+    // Per entry: 1 where TRUE; and whether some row can be NULL (a NULL row, or an entry whose
+    // result is NULL): else the vector has no validity.
+    std::vector<uint8_t> is_true(per_entry->size());
+    bool some_null = validity != nullptr && for_null == Truth::kNull;
+    for (size_t i = 0; i < is_true.size(); ++i) {
+      is_true[i] = (*per_entry)[i] == Truth::kTrue ? 1 : 0;
+      some_null |= (*per_entry)[i] == Truth::kNull;
+    }
     const auto entry_count = static_cast<uint32_t>(entries.length);
     Vec v;
     v.phys = Phys::kBool;
     uint8_t* values = Allocate<uint8_t>(&v.keep_values, n_);
-    uint8_t* valid = Allocate<uint8_t>(&v.keep_valid, n_);
-    bool in_range = true;
+    uint32_t out_of_range = 0;  // OR of the indices at or past the end (0: none)
     for (int64_t i = 0, n = n_; i < n; ++i) {
-      Truth t = for_null;
-      if (validity == nullptr || bit_util::GetBit(validity, rows.offset + i)) {
-        const auto index = static_cast<uint32_t>(indices[i]);
-        in_range &= index < entry_count;
-        t = truth[index < entry_count ? index : 0];
-      }
-      values[i] = t == Truth::kTrue ? 1 : 0;
-      valid[i] = t == Truth::kNull ? 0 : 1;
+      const auto index = static_cast<uint32_t>(indices[i]);
+      const bool inside = index < entry_count;
+      out_of_range |= inside ? 0 : 1;
+      values[i] = is_true[inside ? index : 0];
     }
-    if (!in_range) {
-      return Status::InvalidArgument("column '" + filter_.columns[k].path +
-                                     "' has a dictionary index outside its dictionary");
+    if (validity != nullptr || some_null) {
+      uint8_t* valid = Allocate<uint8_t>(&v.keep_valid, n_);
+      const Truth* truth = per_entry->data();
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        Truth t = for_null;
+        if (validity == nullptr || bit_util::GetBit(validity, rows.offset + i)) {
+          const auto index = static_cast<uint32_t>(indices[i]);
+          t = truth[index < entry_count ? index : 0];
+        }
+        values[i] = t == Truth::kTrue ? 1 : 0;
+        valid[i] = t == Truth::kNull ? 0 : 1;
+      }
+      v.valid = valid;
+    }
+    if (out_of_range != 0) {
+      // A NULL row's index slot may hold anything: only valid rows' indices must be inside.
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        if ((validity == nullptr || bit_util::GetBit(validity, rows.offset + i)) &&
+            static_cast<uint32_t>(indices[i]) >= entry_count) {
+          return Status::InvalidArgument("column '" + filter_.columns[k].path +
+                                         "' has a dictionary index outside its dictionary");
+        }
+      }
     }
     v.values = values;
-    v.valid = valid;
     return std::optional<Vec>(std::move(v));
   }
 

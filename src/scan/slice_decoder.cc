@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "arrow/dictionary.h"
+#include "arrow/layout.h"
 #include "arrow/select.h"
 #include "column/nested.h"
 #include "expr/evaluate.h"
@@ -212,15 +213,19 @@ prune::RowSelection RowsToDecode(const ScanSlice& slice, const prune::RowSelecti
 // (column::LeafReader::KeepDictionaryIndices): a predicate on one of them is then evaluated once
 // per dictionary entry, not once per row on values copied out of the dictionary (the evaluator
 // takes the dictionary arrays; GatherFilterColumn turns the rows an output column takes into
-// values). Flat leaves read in their own type; the others read values. Set at every use: the
-// readers go from slice to slice.
+// values). Flat leaves of strings and binaries read in their own type; the others read values
+// (a number is gathered from the dictionary and compared about as fast as its index is looked
+// up: measured on `qty > 95`, indices were 2-6% slower). Set at every use: the readers go from
+// slice to slice.
 void KeepDictionaryIndices(const std::vector<const DecodedColumn*>& columns,
                            const std::vector<std::unique_ptr<column::LeafReader>>& readers) {
   size_t next = 0;
   for (size_t k = 0; k < columns.size(); ++k) {
     const DecodedColumn& c = *columns[k];
-    const bool indices = c.leaves.size() == 1 && !c.widen && !c.constant && !c.row_index &&
-                         readers[next]->flat() && c.plan.kind == column::AssemblyNode::Kind::kLeaf;
+    const bool indices =
+        c.leaves.size() == 1 && !c.widen && !c.constant && !c.row_index &&
+        (layout::IsBinaryLike(c.type->id) || c.type->id == TypeId::kFixedSizeBinary) &&
+        readers[next]->flat() && c.plan.kind == column::AssemblyNode::Kind::kLeaf;
     for (size_t i = 0; i < c.leaves.size(); ++i) readers[next++]->KeepDictionaryIndices(indices);
   }
 }
