@@ -222,10 +222,12 @@ void KeepDictionaryIndices(const std::vector<const DecodedColumn*>& columns,
   size_t next = 0;
   for (size_t k = 0; k < columns.size(); ++k) {
     const DecodedColumn& c = *columns[k];
-    const bool indices =
-        c.leaves.size() == 1 && !c.widen && !c.constant && !c.row_index &&
-        (layout::IsBinaryLike(c.type->id) || c.type->id == TypeId::kFixedSizeBinary) &&
-        readers[next]->flat() && c.plan.kind == column::AssemblyNode::Kind::kLeaf;
+    // (A runtime filter's column has no scan type: the reader's is the one read.)
+    const bool indices = c.leaves.size() == 1 && !c.widen && !c.constant && !c.row_index &&
+                         readers[next]->flat() &&
+                         c.plan.kind == column::AssemblyNode::Kind::kLeaf &&
+                         (layout::IsBinaryLike(readers[next]->type()->id) ||
+                          readers[next]->type()->id == TypeId::kFixedSizeBinary);
     for (size_t i = 0; i < c.leaves.size(); ++i) readers[next++]->KeepDictionaryIndices(indices);
   }
 }
