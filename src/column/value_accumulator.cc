@@ -106,19 +106,29 @@ class Decoders {
   ValueDecoder<DType>* current_ = nullptr;
 };
 
-// A dictionary's entries in order as a value decoder, so the sinks convert the dictionary to
-// Arrow with the same code that converts the values of dictionary-encoded pages.
+// A dictionary's entries as a value decoder, so the sinks convert the dictionary to Arrow with the
+// same code that converts the values of dictionary-encoded pages: in order, or (`picked`) those
+// at the given indices, checked against the dictionary when they were decoded (a batch of
+// dictionary indices turned into values).
 template <typename DType>
 class EntriesDecoder final : public ValueDecoder<DType> {
  public:
   using Value = typename DType::Value;
-  explicit EntriesDecoder(std::span<const Value> entries) : entries_(entries) {}
+  explicit EntriesDecoder(std::span<const Value> entries, std::span<const int32_t> picked = {},
+                          bool picking = false)
+      : entries_(entries), picked_(picked), picking_(picking) {}
   Status SetData(std::span<const uint8_t>, int64_t) override {
     return Status::Internal("dictionary entries take no page data");
   }
   Status Decode(Value* out, int64_t n) override {
     PQSIFT_RETURN_IF_ERROR(Check(n));
-    std::copy_n(entries_.begin() + next_, n, out);
+    if (picking_) {
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = entries_[static_cast<size_t>(picked_[static_cast<size_t>(next_ + i)])];
+      }
+    } else {
+      std::copy_n(entries_.begin() + next_, n, out);
+    }
     next_ += n;
     return Status::OK();
   }
@@ -127,7 +137,9 @@ class EntriesDecoder final : public ValueDecoder<DType> {
     next_ += n;
     return Status::OK();
   }
-  int64_t values_left() const override { return static_cast<int64_t>(entries_.size()) - next_; }
+  int64_t values_left() const override {
+    return static_cast<int64_t>(picking_ ? picked_.size() : entries_.size()) - next_;
+  }
 
  private:
   Status Check(int64_t n) const {
@@ -138,45 +150,8 @@ class EntriesDecoder final : public ValueDecoder<DType> {
     return Status::OK();
   }
   std::span<const Value> entries_;
-  int64_t next_ = 0;
-};
-
-// Dictionary entries picked by indices (checked against the dictionary when decoded) as a value
-// decoder: a batch of dictionary indices turned into values by the sinks' own conversion.
-template <typename DType>
-class PickedEntriesDecoder final : public ValueDecoder<DType> {
- public:
-  using Value = typename DType::Value;
-  PickedEntriesDecoder(std::span<const Value> entries, std::span<const int32_t> indices)
-      : entries_(entries), indices_(indices) {}
-  Status SetData(std::span<const uint8_t>, int64_t) override {
-    return Status::Internal("picked dictionary entries take no page data");
-  }
-  Status Decode(Value* out, int64_t n) override {
-    PQSIFT_RETURN_IF_ERROR(Check(n));
-    for (int64_t i = 0; i < n; ++i) {
-      out[i] = entries_[static_cast<size_t>(indices_[static_cast<size_t>(next_ + i)])];
-    }
-    next_ += n;
-    return Status::OK();
-  }
-  Status Skip(int64_t n) override {
-    PQSIFT_RETURN_IF_ERROR(Check(n));
-    next_ += n;
-    return Status::OK();
-  }
-  int64_t values_left() const override { return static_cast<int64_t>(indices_.size()) - next_; }
-
- private:
-  Status Check(int64_t n) const {
-    if (n < 0 || n > values_left()) {
-      return Status::Internal("asked for " + std::to_string(n) + " of " +
-                              std::to_string(values_left()) + " picked dictionary entries");
-    }
-    return Status::OK();
-  }
-  std::span<const Value> entries_;
-  std::span<const int32_t> indices_;
+  std::span<const int32_t> picked_;
+  bool picking_;
   int64_t next_ = 0;
 };
 
@@ -557,7 +532,7 @@ class TypedAccumulator final : public ValueAccumulator {
   Status PickHeldIndices() {
     if (!holding_indices_) return Status::OK();
     std::span<const int32_t> indices(indices_->as<int32_t>(), indices_->size() / sizeof(int32_t));
-    PickedEntriesDecoder<DType> picked(decoders_.dictionary()->dictionary(), indices);
+    EntriesDecoder<DType> picked(decoders_.dictionary()->dictionary(), indices, true);
     PQSIFT_RETURN_IF_ERROR(
         sink_.Append(picked, static_cast<int64_t>(indices.size()), nullptr).status());
     indices_->Resize(0);

@@ -404,28 +404,12 @@ class Evaluator {
   }
 
   // The column a predicate node reads, when it reads exactly one and that column's batch is a
-  // dictionary array; else -1. Nodes of a boolean result only: those are worth evaluating once
-  // per dictionary entry (a comparison, IN, LIKE, IS NULL, and their NOT, AND and OR).
+  // dictionary array; else -1. Predicates only (a comparison, IN, LIKE, IS NULL, and their NOT,
+  // AND and OR): their result, a truth value per entry, is what each row looks up.
   int DictionaryColumnOf(const Expr& e) {
-    switch (e.op) {
-      case Op::kEq:
-      case Op::kNe:
-      case Op::kLt:
-      case Op::kLe:
-      case Op::kGt:
-      case Op::kGe:
-      case Op::kIsDistinctFrom:
-      case Op::kIsNotDistinctFrom:
-      case Op::kAnd:
-      case Op::kOr:
-      case Op::kNot:
-      case Op::kIsNull:
-      case Op::kIsNotNull:
-      case Op::kIn:
-      case Op::kLike:
-      case Op::kILike:
-      case Op::kStartsWith: break;
-      default: return -1;
+    if (e.op == Op::kColumn || e.op == Op::kLiteral || e.type == nullptr ||
+        e.type->id != TypeId::kBoolean) {
+      return -1;
     }
     int column = -1;
     if (!OnlyColumn(e, &column) || column < 0) return -1;

@@ -706,7 +706,8 @@ Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOpti
     file->partition_values = std::move(f.partition_values);
     file->fully_matched_by = std::move(f.fully_matched_by);
     file->excluded_row_groups = std::move(f.excluded_row_groups);
-    file->source = f.source.empty() ? file->file->name() : std::move(f.source);
+    file->source = std::move(f.source);
+    if (file->source.empty()) file->source = file->file->name();
     int64_t first_row = 0;
     for (const RowGroup& rg : file->metadata->file().row_groups) {
       file->row_group_first_rows.push_back(first_row);
