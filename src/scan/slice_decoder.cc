@@ -105,6 +105,17 @@ class WantedRows {
     return out;
   }
 
+  // Sets the byte of every wanted row inside `piece` (the next decoded range, in order) in
+  // `mask`, whose byte 0 is the piece's first row (the others are left as they are).
+  void MarkWithin(const prune::RowRange& piece, uint8_t* mask) {
+    while (next_ < wanted_.size() && wanted_[next_].end <= piece.begin) ++next_;
+    for (size_t k = next_; k < wanted_.size() && wanted_[k].begin < piece.end; ++k) {
+      const int64_t begin = std::max(wanted_[k].begin, piece.begin) - piece.begin;
+      const int64_t end = std::min(wanted_[k].end, piece.end) - piece.begin;
+      for (int64_t i = begin; i < end; ++i) mask[i] = 1;
+    }
+  }
+
   // `pieces`: the row ranges decoded into the next window, in order.
   std::vector<ElementRange> Within(const std::vector<prune::RowRange>& pieces) {
     std::vector<ElementRange> out;
@@ -266,9 +277,7 @@ Result<std::vector<std::shared_ptr<Array>>> SliceDecoder::DecodeColumn(
   std::vector<uint8_t> keep;
   auto keep_of = [&](const prune::RowRange& piece) -> const uint8_t* {
     keep.assign(static_cast<size_t>(piece.length()), 0);
-    for (const prune::RowRange& r : wanted.RowsWithin({piece})) {
-      std::fill(keep.begin() + (r.begin - piece.begin), keep.begin() + (r.end - piece.begin), 1);
-    }
+    wanted.MarkWithin(piece, keep.data());
     return keep.data();
   };
   auto on_window = [&](const std::vector<prune::RowRange>& pieces) -> Status {
