@@ -533,6 +533,7 @@ void SyntheticSeeds(SeedSink& sink) {
       "((i64 = 1) OR (i64 = 2)) AND NOT (i8 NOT IN (1, 2, 3))",
       "f64 = 'nan' OR f64 > 'inf' OR f32 < -'inf'",
       "l > 3",
+      "i64 % 7 = 0 AND dec % 0.5 > 0 AND f64 % 0e0 <> 1 AND 10 % 3 = i8 % -4",
   };
   int k = 0;
   for (const char* f : filters) {

@@ -746,7 +746,8 @@ class Binder {
         case Op::kAdd: r.f = dx + dy; break;
         case Op::kSub: r.f = dx - dy; break;
         case Op::kMul: r.f = dx * dy; break;
-        default: r.f = dx / dy; break;  // IEEE, as DuckDB 1.5: 1 / 0 is inf
+        case Op::kMod: r.f = std::fmod(dx, dy); break;  // x % 0 is NaN, as DuckDB
+        default: r.f = dx / dy; break;                  // IEEE, as DuckDB 1.5: 1 / 0 is inf
       }
     } else {
       // Exact: integers are decimals of scale 0.
@@ -759,10 +760,16 @@ class Binder {
                    __builtin_mul_overflow(iy, Pow10(scale - y.scale), &iy);
       }
       int128 v = 0;
+      if (!overflow && op == Op::kMod && iy == 0) {
+        r.kind = Literal::Kind::kNull;  // an integer or decimal % 0 is NULL, as DuckDB
+        out.description = LiteralText(r);
+        return out;
+      }
       if (!overflow) {
         switch (op) {
           case Op::kAdd: overflow = __builtin_add_overflow(ix, iy, &v); break;
           case Op::kSub: overflow = __builtin_sub_overflow(ix, iy, &v); break;
+          case Op::kMod: v = ix % iy; break;  // truncated: the dividend's sign
           default: overflow = __builtin_mul_overflow(ix, iy, &v); break;
         }
       }

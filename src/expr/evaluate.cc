@@ -339,7 +339,8 @@ class Evaluator {
       case Op::kAdd:
       case Op::kSub:
       case Op::kMul:
-      case Op::kDiv: return EvalArithmetic(e);
+      case Op::kDiv:
+      case Op::kMod: return EvalArithmetic(e);
       case Op::kVariantGet: return EvalVariantGet(e);
       // The shredded column's value: right only where the guards (its fallback `value` columns)
       // are NULL, which is where the prover evaluates it (on a dictionary's values).
@@ -1182,10 +1183,14 @@ class Evaluator {
         switch (e.op) {
           case Op::kAdd: return !__builtin_add_overflow(x, y, r);
           case Op::kSub: return !__builtin_sub_overflow(x, y, r);
+          case Op::kMod:  // by zero: NULL (NullWhereZero); INT64_MIN % -1 overflows, as DuckDB's
+            *r = y == 0 || y == -1 ? 0 : x % y;
+            return y != -1 || x != INT64_MIN;
           default: return !__builtin_mul_overflow(x, y, r);
         }
       });
       if (!ok) return OverflowError(e);
+      if (e.op == Op::kMod) NullWhereZero<int64_t>(b, &out);
       return out;
     }
     // Decimals: exact in int128, within 38 digits.
@@ -1199,12 +1204,34 @@ class Evaluator {
       switch (e.op) {
         case Op::kAdd: overflow = __builtin_add_overflow(x, y, r); break;
         case Op::kSub: overflow = __builtin_sub_overflow(x, y, r); break;
+        case Op::kMod: *r = y == 0 ? 0 : x % y; break;  // within 38 digits: no overflow
         default: overflow = __builtin_mul_overflow(x, y, r); break;
       }
       return !overflow && *r<limit&& * r> - limit;
     });
     if (!ok) return OverflowError(e);
+    if (e.op == Op::kMod) NullWhereZero<int128>(b, &out);
     return out;
+  }
+
+  // An integer or decimal '%' by zero is NULL (as DuckDB): the rows whose divisor `b` is 0 leave
+  // `out`'s validity (a NULL divisor's row is NULL already).
+  template <typename T>
+  void NullWhereZero(const Vec& b, Vec* out) {
+    const bool all = b.scalar && b.scalar_value.i == 0;
+    bool some = all;
+    for (int64_t i = 0, n = n_; i < n && !b.scalar && !some; ++i) {
+      some = Load<T>(b.values, i) == 0;
+    }
+    if (!some) return;
+    std::shared_ptr<const void> keep;
+    uint8_t* valid = Allocate<uint8_t>(&keep, n_);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      const bool zero = all || (!b.scalar && Load<T>(b.values, i) == 0);
+      valid[i] = (out->valid == nullptr || out->valid[i]) && !zero ? 1 : 0;
+    }
+    out->valid = valid;
+    out->keep_valid = std::move(keep);
   }
 
   // Float or double arithmetic (Real is the result type; both sides are already Real).
@@ -1219,6 +1246,7 @@ class Evaluator {
         case Op::kAdd: *r = x + y; break;
         case Op::kSub: *r = x - y; break;
         case Op::kMul: *r = x * y; break;
+        case Op::kMod: *r = std::fmod(x, y); break;  // x % 0 is NaN, as DuckDB
         default: *r = x / y; break;
       }
       return true;

@@ -54,6 +54,7 @@ std::string_view OpText(Op op) {
     case Op::kSub: return " - ";
     case Op::kMul: return " * ";
     case Op::kDiv: return " / ";
+    case Op::kMod: return " % ";
     case Op::kLike: return " LIKE ";
     case Op::kILike: return " ILIKE ";
     default: return " ? ";

@@ -21,11 +21,12 @@
 //        for NaN, empty and out-of-range coordinates; xmin > xmax wraps). TRUE when the
 //        row's extent meets the box, FALSE when it does not or has none, NULL for NULL or
 //        bytes that are not WKB.
-//   kAdd..kDiv: two numeric children of the node's own type: int64 (integer + - *), float64
-//        (anything with a float, and every '/', as DuckDB), or decimal128 (+ - at the node's
-//        scale). Exception: a decimal kMul keeps its children's own scales and its scale is
-//        their sum. Overflow (int64, or 38 digits) is an error at evaluation; division by zero
-//        gives NULL, as in DuckDB.
+//   kAdd..kDiv, kMod: two numeric children of the node's own type: int64 (integer + - * %),
+//        float64 (anything with a float, and every '/', as DuckDB), or decimal128 (+ - % at the
+//        node's scale). Exception: a decimal kMul keeps its children's own scales and its scale
+//        is their sum. Overflow (int64, or 38 digits) is an error at evaluation; an integer or
+//        decimal '%' by zero gives NULL and a float one NaN, as in DuckDB; '%' truncates (its
+//        sign is the dividend's).
 //   kLiteral: also a whole predicate or an AND/OR child of Boolean type (TRUE, FALSE or NULL),
 //        e.g. `x = NULL` or a comparison of two literals, which the binder decides itself.
 //   kCast: to float64, int64 (from a narrower integer, under arithmetic), decimal128 of a larger
@@ -90,6 +91,7 @@ enum class Op : uint8_t {
   kSub,
   kMul,
   kDiv,
+  kMod,  // after the others: kAdd..kDiv keep their values
   kVariantGet,
   kGuarded,
 };

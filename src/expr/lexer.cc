@@ -121,7 +121,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
         }
       }
       if (!matched) {
-        if (std::string_view("=<>+-*/(),.[]").find(c) == std::string_view::npos) {
+        if (std::string_view("=<>+-*/%(),.[]").find(c) == std::string_view::npos) {
           return ErrorAt(pos, "unexpected character '" + std::string(1, c) + "'");
         }
         t.text = std::string(1, c);

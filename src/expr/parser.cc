@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -285,13 +286,23 @@ class Parser {
     return value;
   }
 
-  Result<Node> ParseBinary(std::string_view first, Op first_op, std::string_view second,
-                           Op second_op, Result<Node> (Parser::*operand)()) {
+  // Left-associative operators of one precedence, each a symbol and its op.
+  struct BinaryOp {
+    std::string_view symbol;
+    Op op;
+  };
+  Result<Node> ParseBinary(std::initializer_list<BinaryOp> ops, Result<Node> (Parser::*operand)()) {
     PQSIFT_ASSIGN_OR_RETURN(Node left, (this->*operand)());
-    while (IsSymbol(Peek(), first) || IsSymbol(Peek(), second)) {
+    auto next_op = [&]() -> const BinaryOp* {
+      for (const BinaryOp& o : ops) {
+        if (IsSymbol(Peek(), o.symbol)) return &o;
+      }
+      return nullptr;
+    };
+    while (const BinaryOp* o = next_op()) {
       const Token& t = Advance();
       Node n = Make(AstNode::Kind::kArithmetic, t.pos);
-      n->op = t.text == first ? first_op : second_op;
+      n->op = o->op;
       PQSIFT_ASSIGN_OR_RETURN(Node right, (this->*operand)());
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(right)));
@@ -300,10 +311,10 @@ class Parser {
     return left;
   }
   Result<Node> ParseAdditive() {
-    return ParseBinary("+", Op::kAdd, "-", Op::kSub, &Parser::ParseMultiplicative);
+    return ParseBinary({{"+", Op::kAdd}, {"-", Op::kSub}}, &Parser::ParseMultiplicative);
   }
   Result<Node> ParseMultiplicative() {
-    return ParseBinary("*", Op::kMul, "/", Op::kDiv, &Parser::ParseUnary);
+    return ParseBinary({{"*", Op::kMul}, {"/", Op::kDiv}, {"%", Op::kMod}}, &Parser::ParseUnary);
   }
 
   Result<Node> ParseUnary() {

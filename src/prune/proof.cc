@@ -309,7 +309,8 @@ class Prover {
       case Op::kAdd:
       case Op::kSub:
       case Op::kMul:
-      case Op::kDiv: break;
+      case Op::kDiv:
+      case Op::kMod: break;
     }
     return Any();
   }
@@ -356,7 +357,8 @@ class Prover {
       case Op::kAdd:
       case Op::kSub:
       case Op::kMul:
-      case Op::kDiv: return Unknown();
+      case Op::kDiv:
+      case Op::kMod: return Unknown();
       default: {  // a predicate used as a boolean value
         std::vector<Outcomes> o = Predicate(e);
         Ranges out;

@@ -203,6 +203,12 @@ TEST_F(ExprBinderTest, Arithmetic) {
   EXPECT_EQ(Bound("f32 * 2e0 > 0"), "(CAST(f32 AS double) * 2e0) > 0e0");
   EXPECT_EQ(Bound("id > 2 * 3 - 1"), "id > 5");
   EXPECT_EQ(Bound("id > 1 / 4"), "CAST(id AS double) > 0.25e0");
+  EXPECT_EQ(Bound("id % 7 = 0"), "(id % 7) = 0");      // never moved across: not monotonic
+  EXPECT_EQ(Bound("id % 2 * 3 = 3"), "(id % 2) = 1");  // (id % 2) * 3: the 3 moves across
+  EXPECT_EQ(Bound("id > 10 % 4"), "id > 2");
+  EXPECT_EQ(Bound("id > -7 % 3"), "id > -1");
+  EXPECT_EQ(Bound("id > 7.5 % 2"), "id >= 2");  // id > 1.5
+  EXPECT_EQ(Bound("(5 % 0) IS NULL"), "TRUE");
   EXPECT_EQ(Bound("name + 1 > 2"),
             "error: at 6: arithmetic on large_string column 'name' is "
             "not supported");

@@ -336,6 +336,30 @@ TEST_F(ExprEvaluateTest, ArithmeticOverflowIsAnErrorDivisionByZeroIsInfinite) {
   EXPECT_EQ(Eval("id * id = 16"), (Rows{0, 1}));
 }
 
+// '%' as DuckDB: truncated (the dividend's sign), by zero NULL for integers and decimals and NaN
+// for doubles, INT64_MIN % -1 an overflow; of the precedence of * and /.
+TEST_F(ExprEvaluateTest, ModuloAsDuckDB) {
+  Set("id", MakeFixed<int64_t>(Int64(), {7, -7, 0, kNull, 9}));
+  EXPECT_EQ(Eval("id % 3 = 1"), (Rows{1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("id % 3 = -1"), (Rows{0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("id % -3 = 1"), (Rows{1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("(id % 0) IS NULL"), (Rows{1, 1, 1, 1, 1}));
+  EXPECT_EQ(Eval("(9 % id) IS NULL"), (Rows{0, 0, 1, 1, 0}));
+  EXPECT_EQ(Eval("9 % id = 2"), (Rows{1, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("2 * id % 4 = 2"), (Rows{1, 0, 0, 0, 1}));  // (2 * id) % 4
+  EXPECT_EQ(Eval("1 + id % 4 = 4"), (Rows{1, 0, 0, 0, 0}));  // 1 + (id % 4)
+  EXPECT_EQ(Eval("id % 2.5 = 2.0"), (Rows{1, 0, 0, 0, 0}));  // decimal: 7 % 2.5 = 2.0
+  EXPECT_EQ(Eval("(id % 0.0) IS NULL"), (Rows{1, 1, 1, 1, 1}));
+  EXPECT_EQ(Eval("id % 2e0 = -1e0"), (Rows{0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("id % 0e0 = 'nan'"), (Rows{1, 1, 1, 0, 1}));
+  Set("id", MakeFixed<int64_t>(Int64(), {std::numeric_limits<int64_t>::min(), kNull}));
+  Result<Rows> overflow = Try("id % -1 = 0");
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_NE(overflow.status().message().find("overflow"), std::string::npos);
+  Set("id", MakeFixed<int64_t>(Int64(), {kNull, std::numeric_limits<int64_t>::min()}));
+  EXPECT_EQ(Eval("id % 7 = -1"), (Rows{0, 1}));
+}
+
 TEST_F(ExprEvaluateTest, SlicedArraysHonourTheOffset) {
   auto full = MakeFixed<int32_t>(Int32(), {10, kNull, 30, 40, kNull, 60});
   Result<std::shared_ptr<Array>> sliced = Slice(*full, 2, 4);

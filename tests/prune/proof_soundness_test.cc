@@ -148,12 +148,14 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kAdd:
     case Op::kSub:
     case Op::kMul:
-    case Op::kDiv: {
+    case Op::kDiv:
+    case Op::kMod: {
       Value a = child(0);
       Value b = child(1);
       if (a.is_null() || b.is_null()) return Value::Null();
       if (e.op == Op::kAdd) return Value::Int(a.i + b.i);
       if (e.op == Op::kSub) return Value::Int(a.i - b.i);
+      if (e.op == Op::kMod) return b.i == 0 ? Value::Null() : Value::Int(a.i % b.i);
       return Value::Int(a.i * b.i);
     }
     case Op::kIntersectsExtent:  // the generator emits no geometry or variant paths
