@@ -488,7 +488,7 @@ class TypedAccumulator final : public ValueAccumulator {
     auto array = std::make_shared<Array>();
     array->length = length_;
     if (holding_indices_) {
-      array->type = dictionary_type_;
+      array->type = Dictionary(type_);
       array->buffers = {nullptr, std::move(indices_)};
       array->dictionary = dictionary_values_;
       indices_ = std::make_shared<ArrowBuffer>();
@@ -515,7 +515,6 @@ class TypedAccumulator final : public ValueAccumulator {
       values->length = static_cast<int64_t>(decoder.dictionary().size());
       values->buffers = sink_.Finish();
       dictionary_values_ = std::move(values);
-      dictionary_type_ = Dictionary(type_);
     }
     const size_t old = indices_->size() / sizeof(int32_t);
     GrowTo(*indices_, (old + static_cast<size_t>(n)) * sizeof(int32_t));
@@ -552,9 +551,7 @@ class TypedAccumulator final : public ValueAccumulator {
   bool keep_indices_ = false;
   bool holding_indices_ = false;
   std::shared_ptr<ArrowBuffer> indices_ = std::make_shared<ArrowBuffer>();
-  // The chunk's dictionary converted to type_ once, and the type of the batches over it.
-  std::shared_ptr<Array> dictionary_values_;
-  std::shared_ptr<const DataType> dictionary_type_;
+  std::shared_ptr<Array> dictionary_values_;  // the chunk's dictionary in type_, converted once
 };
 
 template <typename DType, typename Sink>

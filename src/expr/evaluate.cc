@@ -254,7 +254,11 @@ class BytesLiteral {
 class Evaluator {
  public:
   Evaluator(const BoundFilter& filter, std::span<const Array* const> columns, int64_t num_rows)
-      : filter_(filter), arrays_(columns), n_(num_rows), loaded_(columns.size()) {}
+      : filter_(filter), arrays_(columns), n_(num_rows), loaded_(columns.size()) {
+    for (const Array* a : columns) {
+      some_dictionary_ |= a != nullptr && a->type != nullptr && a->type->id == TypeId::kDictionary;
+    }
+  }
 
   Result<std::vector<uint8_t>> Run() {
     if (filter_.root == nullptr) return Status::InvalidArgument("filter has no root");
@@ -408,7 +412,7 @@ class Evaluator {
   // dictionary array; else -1. Predicates only (a comparison, IN, LIKE, IS NULL, and their NOT,
   // AND and OR): their result, a truth value per entry, is what each row looks up.
   int DictionaryColumnOf(const Expr& e) {
-    if (e.op == Op::kColumn || e.op == Op::kLiteral || e.type == nullptr ||
+    if (!some_dictionary_ || e.op == Op::kColumn || e.op == Op::kLiteral || e.type == nullptr ||
         e.type->id != TypeId::kBoolean) {
       return -1;
     }
@@ -1303,6 +1307,8 @@ class Evaluator {
   // loop never vectorises.
   int64_t n_;
   std::vector<std::optional<Vec>> loaded_;
+  // Some column's batch is a dictionary array (else no node is walked for one: the common case).
+  bool some_dictionary_ = false;
 };
 
 }  // namespace

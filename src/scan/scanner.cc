@@ -53,7 +53,7 @@ Result<std::unique_ptr<Scanner>> Scanner::Open(const std::vector<std::string>& p
       format::ReadFooters(opened, options.open);
   for (size_t i = 0; i < files.size(); ++i) {
     PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetMetadata> md, std::move(footers[i]));
-    input.files.push_back({std::move(files[i]), std::move(md), {}, {}, {}, {}});
+    input.files.push_back({std::move(files[i]), std::move(md), {}, {}, {}, paths[i]});
   }
   input.counts.files_total = input.files.size();
   input.counts.footers_read = input.files.size();

@@ -234,8 +234,7 @@ void KeepDictionaryIndices(const std::vector<const DecodedColumn*>& columns,
   for (size_t k = 0; k < columns.size(); ++k) {
     const DecodedColumn& c = *columns[k];
     // (A runtime filter's column has no scan type: the reader's is the one read.)
-    const bool indices = c.leaves.size() == 1 && !c.widen && !c.constant && !c.row_index &&
-                         readers[next]->flat() &&
+    const bool indices = c.leaves.size() == 1 && !c.widen && readers[next]->flat() &&
                          c.plan.kind == column::AssemblyNode::Kind::kLeaf &&
                          (layout::IsBinaryLike(readers[next]->type()->id) ||
                           readers[next]->type()->id == TypeId::kFixedSizeBinary);
