@@ -9,13 +9,13 @@
 #include <optional>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "arrow/dictionary.h"
 #include "arrow/layout.h"
 #include "output_buffer.h"
+#include "shared_strings.h"
 #include "status_error.h"
 
 namespace pqsift::python {
@@ -351,9 +351,9 @@ class ObjectColumn final : public ColumnBuilder {
   MaskBuilder mask_;
 };
 
-// Strings, with the str objects of repeated values shared: a column of a few distinct values
-// (categories, countries) costs one object per value, not per row. The sharing stops for a
-// column whose values rarely repeat, where the lookups would only cost.
+// Strings, with the str objects of repeated values shared (SharedStrings): a column of a few
+// distinct values (categories, countries) costs one object per value, not per row. The sharing
+// stops for a column whose values rarely repeat, where the lookups would only cost.
 class StringColumn final : public ColumnBuilder {
  public:
   StringColumn(const ConvertOptions& options, int64_t capacity)
@@ -362,7 +362,6 @@ class StringColumn final : public ColumnBuilder {
         mask_(options.pandas ? MaskBuilder::Mode::kNone : MaskBuilder::Mode::kValidLazy, capacity) {
     values_.Reserve(capacity);
   }
-  ~StringColumn() override { ClearCache(); }
 
   void Append(const Array& a, int64_t) override {
     const int64_t* offsets = reinterpret_cast<const int64_t*>(a.buffers[1]->data());
@@ -381,43 +380,31 @@ class StringColumn final : public ColumnBuilder {
     mask_.Append(validity, a.offset, a.length);
   }
   py::tuple Finish() override {
-    ClearCache();
+    shared_.Clear();
     return py::make_tuple(kind_, values_.ToNumpy(), mask_.Finish(), py::none());
   }
 
  private:
-  static constexpr size_t kMaxShared = 4096;       // distinct values kept
   static constexpr int64_t kTrialLookups = 16384;  // decide after this many lookups ...
   static constexpr size_t kMaxSharedBytes = 256;   // ... on values no longer than this
 
   py::object Shared(std::string_view s) {
     if (s.size() > kMaxSharedBytes) return MakeStr(s.data(), static_cast<int64_t>(s.size()));
     ++lookups_;
-    auto it = cache_.find(s);
-    if (it != cache_.end()) {
+    if (PyObject* held = shared_.Find(s)) {
       ++hits_;
-      return py::reinterpret_borrow<py::object>(it->second);
+      return py::reinterpret_borrow<py::object>(held);
     }
     py::object str = MakeStr(s.data(), static_cast<int64_t>(s.size()));
-    if (cache_.size() < kMaxShared) {
-      cache_.emplace(std::string(s), str.inc_ref().ptr());
-    }
+    shared_.Insert(s, str.ptr());
     // Too many distinct values, or few repeats once enough were seen: stop sharing.
     if (lookups_ >= kTrialLookups && hits_ * 2 < lookups_) {
       sharing_ = false;
-      ClearCache();
+      shared_.Clear();
     }
     return str;
   }
-  void ClearCache() {
-    for (auto& [text, object] : cache_) Py_DECREF(object);
-    cache_.clear();
-  }
 
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   py::object null_;
   const char* kind_;
   ObjectBuffer values_;
@@ -425,7 +412,7 @@ class StringColumn final : public ColumnBuilder {
   bool sharing_ = true;
   int64_t lookups_ = 0;
   int64_t hits_ = 0;
-  std::unordered_map<std::string, PyObject*, Hash, std::equal_to<>> cache_;
+  SharedStrings shared_;
 };
 
 // A dictionary array (the scan's filename column). For pandas, a Categorical: int32 codes (-1 for

@@ -127,3 +127,32 @@ def test_numpy_types(tmp_path):
     assert arrays["day"].dtype == np.dtype("datetime64[D]")
     assert arrays["price"].dtype == np.float64
     assert arrays["name"].dtype == object and arrays["name"][0] == "n0"
+
+
+def test_repeated_strings_share_objects_and_keep_their_values(tmp_path):
+    """String columns convert through a table of the str objects of repeated values: every
+    value comes back as written (lengths 0 to 300, values that differ only in the middle, in
+    one byte, or in length, non-ASCII, NULLs, more distinct values than the table keeps), and
+    a repeated value is one object."""
+    rng = np.random.default_rng(7)
+    pool = [""] + ["a" * n for n in range(1, 40)] + ["b" * n for n in range(1, 20)]
+    pool += [f"{'p' * 12}{i:04d}{'s' * 12}" for i in range(300)]  # same first and last 8 bytes
+    pool += [f"x{i}" for i in range(200)] + [f"é{i}€" for i in range(50)] + ["z" * 300, "z" * 299]
+    pool += [c * 8 + d for c in "AB" for d in "xyz"] + ["\0", "\0\0", "a\0b", "ab\0"]
+    picks = rng.integers(0, len(pool), 60_000)
+    values = [pool[i] for i in picks]
+    for i in rng.integers(0, len(values), 500):
+        values[i] = None
+    # then a tail of distinct values: more than the table keeps (4096), sharing goes on or stops
+    values += [f"distinct {i} {'w' * (i % 23)}" for i in range(20_000)]
+    df = pd.DataFrame({"s": pd.array(values, dtype="string")})
+    path = write_frame(df, tmp_path / "strings.parquet")
+    out = pqsift.scan(path, batch_size=4096).to_pandas()["s"]
+    assert out.isna().tolist() == [v is None for v in values]
+    assert [None if v is pd.NA else v for v in out.tolist()] == values
+    # A value repeated across the head is one object (sharing decides after 16,384 lookups,
+    # and these repeat far more than half the time); values over 256 bytes are not shared.
+    firsts = {}
+    for v in out.iloc[:60_000]:
+        if v is not pd.NA and len(v.encode()) <= 256:
+            assert firsts.setdefault(v, v) is v
