@@ -132,6 +132,15 @@ struct ScanOptions {
   // dictionary per file, shared by its batches, and int32 zeros, not the string per row.
   // CLI: --with-filename [NAME].
   std::string filename_column;
+  // True: a flat string or binary output column comes, where its pages are dictionary-encoded
+  // (with at most 16,384 entries), as dictionary arrays (dictionary<values=the column's type,
+  // indices=int32>) over its column chunk's dictionary, converted once per chunk; its other
+  // batches (pages of another encoding, or rows gathered from the filter's own reading of the
+  // column) hold values. A batch's column is then of either type while the schema names the
+  // values' type: for consumers that convert each distinct value once (the Python package's
+  // to_pandas shares one str object per entry), not for writers of the schema's type. Ignored
+  // with order_by (top-k merges rows across chunks).
+  bool keep_dictionaries = false;
 };
 
 class Scanner : public BatchReader {

@@ -364,9 +364,13 @@ class StringColumn final : public ColumnBuilder {
   }
 
   void Append(const Array& a, int64_t) override {
+    if (a.type->id == TypeId::kDictionary) return AppendIndices(a);
     const int64_t* offsets = reinterpret_cast<const int64_t*>(a.buffers[1]->data());
     const char* data = reinterpret_cast<const char*>(a.buffers[2]->data());
     const uint8_t* validity = ValidityOf(a);
+    // The batch's bytes checked at once: most columns are ASCII throughout.
+    const int64_t first = offsets[a.offset];
+    ascii_ = IsAscii(data + first, offsets[a.offset + a.length] - first);
     for (int64_t i = 0; i < a.length; ++i) {
       int64_t slot = a.offset + i;
       if (!IsValidBit(validity, slot)) {
@@ -375,12 +379,13 @@ class StringColumn final : public ColumnBuilder {
       }
       std::string_view s(data + offsets[slot],
                          static_cast<size_t>(offsets[slot + 1] - offsets[slot]));
-      values_.Push(sharing_ ? Shared(s) : MakeStr(s.data(), static_cast<int64_t>(s.size())));
+      values_.Push(sharing_ ? Shared(s) : Make(s));
     }
     mask_.Append(validity, a.offset, a.length);
   }
   py::tuple Finish() override {
     shared_.Clear();
+    entries_.clear();
     return py::make_tuple(kind_, values_.ToNumpy(), mask_.Finish(), py::none());
   }
 
@@ -388,14 +393,18 @@ class StringColumn final : public ColumnBuilder {
   static constexpr int64_t kTrialLookups = 16384;  // decide after this many lookups ...
   static constexpr size_t kMaxSharedBytes = 256;   // ... on values no longer than this
 
+  py::object Make(std::string_view s) const {
+    const auto size = static_cast<int64_t>(s.size());
+    return ascii_ ? MakeAsciiStr(s.data(), size) : MakeStr(s.data(), size);
+  }
   py::object Shared(std::string_view s) {
-    if (s.size() > kMaxSharedBytes) return MakeStr(s.data(), static_cast<int64_t>(s.size()));
+    if (s.size() > kMaxSharedBytes) return Make(s);
     ++lookups_;
     if (PyObject* held = shared_.Find(s)) {
       ++hits_;
       return py::reinterpret_borrow<py::object>(held);
     }
-    py::object str = MakeStr(s.data(), static_cast<int64_t>(s.size()));
+    py::object str = Make(s);
     shared_.Insert(s, str.ptr());
     // Too many distinct values, or few repeats once enough were seen: stop sharing.
     if (lookups_ >= kTrialLookups && hits_ * 2 < lookups_) {
@@ -405,14 +414,50 @@ class StringColumn final : public ColumnBuilder {
     return str;
   }
 
+  // A column chunk's dictionary-encoded rows (ScanOptions::keep_dictionaries): one object per
+  // entry of its dictionary, made when the dictionary first comes (the batches of a chunk share
+  // it) and found in the shared table where an earlier chunk made it, then a reference per row.
+  void AppendIndices(const Array& a) {
+    if (a.dictionary != dictionary_) ConvertEntries(a.dictionary);
+    const int32_t* indices = reinterpret_cast<const int32_t*>(a.buffers[1]->data());
+    const uint8_t* validity = ValidityOf(a);
+    for (int64_t i = 0; i < a.length; ++i) {
+      int64_t slot = a.offset + i;
+      values_.Push(IsValidBit(validity, slot) ? entries_[static_cast<size_t>(indices[slot])]
+                                              : null_);
+    }
+    mask_.Append(validity, a.offset, a.length);
+  }
+  void ConvertEntries(const std::shared_ptr<Array>& dictionary) {
+    dictionary_ = dictionary;  // held: a freed dictionary's address could come back
+    const int64_t* offsets = reinterpret_cast<const int64_t*>(dictionary->buffers[1]->data());
+    const char* data = reinterpret_cast<const char*>(dictionary->buffers[2]->data());
+    entries_.clear();
+    entries_.reserve(static_cast<size_t>(dictionary->length));
+    for (int64_t k = 0; k < dictionary->length; ++k) {
+      std::string_view s(data + offsets[k], static_cast<size_t>(offsets[k + 1] - offsets[k]));
+      PyObject* held = s.size() <= kMaxSharedBytes ? shared_.Find(s) : nullptr;
+      if (held != nullptr) {
+        entries_.push_back(py::reinterpret_borrow<py::object>(held));
+        continue;
+      }
+      py::object str = MakeStr(s.data(), static_cast<int64_t>(s.size()));
+      if (s.size() <= kMaxSharedBytes) shared_.Insert(s, str.ptr());
+      entries_.push_back(std::move(str));
+    }
+  }
+
   py::object null_;
   const char* kind_;
   ObjectBuffer values_;
   MaskBuilder mask_;
   bool sharing_ = true;
+  bool ascii_ = false;  // the current batch's bytes are all ASCII
   int64_t lookups_ = 0;
   int64_t hits_ = 0;
   SharedStrings shared_;
+  std::shared_ptr<Array> dictionary_;  // the last dictionary array's, whose entries_ are:
+  std::vector<py::object> entries_;
 };
 
 // A dictionary array (the scan's filename column). For pandas, a Categorical: int32 codes (-1 for

@@ -96,6 +96,9 @@ ScanRequest ParseRequest(const std::vector<std::string>& paths, const py::object
   s.verify_crc = Get<bool>(o, "verify_crc", false);
   s.row_index_column = Get<std::string>(o, "row_index", "");
   s.filename_column = Get<std::string>(o, "filename", "");
+  // Set by to_pandas and to_numpy (their string columns take dictionary arrays), never by the
+  // batches a user iterates or exports.
+  s.keep_dictionaries = Get<bool>(o, "keep_dictionaries", false);
   r.dataset.hive_partitioning = Get<bool>(o, "hive", true);
   r.dataset.use_manifest = Get<bool>(o, "manifest", true);
   std::string partition_schema = Get<std::string>(o, "partition_schema", "");

@@ -109,12 +109,8 @@ void OutputBuffer::Reserve(size_t bytes) {
   m.capacity = capacity;
 }
 
-uint8_t* OutputBuffer::Grow(size_t bytes) {
-  Memory& m = memory_;
-  if (m.size + bytes > m.capacity) Reserve(std::max(m.size + bytes, m.capacity * 2));
-  uint8_t* out = m.data + m.size;
-  m.size += bytes;
-  return out;
+void OutputBuffer::GrowCapacity(size_t bytes) {
+  Reserve(std::max(memory_.size + bytes, memory_.capacity * 2));
 }
 
 OutputBuffer::Memory OutputBuffer::Release() {

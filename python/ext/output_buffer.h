@@ -34,14 +34,22 @@ class OutputBuffer {
   // Room for `bytes` in total (address space: pages are touched only when written). Throws
   // std::bad_alloc.
   void Reserve(size_t bytes);
-  // `bytes` more at the end, uninitialised; grows at least geometrically.
-  uint8_t* Grow(size_t bytes);
+  // `bytes` more at the end, uninitialised; grows at least geometrically. (Inline: an object
+  // column calls it once per row.)
+  uint8_t* Grow(size_t bytes) {
+    if (memory_.size + bytes > memory_.capacity) GrowCapacity(bytes);
+    uint8_t* out = memory_.data + memory_.size;
+    memory_.size += bytes;
+    return out;
+  }
   size_t size() const { return memory_.size; }
   uint8_t* data() { return memory_.data; }
   // The memory, now the caller's (never null, even when empty); the buffer is empty again.
   Memory Release();
 
  private:
+  void GrowCapacity(size_t bytes);
+
   Memory memory_;
 };
 

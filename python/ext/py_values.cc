@@ -29,19 +29,6 @@ py::object Steal(PyObject* o) {
                                        std::to_string(context.row) + ": " + what));
 }
 
-bool IsAscii(const char* p, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    if ((w & 0x8080808080808080ULL) != 0) return false;
-  }
-  for (; i < n; ++i) {
-    if (static_cast<unsigned char>(p[i]) >= 0x80) return false;
-  }
-  return true;
-}
-
 // Arrow's float16 bits as a double.
 double HalfToDouble(uint16_t h) {
   int sign = (h >> 15) & 1;
@@ -383,13 +370,28 @@ void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day) 
   *year = y + (*month <= 2 ? 1 : 0);
 }
 
-py::object MakeStr(const char* data, int64_t size) {
-  if (IsAscii(data, size)) {
-    PyObject* s = PyUnicode_New(size, 127);
-    if (s == nullptr) throw py::error_already_set();
-    std::memcpy(PyUnicode_DATA(s), data, static_cast<size_t>(size));
-    return py::reinterpret_steal<py::object>(s);
+bool IsAscii(const char* p, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if ((w & 0x8080808080808080ULL) != 0) return false;
   }
+  for (; i < n; ++i) {
+    if (static_cast<unsigned char>(p[i]) >= 0x80) return false;
+  }
+  return true;
+}
+
+py::object MakeAsciiStr(const char* data, int64_t size) {
+  PyObject* s = PyUnicode_New(size, 127);
+  if (s == nullptr) throw py::error_already_set();
+  std::memcpy(PyUnicode_DATA(s), data, static_cast<size_t>(size));
+  return py::reinterpret_steal<py::object>(s);
+}
+
+py::object MakeStr(const char* data, int64_t size) {
+  if (IsAscii(data, size)) return MakeAsciiStr(data, size);
   return Steal(PyUnicode_DecodeUTF8(data, size, "replace"));
 }
 

@@ -70,6 +70,9 @@ std::unique_ptr<ElementConverter> MakeElementConverter(const Array& array,
 
 // A str from UTF-8 bytes (ASCII copied directly; invalid bytes replaced by U+FFFD).
 pybind11::object MakeStr(const char* data, int64_t size);
+// A str from bytes known to be ASCII (IsAscii: a batch's string bytes are checked at once).
+pybind11::object MakeAsciiStr(const char* data, int64_t size);
+bool IsAscii(const char* data, int64_t size);
 
 // Loads the datetime C API and decimal.Decimal; called once when the module loads.
 void InitPyValues();

@@ -51,7 +51,7 @@ class SharedStrings {
   };
   struct Slot {
     Key key;
-    uint32_t text = 0;  // where a value longer than 16 bytes starts in long_texts_
+    uint32_t text = 0;           // where a value longer than 16 bytes starts in long_texts_
     PyObject* object = nullptr;  // nullptr: the slot is free
   };
   static Key KeyOf(std::string_view s);
@@ -115,7 +115,8 @@ inline bool SharedStrings::Equal(const Slot& slot, const Key& key, std::string_v
       slot.key.second != key.second) {
     return false;
   }
-  return key.size <= shared_strings_detail::kShortBytes || std::memcmp(long_texts_.data() + slot.text, s.data(), s.size()) == 0;
+  return key.size <= shared_strings_detail::kShortBytes ||
+         std::memcmp(long_texts_.data() + slot.text, s.data(), s.size()) == 0;
 }
 
 inline PyObject* SharedStrings::Find(std::string_view s) const {

@@ -150,6 +150,12 @@ def test_repeated_strings_share_objects_and_keep_their_values(tmp_path):
     out = pqsift.scan(path, batch_size=4096).to_pandas()["s"]
     assert out.isna().tolist() == [v is None for v in values]
     assert [None if v is pd.NA else v for v in out.tolist()] == values
+    # to_pandas and to_numpy read dictionary-encoded pages as indices, batches a user iterates
+    # hold values: the same strings either way.
+    as_numpy = pqsift.scan(path, batch_size=4096).to_numpy()["s"]
+    assert as_numpy.tolist() == values
+    batches = [b.to_pandas()["s"] for b in pqsift.scan(path, batch_size=4096)]
+    assert [None if v is pd.NA else v for b in batches for v in b.tolist()] == values
     # A value repeated across the head is one object (sharing decides after 16,384 lookups,
     # and these repeat far more than half the time); values over 256 bytes are not shared.
     firsts = {}

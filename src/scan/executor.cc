@@ -730,7 +730,7 @@ Result<std::unique_ptr<Executor>> Executor::Open(ScanInput input, const ScanOpti
   state->footer_io = input.footer_io;
   state->limit.emplace(options.limit, !options.filter.empty(), options.read_order.has_value());
   state->decoder.emplace(options.batch_size, state->page_options(), state->cancelled.get(),
-                         &state->counters);
+                         &state->counters, options.keep_dictionaries);
   PQSIFT_RETURN_IF_ERROR(state->Plan());
   // The rows of files a fresh manifest counted (count_only) come first.
   state->PushRowsWithoutColumns(input.counts.rows_counted_by_manifest);

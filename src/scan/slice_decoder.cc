@@ -228,13 +228,15 @@ prune::RowSelection RowsToDecode(const ScanSlice& slice, const prune::RowSelecti
 // (a number is gathered from the dictionary and compared about as fast as its index is looked
 // up: measured on `qty > 95`, indices were 2-6% slower). Set at every use: the readers go from
 // slice to slice.
+// `allowed` false: every reader reads values.
 void KeepDictionaryIndices(const std::vector<const DecodedColumn*>& columns,
-                           const std::vector<std::unique_ptr<column::LeafReader>>& readers) {
+                           const std::vector<std::unique_ptr<column::LeafReader>>& readers,
+                           bool allowed = true) {
   size_t next = 0;
   for (size_t k = 0; k < columns.size(); ++k) {
     const DecodedColumn& c = *columns[k];
     // (A runtime filter's column has no scan type: the reader's is the one read.)
-    const bool indices = c.leaves.size() == 1 && !c.widen && readers[next]->flat() &&
+    const bool indices = allowed && c.leaves.size() == 1 && !c.widen && readers[next]->flat() &&
                          c.plan.kind == column::AssemblyNode::Kind::kLeaf &&
                          (layout::IsBinaryLike(readers[next]->type()->id) ||
                           readers[next]->type()->id == TypeId::kFixedSizeBinary);
@@ -267,6 +269,7 @@ Result<std::vector<std::shared_ptr<Array>>> SliceDecoder::DecodeColumn(
   // output columns where it kept nothing are left in the file.
   PQSIFT_RETURN_IF_ERROR(handle.Acquire(drop ? decode : rows, page_options_));
   const auto& readers = handle.readers();
+  KeepDictionaryIndices({&column}, readers, keep_dictionaries_);
   WantedRows wanted(rows.ranges());
   std::vector<std::shared_ptr<Array>> out;
   // A flat column read from the file keeps only the wanted rows of what it decodes: a string's

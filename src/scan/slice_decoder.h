@@ -7,7 +7,8 @@
 //                    matching rows
 //   DecodeColumn     phase two, one call per output column: only the kept rows are decoded (the
 //                    readers skip the gaps without materialising them; short gaps are decoded
-//                    and dropped, cheaper than a skip), into one array per window
+//                    and dropped, cheaper than a skip), into one array per window (dictionary
+//                    arrays where asked: ScanOptions::keep_dictionaries)
 //   GatherFilterColumn  an output column the filter decoded already: its rows are gathered from
 //                    the filter's windows (FilterWindows), not fetched and decoded again
 //
@@ -56,12 +57,16 @@ class SliceDecoder {
  public:
   // `cancelled` is polled between row ranges (a cancelled call fails with Internal
   // "cancelled"); it and `counters` must outlive the decoder.
+  // `keep_dictionaries`: DecodeColumn returns a flat string or binary column's windows read
+  // from dictionary-encoded pages as dictionary arrays (ScanOptions::keep_dictionaries).
   SliceDecoder(int64_t batch_size, column::PageReaderOptions page_options,
-               const std::atomic<bool>* cancelled, DecodeCounters* counters)
+               const std::atomic<bool>* cancelled, DecodeCounters* counters,
+               bool keep_dictionaries = false)
       : batch_size_(batch_size),
         page_options_(std::move(page_options)),
         cancelled_(cancelled),
-        counters_(counters) {}
+        counters_(counters),
+        keep_dictionaries_(keep_dictionaries) {}
 
   // The rows of the slice where its filter is TRUE (and the rows it proved). `keep` (may be
   // null) names the filter columns whose windows to keep for GatherFilterColumn; then every row
@@ -96,6 +101,7 @@ class SliceDecoder {
   column::PageReaderOptions page_options_;
   const std::atomic<bool>* cancelled_;
   DecodeCounters* counters_;
+  bool keep_dictionaries_;
 };
 
 }  // namespace pqsift::scan

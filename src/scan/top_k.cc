@@ -43,6 +43,8 @@ Result<std::unique_ptr<TopK>> TopK::Open(ScanInput input, const ScanOptions& opt
   ScanOptions inner = options;
   inner.order_by.clear();
   inner.limit = -1;
+  // The heap's rows come from many chunks, taken into one array: values, not dictionaries.
+  inner.keep_dictionaries = false;
   if (inner.columns.empty()) {
     for (int32_t child : schema.root().children) {
       inner.columns.emplace_back(schema.nodes()[child].name);

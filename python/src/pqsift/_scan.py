@@ -325,7 +325,8 @@ class Scan:
         pandas' nanosecond range (years 1677-2262) raises OutOfRangeError naming the column and
         row; ``timestamp_as_object=True`` reads such columns as ``datetime.datetime`` objects.
         """
-        handle = self._handle()
+        # String columns take dictionary-encoded pages as they are: one str per entry.
+        handle = self._handle(keep_dictionaries=True)
         try:
             names = [f[0] for f in handle.fields()]
             columns = handle.read_columns(
@@ -340,7 +341,7 @@ class Scan:
         NULL). Fixed-width types keep their numpy type (dates ``datetime64[D]``, timestamps
         ``datetime64`` in their unit, times ``timedelta64``); others are object arrays (str,
         bytes, Decimal, lists, dicts)."""
-        handle = self._handle()
+        handle = self._handle(keep_dictionaries=True)
         try:
             names = [f[0] for f in handle.fields()]
             columns = handle.read_columns(_convert.numpy_options(maps_as_pydicts))
