@@ -68,6 +68,44 @@ TEST(RowSelection, WithGapsFilledSelectsShortGapsOnly) {
   EXPECT_TRUE(RowSelection().WithGapsFilled(5).empty());
 }
 
+// AppendMask against a byte-by-byte model: masks of every length around the 64-byte blocks it
+// reads as words, nonzero bytes other than 1, densities from none to all, runs across block
+// edges, appended in pieces after a range that ends where the piece begins (merged) or not.
+TEST(RowSelection, AppendMaskMatchesByteByByteModel) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 3000; ++round) {
+    const auto n = static_cast<size_t>(rng() % 300);
+    const int density = static_cast<int>(rng() % 9);  // in eighths
+    const bool runs = rng() % 2 == 0;                 // long runs, or bytes at random
+    Bitmap mask(n);
+    uint8_t value = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (!runs || rng() % 40 == 0) value = static_cast<int>(rng() % 8) < density ? 1 : 0;
+      mask[i] = value != 0 ? static_cast<uint8_t>(1 + rng() % 255) : 0;
+    }
+    const auto first_row = static_cast<int64_t>(rng() % 1000);
+    std::vector<RowRange> out;
+    const bool touching = rng() % 2 == 0;
+    out.push_back({first_row - 5, touching ? first_row : first_row - 1});
+    std::vector<RowRange> expected = out;
+    for (size_t i = 0; i < n; ++i) {
+      if (mask[i] == 0) continue;
+      const int64_t row = first_row + static_cast<int64_t>(i);
+      if (expected.back().end == row) {
+        expected.back().end = row + 1;
+      } else {
+        expected.push_back({row, row + 1});
+      }
+    }
+    RowSelection::AppendMask(mask, first_row, &out);
+    ASSERT_EQ(out.size(), expected.size()) << "round " << round << ", " << n << " bytes";
+    for (size_t k = 0; k < out.size(); ++k) {
+      ASSERT_EQ(out[k].begin, expected[k].begin) << "round " << round << ", range " << k;
+      ASSERT_EQ(out[k].end, expected[k].end) << "round " << round << ", range " << k;
+    }
+  }
+}
+
 TEST(RowSelection, AlgebraMatchesBitmapModel) {
   std::mt19937_64 rng(7);
   auto random_int = [&](int64_t lo, int64_t hi) {
