@@ -119,16 +119,23 @@ int RunScan(const ScanArgs& args) {
   if (!writer.ok()) return ReportError(writer.status());
 
   Progress progress;
+  bool wrote = false;
   for (;;) {
     auto batch = (*scanner)->Next();
     if (!batch.ok()) return ReportError(batch.status());
     if (*batch == nullptr) break;
     Status st = (*writer)->Write(**batch);
     if (!st.ok()) return ReportError(st);
+    wrote = true;
     if (progress.enabled()) {
       ScanStats s = (*scanner)->stats();
       progress.Update(s.rows_returned, s);
     }
+  }
+  // No batch (every row filtered out or pruned): the header of CSV and tables still comes.
+  if (!wrote && !parquet) {
+    Status empty = WriteEmptyResult(**writer, (*scanner)->schema());
+    if (!empty.ok()) return ReportError(empty);
   }
   Status st = (*writer)->Finish();
   if (!st.ok()) return ReportError(st);

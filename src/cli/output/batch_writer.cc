@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "arrow/builder.h"
 #include "arrow/layout.h"
 #include "cli/output/text_writer.h"
 #include "variant/json.h"
@@ -12,6 +13,17 @@
 namespace pqsift::cli {
 
 BatchWriter::~BatchWriter() = default;
+
+Status WriteEmptyResult(BatchWriter& writer, std::shared_ptr<const BatchSchema> schema) {
+  if (schema == nullptr) return Status::InvalidArgument("output: no schema");
+  RecordBatch batch;
+  for (const Field& field : schema->fields) {
+    PQSIFT_ASSIGN_OR_RETURN(auto column, MakeEmptyArray(field.type));
+    batch.columns.push_back(std::move(column));
+  }
+  batch.schema = std::move(schema);
+  return writer.Write(batch);
+}
 
 Status TextWriter::Prepare(const RecordBatch& batch, RenderStyle style) {
   if (batch.schema == nullptr) return Status::InvalidArgument("output: batch without a schema");

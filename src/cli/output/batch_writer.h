@@ -8,7 +8,8 @@
 //    binary) is written "" so the two stay distinguishable. Strings are written as their raw
 //    bytes. Nested values (list, struct, map) are their JSON text (as in JSON Lines), quoted.
 //    Records end with "\n" (RFC 4180's "\r\n" with csv_crlf). A batch with no columns
-//    writes nothing (a CSV record cannot have zero fields), not even the header.
+//    writes nothing (a CSV record cannot have zero fields), not even the header; a result
+//    with no rows is its header row (WriteEmptyResult).
 //  - JSON Lines: one object per row, keys the column names in order, NULL as null. Numbers
 //    are JSON numbers, except where a JSON reader (most parse numbers into doubles) would
 //    lose exactness: int64 / uint64 values beyond +-(2^53 - 1), and every decimal with
@@ -80,6 +81,11 @@ class BatchWriter {
 // `out` must outlive the writer. InvalidArgument for options out of range.
 Result<std::unique_ptr<BatchWriter>> MakeBatchWriter(OutputFormat format, std::ostream& out,
                                                      const OutputOptions& options);
+
+// A result without rows, written as one batch of no rows with `schema`'s columns: CSV writes its
+// header row, the table its header lines and "(0 rows)", as DuckDB's COPY and its tables do;
+// JSON Lines nothing. For a scan whose batches never came (every row filtered out or pruned).
+Status WriteEmptyResult(BatchWriter& writer, std::shared_ptr<const BatchSchema> schema);
 
 // Writes the batches to a Parquet file at `path` (pqsift/writer.h, default options); every
 // batch must have `schema`. Errors name the path; NotSupported for columns the writer cannot
