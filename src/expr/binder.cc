@@ -873,11 +873,19 @@ class Binder {
       to = f == Family::kDate ? Timestamp(TimeUnit::kMicros, "") : x.expr->type;
     } else if (type == "date" && f == Family::kDate) {
       to = x.expr->type;
+    } else if (to_integer && f == Family::kInt && x.expr->type->id != TypeId::kUInt64) {
+      to = Int64();  // a signed integer or a narrower unsigned one: every value fits
+    } else if (f == Family::kBytes && (x.expr->type->id == TypeId::kLargeString
+                                           ? type == "varchar" || type == "text" || type == "string"
+                                           : type == "blob" || type == "bytea" ||
+                                                 type == "varbinary")) {
+      to = x.expr->type;
     }
     if (to == nullptr) {
       return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
-                                " is not supported (only to DOUBLE from numbers, and to "
-                                "TIMESTAMP from dates)");
+                                " is not supported (only to DOUBLE from numbers, to TIMESTAMP "
+                                "from dates, and a column to its own type: BIGINT, VARCHAR, "
+                                "BLOB, DATE)");
     }
     x.expr = MakeCast(x.expr, to);
     x.description = to->ToString() + " expression";

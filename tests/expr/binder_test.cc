@@ -221,6 +221,21 @@ TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
   EXPECT_EQ(Bound("CAST(id AS DOUBLE) > 1"), "CAST(id AS double) > 1e0");
   EXPECT_EQ(Bound("f64 = CAST('inf' AS DOUBLE)"), "f64 = CAST('inf' AS DOUBLE)");
   EXPECT_EQ(Bound("d = CAST('2021-03-04' AS DATE)"), "d = DATE '2021-03-04'");
+  // A column to its own type, as DuckDB users write to be explicit: the column itself (an
+  // integer to BIGINT: widened); other casts of columns are errors that say which exist.
+  EXPECT_EQ(Bound("CAST(name AS VARCHAR) = 'x'"), "name = 'x'");
+  EXPECT_EQ(Bound("CAST(Region AS text) LIKE 'e%'"), Bound("Region LIKE 'e%'"));
+  EXPECT_EQ(Bound("CAST(bin AS BLOB) = 'x'"), Bound("bin = 'x'"));
+  EXPECT_EQ(Bound("CAST(id AS BIGINT) = 4"), "id = 4");
+  EXPECT_EQ(Bound("CAST(i8 AS INTEGER) * 1000 = 4000"), "i8 = 4");  // one integer domain
+  EXPECT_EQ(Bound("CAST(u64 AS BIGINT) = 4"),
+            "error: at 1: CAST of uint64 column 'u64' AS bigint is not supported (only to DOUBLE "
+            "from numbers, to TIMESTAMP from dates, and a column to its own type: BIGINT, "
+            "VARCHAR, BLOB, DATE)");
+  EXPECT_EQ(Bound("CAST(name AS BLOB) = 'x'").substr(0, 47),
+            "error: at 1: CAST of large_string column 'name'");
+  EXPECT_EQ(Bound("CAST(f64 AS VARCHAR) = '1'").substr(0, 40),
+            "error: at 1: CAST of double column 'f64'");
   EXPECT_EQ(Bound("id = i8"), "id = i8");  // one integer domain: no cast
   EXPECT_EQ(Bound("price = id"), "price = CAST(id AS decimal128(21, 2))");
   EXPECT_EQ(Bound("price < big"), "CAST(price AS decimal128(12, 4)) < big");
