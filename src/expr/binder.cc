@@ -48,6 +48,21 @@ enum class Family : uint8_t {
   kOther,
 };
 
+// Whether every value of integer type `from` fits the integer target of a CAST: BIGINT (64
+// bits) or INTEGER (32). (A value that does not fit fails DuckDB's query: not supported here.)
+bool CastFitsEveryValue(TypeId from, bool to_64_bits) {
+  switch (from) {
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16: return true;
+    case TypeId::kInt64:
+    case TypeId::kUInt32: return to_64_bits;
+    default: return false;
+  }
+}
+
 Family FamilyOf(const DataType& t) {
   if (layout::IsInteger(t.id)) return Family::kInt;
   if (layout::IsFloatingPoint(t.id)) return Family::kFloat;
@@ -873,8 +888,10 @@ class Binder {
       to = f == Family::kDate ? Timestamp(TimeUnit::kMicros, "") : x.expr->type;
     } else if (type == "date" && f == Family::kDate) {
       to = x.expr->type;
-    } else if (to_integer && f == Family::kInt && x.expr->type->id != TypeId::kUInt64) {
-      to = Int64();  // a signed integer or a narrower unsigned one: every value fits
+    } else if (to_integer && f == Family::kInt &&
+               CastFitsEveryValue(x.expr->type->id, type == "bigint" || type == "int8" ||
+                                                        type == "int64" || type == "hugeint")) {
+      to = Int64();  // every value fits: the value itself, in the one integer domain
     } else if (f == Family::kBytes && (x.expr->type->id == TypeId::kLargeString
                                            ? type == "varchar" || type == "text" || type == "string"
                                            : type == "blob" || type == "bytea" ||

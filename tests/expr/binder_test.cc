@@ -228,6 +228,8 @@ TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
   EXPECT_EQ(Bound("CAST(bin AS BLOB) = 'x'"), Bound("bin = 'x'"));
   EXPECT_EQ(Bound("CAST(id AS BIGINT) = 4"), "id = 4");
   EXPECT_EQ(Bound("CAST(i8 AS INTEGER) * 1000 = 4000"), "i8 = 4");  // one integer domain
+  EXPECT_EQ(Bound("CAST(id AS INTEGER) = 4").substr(0, 38),  // 64 bits do not fit 32
+            "error: at 1: CAST of int64 column 'id'");
   EXPECT_EQ(Bound("CAST(u64 AS BIGINT) = 4"),
             "error: at 1: CAST of uint64 column 'u64' AS bigint is not supported (only to DOUBLE "
             "from numbers, to TIMESTAMP from dates, and a column to its own type: BIGINT, "
