@@ -67,6 +67,13 @@ std::optional<int128> ScaleUpFactor(const DataType& from, const DataType& to) {
   return std::nullopt;
 }
 
+std::optional<int64_t> FloorDivisor(const DataType& from, const DataType& to) {
+  if (from.id != TypeId::kTimestamp || to.id != TypeId::kDate32) return std::nullopt;
+  const int64_t ticks = TicksPerSecond(from.unit);
+  if (ticks <= 0) return std::nullopt;
+  return int64_t{86400} * ticks;
+}
+
 std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {
   bool from_number = layout::IsInteger(from.id) || from.id == TypeId::kDecimal128;
   if (from_number && to.id == TypeId::kDecimal128) {

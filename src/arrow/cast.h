@@ -51,4 +51,16 @@ std::optional<int128> ScaleUpFactor(const DataType& from, const DataType& to);
 // timestamps. Nullopt otherwise.
 std::optional<int128> IntCastFactor(const DataType& from, const DataType& to);
 
+// The divisor of a cast that floors: a timestamp (any unit; a zoned one as UTC) to a date, by
+// its ticks per day, rounding toward minus infinity (1969-12-31 23:00 is 1969-12-31), as
+// DuckDB's CAST(ts AS DATE) does in UTC. Nullopt for any other cast. Floor is monotonic: the
+// prover pushes bounds through it as they are.
+std::optional<int64_t> FloorDivisor(const DataType& from, const DataType& to);
+
+// Floor division, for FloorDivisor. REQUIRES: divisor > 0.
+inline int64_t FloorDivide(int64_t value, int64_t divisor) {
+  int64_t q = value / divisor;
+  return q - ((value % divisor) < 0 ? 1 : 0);
+}
+
 }  // namespace pqsift::cast

@@ -48,6 +48,13 @@ enum class Family : uint8_t {
   kOther,
 };
 
+// The day (since 1970-01-01) of an instant in nanoseconds, floored.
+int128 DayOfNanos(int128 nanos) {
+  constexpr int128 kNanosPerDay = int128{86400} * 1000000000;
+  int128 day = nanos / kNanosPerDay;
+  return nanos % kNanosPerDay < 0 ? day - 1 : day;
+}
+
 // Whether every value of integer type `from` fits the integer target of a CAST: BIGINT (64
 // bits) or INTEGER (32). (A value that does not fit fails DuckDB's query: not supported here.)
 bool CastFitsEveryValue(TypeId from, bool to_64_bits) {
@@ -857,7 +864,17 @@ class Binder {
           out.emplace();
           out->kind = Literal::Kind::kDate;
           out->i = *days;
+        } else if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
+          out.emplace();  // '2026-01-05 10:00'::DATE, as DuckDB: the day
+          out->kind = Literal::Kind::kDate;
+          out->i = DayOfNanos(ts->nanos);
         }
+      } else if (type == "date" && lit.kind == Literal::Kind::kTimestamp) {
+        out.emplace();
+        out->kind = Literal::Kind::kDate;
+        out->i = DayOfNanos(lit.i);
+      } else if (type == "date" && lit.kind == Literal::Kind::kDate) {
+        out = lit;
       } else if ((type == "timestamp" || type == "timestamptz") &&
                  lit.kind == Literal::Kind::kString) {
         if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
@@ -888,21 +905,23 @@ class Binder {
       to = f == Family::kDate ? Timestamp(TimeUnit::kMicros, "") : x.expr->type;
     } else if (type == "date" && f == Family::kDate) {
       to = x.expr->type;
+    } else if (type == "date" && f == Family::kTimestamp) {
+      to = Date32();  // the day of the timestamp (a zoned one's in UTC)
     } else if (to_integer && f == Family::kInt &&
                CastFitsEveryValue(x.expr->type->id, type == "bigint" || type == "int8" ||
                                                         type == "int64" || type == "hugeint")) {
       to = Int64();  // every value fits: the value itself, in the one integer domain
-    } else if (f == Family::kBytes && (x.expr->type->id == TypeId::kLargeString
-                                           ? type == "varchar" || type == "text" || type == "string"
-                                           : type == "blob" || type == "bytea" ||
-                                                 type == "varbinary")) {
+    } else if (f == Family::kBytes &&
+               (x.expr->type->id == TypeId::kLargeString
+                    ? type == "varchar" || type == "text" || type == "string"
+                    : type == "blob" || type == "bytea" || type == "varbinary")) {
       to = x.expr->type;
     }
     if (to == nullptr) {
       return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
                                 " is not supported (only to DOUBLE from numbers, to TIMESTAMP "
-                                "from dates, and a column to its own type: BIGINT, VARCHAR, "
-                                "BLOB, DATE)");
+                                "from dates, to DATE from timestamps, and a column to its own "
+                                "type: BIGINT, VARCHAR, BLOB, DATE)");
     }
     x.expr = MakeCast(x.expr, to);
     x.description = to->ToString() + " expression";

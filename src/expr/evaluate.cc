@@ -1111,6 +1111,18 @@ class Evaluator {
       if (overflow) return Status::InvalidArgument("value out of int64 range in arithmetic");
       return out;
     }
+    if (std::optional<int64_t> divisor = cast::FloorDivisor(from, to)) {
+      // A timestamp to its date: ticks floored to days.
+      out.phys = Phys::kI32;
+      int32_t* days = Allocate<int32_t>(&out.keep_values, n_);
+      out.values = days;
+      const auto* ticks = static_cast<const int64_t*>(a.values);
+      if (a.phys != Phys::kI64) return Status::Internal("a timestamp that is not 64-bit");
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        days[i] = static_cast<int32_t>(cast::FloorDivide(ticks[i], *divisor));
+      }
+      return out;
+    }
     // Scaling up into int128: decimals to a larger scale, dates to timestamps, time units.
     std::optional<int128> scale_up = cast::ScaleUpFactor(from, to);
     if (!scale_up) return Status::Internal("unsupported cast to " + to.ToString());

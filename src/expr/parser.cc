@@ -326,7 +326,16 @@ class Parser {
       return n;
     }
     if (AcceptSymbol("+")) return Descend(&Parser::ParseUnary);
-    return ParsePrimary();
+    PQSIFT_ASSIGN_OR_RETURN(Node n, ParsePrimary());
+    // x::type, DuckDB's and PostgreSQL's cast, binding tighter than any operator (-x::date is
+    // -(x::date)); chains cast in turn.
+    while (IsSymbol(Peek(), "::")) {
+      Node cast = Make(AstNode::Kind::kCast, Advance().pos);
+      PQSIFT_RETURN_IF_ERROR(Adopt(*cast, std::move(n)));
+      PQSIFT_RETURN_IF_ERROR(ParseTypeName(*cast));
+      n = std::move(cast);
+    }
+    return n;
   }
 
   Result<Node> LiteralNode(int32_t pos, Literal lit) {
@@ -455,21 +464,31 @@ class Parser {
     PQSIFT_ASSIGN_OR_RETURN(Node operand, Descend(&Parser::ParseOr));
     PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(operand)));
     PQSIFT_RETURN_IF_ERROR(ExpectKeyword("as"));
-    if (Peek().kind != TokenKind::kIdentifier) return ErrorAt(Peek().pos, "expected a type name");
-    n->name = Lower(Advance().text);
-    while (Peek().kind == TokenKind::kIdentifier) n->name += " " + Lower(Advance().text);
-    if (AcceptSymbol("(")) {
-      n->name += "(";
-      do {
-        if (Peek().kind != TokenKind::kInteger) return ErrorAt(Peek().pos, "expected a number");
-        n->name += Advance().text;
-        if (IsSymbol(Peek(), ",")) n->name += ",";
-      } while (AcceptSymbol(","));
-      PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
-      n->name += ")";
-    }
+    PQSIFT_RETURN_IF_ERROR(ParseTypeName(*n));
     PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
     return n;
+  }
+
+  // A cast's type: name[(n[, m])], kept in n.name as lower-case text for the binder. Words
+  // after the first (DOUBLE PRECISION) belong to it, but not the keywords that may follow a
+  // cast (x::date BETWEEN ..., x::date IS NULL).
+  Status ParseTypeName(AstNode& n) {
+    if (Peek().kind != TokenKind::kIdentifier) return ErrorAt(Peek().pos, "expected a type name");
+    n.name = Lower(Advance().text);
+    while (Peek().kind == TokenKind::kIdentifier && !IsReserved(Lower(Peek().text))) {
+      n.name += " " + Lower(Advance().text);
+    }
+    if (AcceptSymbol("(")) {
+      n.name += "(";
+      do {
+        if (Peek().kind != TokenKind::kInteger) return ErrorAt(Peek().pos, "expected a number");
+        n.name += Advance().text;
+        if (IsSymbol(Peek(), ",")) n.name += ",";
+      } while (AcceptSymbol(","));
+      PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
+      n.name += ")";
+    }
+    return Status::OK();
   }
 
   std::vector<Token> tokens_;

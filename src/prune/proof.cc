@@ -621,6 +621,7 @@ class Prover {
     }
     bool from_int_domain = layout::IsInteger(from.id) || from.id == TypeId::kDecimal128;
     if (from_int_domain && to.id == TypeId::kFloat64) return true;
+    if (cast::FloorDivisor(from, to)) return true;
     return IntCastFactor(from, to).has_value();
   }
 
@@ -645,6 +646,11 @@ class Prover {
       return Keep(Value::Float(d));
     }
     if (v->kind == Value::Kind::kInt) {
+      // Floored (a timestamp to its date): the floor of a bound is a bound, either side.
+      if (std::optional<int64_t> divisor = cast::FloorDivisor(from, to)) {
+        if (v->i > INT64_MAX || v->i < INT64_MIN) return nullptr;
+        return Keep(Value::Int(cast::FloorDivide(static_cast<int64_t>(v->i), *divisor)));
+      }
       std::optional<int128> factor = IntCastFactor(from, to);
       if (!factor) return nullptr;
       if (*factor == 1) return v;

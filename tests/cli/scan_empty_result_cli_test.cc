@@ -22,7 +22,7 @@ std::vector<std::string> Scan(const std::vector<std::string>& more) {
 
 TEST(ScanEmptyResultCliTest, CsvWritesItsHeaderRow) {
   for (const std::vector<std::string>& how : std::vector<std::vector<std::string>>{
-           {"--where", "id < 0"},           // pruned by the statistics: no row group read
+           {"--where", "id < 0"},              // pruned by the statistics: no row group read
            {"--where", "id % 20001 = 20000"},  // every row group read, every row filtered out
            {"--limit", "0"}}) {
     std::vector<std::string> args = how;

@@ -228,12 +228,13 @@ TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
   EXPECT_EQ(Bound("CAST(bin AS BLOB) = 'x'"), Bound("bin = 'x'"));
   EXPECT_EQ(Bound("CAST(id AS BIGINT) = 4"), "id = 4");
   EXPECT_EQ(Bound("CAST(i8 AS INTEGER) * 1000 = 4000"), "i8 = 4");  // one integer domain
-  EXPECT_EQ(Bound("CAST(id AS INTEGER) = 4").substr(0, 38),  // 64 bits do not fit 32
+  EXPECT_EQ(Bound("CAST(id AS INTEGER) = 4").substr(0, 38),         // 64 bits do not fit 32
             "error: at 1: CAST of int64 column 'id'");
   EXPECT_EQ(Bound("CAST(u64 AS BIGINT) = 4"),
             "error: at 1: CAST of uint64 column 'u64' AS bigint is not supported (only to DOUBLE "
-            "from numbers, to TIMESTAMP from dates, and a column to its own type: BIGINT, "
-            "VARCHAR, BLOB, DATE)");
+            "from numbers, to TIMESTAMP from dates, to DATE from timestamps, and a column to its "
+            "own type: BIGINT, VARCHAR, BLOB, DATE)");
+  EXPECT_EQ(Bound("ts_us::DATE = '2020-01-01'"), "CAST(ts_us AS date32[day]) = DATE '2020-01-01'");
   EXPECT_EQ(Bound("CAST(name AS BLOB) = 'x'").substr(0, 47),
             "error: at 1: CAST of large_string column 'name'");
   EXPECT_EQ(Bound("CAST(f64 AS VARCHAR) = '1'").substr(0, 40),

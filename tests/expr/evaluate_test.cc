@@ -314,6 +314,53 @@ TEST_F(ExprEvaluateTest, DatesAndTimestamps) {
   EXPECT_EQ(Eval("ts_ms < ts_us"), (Rows{1, 0, 0}));
 }
 
+// CAST(ts AS DATE) and ts::DATE as DuckDB (TimeZone UTC): the day floored, before 1970 too
+// (1969-12-31 23:00 is 1969-12-31, not 1970-01-01), in every unit, a zoned timestamp in UTC.
+TEST_F(ExprEvaluateTest, TimestampsCastToTheirDay) {
+  constexpr int64_t kDay = 86400;
+  struct Column {
+    std::string name;  // the test schema's timestamp columns
+    TimeUnit unit;
+    const char* zone;
+    int64_t per_second;
+  };
+  for (const Column& c : {Column{"ts_ms", TimeUnit::kMillis, "UTC", 1000},
+                          Column{"ts_us", TimeUnit::kMicros, "", 1000000},
+                          Column{"ts_ns", TimeUnit::kNanos, "UTC", 1000000000}}) {
+    SCOPED_TRACE(c.name);
+    const int64_t day = kDay * c.per_second;
+    Set(c.name,
+        MakeFixed<int64_t>(Timestamp(c.unit, c.zone), {-1, 0, day - 1, day, -day, -day - 1, kNull,
+                                                       int64_t{18262} * day + day / 2}));
+    const std::string& x = c.name;
+    EXPECT_EQ(Eval("CAST(" + x + " AS DATE) = DATE '1969-12-31'"), (Rows{1, 0, 0, 0, 1, 0, 0, 0}));
+    EXPECT_EQ(Eval(x + "::DATE = '1970-01-01'"), (Rows{0, 1, 1, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(Eval(x + "::date < '1969-12-31'"), (Rows{0, 0, 0, 0, 0, 1, 0, 0}));
+    EXPECT_EQ(Eval(x + "::date BETWEEN '1970-01-02' AND '2020-01-01'"),
+              (Rows{0, 0, 0, 1, 0, 0, 0, 1}));
+    EXPECT_EQ(Eval(x + "::date IS NULL"), (Rows{0, 0, 0, 0, 0, 0, 1, 0}));
+  }
+  // Literals cast the same way; a string with a time of day is its day.
+  Set("d", MakeFixed<int32_t>(Date32(), {18262, 18263, kNull}));  // 2020-01-01, 2020-01-02
+  EXPECT_EQ(Eval("d = TIMESTAMP '2020-01-01 23:59:59'::DATE"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("d = CAST('2020-01-02 08:00:00' AS DATE)"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("d = '2020-01-02'::date"), (Rows{0, 1, 0}));
+}
+
+// `::` binds tighter than any operator and chains; the type may be of several words, which end
+// at a keyword.
+TEST_F(ExprEvaluateTest, DoubleColonCastsAsDuckDB) {
+  Set("id", MakeFixed<int64_t>(Int64(), {7, -7, kNull}));
+  EXPECT_EQ(Eval("-id::double > 0"), (Rows{0, 1, 0}));  // -(id::double)
+  EXPECT_EQ(Eval("id::double / 2 = 3.5"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("id::double precision * 2 = -14"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("id::bigint::double IS NULL"), (Rows{0, 0, 1}));
+  EXPECT_EQ(Eval("id::bigint BETWEEN 0 AND 10"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("'7'::bigint = id"), (Rows{1, 0, 0}));
+  EXPECT_FALSE(Try("id:: = 1").ok());
+  EXPECT_FALSE(Try("id : double = 1").ok());
+}
+
 TEST_F(ExprEvaluateTest, ArithmeticOverflowIsAnErrorDivisionByZeroIsInfinite) {
   Set("id", MakeFixed<int64_t>(Int64(), {std::numeric_limits<int64_t>::max(), 4, kNull}));
   Result<Rows> overflow = Try("id + id > 0");

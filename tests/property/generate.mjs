@@ -662,7 +662,7 @@ function atom(rng, ctx) {
   if (ORDERED.has(leaf.cat) && leaf.cat !== 'bool') forms.push([2, 'wide']);
   if (leaf.cat === 'bool') forms.push([4, 'bool']);
   if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith'], [0.5, 'cast']);
-  if (leaf.cat === 'date') forms.push([0.5, 'cast']);
+  if (leaf.cat === 'date' || leaf.cat === 'ts') forms.push([0.5, 'cast']);
   if (leaves.some((o) => o !== leaf && compatible(o, leaf))) forms.push([2, 'colcol']);
   const form = rng.weighted(forms);
   switch (form) {
@@ -714,6 +714,15 @@ function atom(rng, ctx) {
     case 'bool': return rng.pick([x, `NOT ${x}`, `${x} = TRUE`, `${x} = FALSE`, `${x} != TRUE`]);
     case 'cast': {
       if (leaf.cat === 'date') return `CAST(${x} AS TIMESTAMP) ${rng.pick(CMP)} ${literalVariant(rng, leaf, randomValue(rng, leaf))}`;
+      if (leaf.cat === 'ts') {
+        // The day of a timestamp (DuckDB's session is in UTC, as pqsift casts zoned ones), by
+        // either spelling, against the day of a value or its neighbours.
+        const v = randomValue(rng, leaf) ?? 0n;
+        const day = (v >= 0n ? v / DAY_NS : -((-v + DAY_NS - 1n) / DAY_NS)) + BigInt(rng.int(-1, 1));
+        const cast = rng.chance(0.5) ? `CAST(${x} AS DATE)` : `${x}::DATE`;
+        if (rng.chance(0.3)) return `${cast} BETWEEN '${dateText(day)}' AND '${dateText(day + BigInt(rng.int(0, 3)))}'`;
+        return `${cast} ${rng.pick(CMP)} ${rng.chance(0.5) ? 'DATE ' : ''}'${dateText(day)}'`;
+      }
       const v = randomValue(rng, leaf);
       const num = leaf.cat === 'dec' ? Number(decText(v, leaf.desc.scale)) : Number(v);
       return `CAST(${x} AS DOUBLE) ${rng.pick(CMP)} ${Number.isFinite(num) ? num.toExponential().replace('e+', 'e') : "'nan'"}`;
