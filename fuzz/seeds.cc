@@ -536,6 +536,7 @@ void SyntheticSeeds(SeedSink& sink) {
       "i64 % 7 = 0 AND dec % 0.5 > 0 AND f64 % 0e0 <> 1 AND 10 % 3 = i8 % -4",
       "ts::DATE = '2024-02-29' AND CAST(tsz AS DATE) BETWEEN DATE '2024-01-01' AND "
       "TIMESTAMP '2024-03-01 10:00'::date AND -i64::double precision < s::varchar::bigint",
+      "contains(s, '%_') OR ends_with(bin, X'00') OR suffix(s, '') OR prefix(s, 'a')",
   };
   int k = 0;
   for (const char* f : filters) {

@@ -1075,28 +1075,33 @@ class Binder {
       PQSIFT_ASSIGN_OR_RETURN(Operand x, BindVariantGet(n));
       return AsPredicate(x);
     }
-    if (n.name != "starts_with") {
+    // DuckDB's names: prefix and suffix are starts_with's and ends_with's aliases.
+    const Op op = n.name == "starts_with" || n.name == "prefix" ? Op::kStartsWith
+                  : n.name == "ends_with" || n.name == "suffix" ? Op::kEndsWith
+                  : n.name == "contains"                        ? Op::kContains
+                                                                : Op::kLiteral;
+    if (op == Op::kLiteral) {
       return ErrorAt(n.pos, "unknown function '" + n.name +
-                                "' (known: starts_with, st_intersects_extent, variant_get)");
+                                "' (known: starts_with, ends_with, contains, prefix, suffix, "
+                                "st_intersects_extent, variant_get)");
     }
-    if (n.children.size() != 2) return ErrorAt(n.pos, "starts_with takes two arguments");
+    if (n.children.size() != 2) return ErrorAt(n.pos, n.name + " takes two arguments");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
     x = SettleVariant(x, variant::SqlType::kVarchar);
-    PQSIFT_ASSIGN_OR_RETURN(Operand prefix, BindOperand(*n.children[1]));
+    PQSIFT_ASSIGN_OR_RETURN(Operand text, BindOperand(*n.children[1]));
     if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
-      return ErrorAt(x.pos, "starts_with needs a string or binary column, not " + x.description);
+      return ErrorAt(x.pos, n.name + " needs a string or binary column, not " + x.description);
     }
-    if (!prefix.is_literal() || (prefix.literal.kind != Literal::Kind::kString &&
-                                 prefix.literal.kind != Literal::Kind::kBytes &&
-                                 prefix.literal.kind != Literal::Kind::kNull)) {
-      return ErrorAt(prefix.pos,
-                     "starts_with needs a string literal prefix, not " + prefix.description);
+    if (!text.is_literal() ||
+        (text.literal.kind != Literal::Kind::kString &&
+         text.literal.kind != Literal::Kind::kBytes && text.literal.kind != Literal::Kind::kNull)) {
+      return ErrorAt(text.pos, n.name + " needs a string literal, not " + text.description);
     }
-    if (prefix.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+    if (text.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
     auto e = std::make_shared<Expr>();
-    e->op = Op::kStartsWith;
+    e->op = op;
     e->type = Boolean();
-    e->pattern = prefix.literal.s;
+    e->pattern = text.literal.s;
     e->children = {x.expr};
     return ExprPtr(e);
   }

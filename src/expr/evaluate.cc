@@ -338,7 +338,9 @@ class Evaluator {
       case Op::kIn: return EvalIn(e);
       case Op::kLike:
       case Op::kILike:
-      case Op::kStartsWith: return EvalLike(e);
+      case Op::kStartsWith:
+      case Op::kEndsWith:
+      case Op::kContains: return EvalLike(e);
       case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
       case Op::kAdd:
       case Op::kSub:
@@ -1075,6 +1077,12 @@ class Evaluator {
     if (e.op == Op::kStartsWith) {
       std::string_view prefix = e.pattern;
       for (int64_t i = 0, n = n_; i < n; ++i) result[i] = BytesAt(a, i).starts_with(prefix) ? 1 : 0;
+      return out;
+    }
+    if (e.op == Op::kEndsWith || e.op == Op::kContains) {
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        result[i] = PassesSubstringTest(e.op, e.pattern, BytesAt(a, i)) ? 1 : 0;
+      }
       return out;
     }
     LikeMatcher matcher(e.pattern, e.op == Op::kILike);

@@ -68,6 +68,8 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kLiteral:
     case Op::kCast:
     case Op::kStartsWith:
+    case Op::kEndsWith:
+    case Op::kContains:
     case Op::kIntersectsExtent:
     case Op::kVariantGet:
     case Op::kGuarded: return ToString(e, filter);
@@ -158,8 +160,14 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
       return Operand(*e.children[0], filter) + std::string(OpText(e.op)) +
              DebugString(Value::Bytes(e.pattern));
     case Op::kStartsWith:
-      return "starts_with(" + ToString(*e.children[0], filter) + ", " +
-             DebugString(Value::Bytes(e.pattern)) + ")";
+    case Op::kEndsWith:
+    case Op::kContains: {
+      const char* name = e.op == Op::kStartsWith ? "starts_with("
+                         : e.op == Op::kEndsWith ? "ends_with("
+                                                 : "contains(";
+      return name + ToString(*e.children[0], filter) + ", " + DebugString(Value::Bytes(e.pattern)) +
+             ")";
+    }
     case Op::kIntersectsExtent: {
       std::string out = "st_intersects_extent(" + ToString(*e.children[0], filter);
       for (const Value& v : e.list) out += ", " + DebugString(v);
@@ -185,6 +193,15 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     out += Operand(*e.children[k], filter);
   }
   return out;
+}
+
+bool PassesSubstringTest(Op op, std::string_view pattern, std::string_view value) {
+  switch (op) {
+    case Op::kStartsWith: return value.starts_with(pattern);
+    case Op::kEndsWith: return value.ends_with(pattern);
+    case Op::kContains: return value.find(pattern) != std::string_view::npos;
+    default: return false;
+  }
 }
 
 }  // namespace pqsift::expr

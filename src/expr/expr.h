@@ -13,8 +13,9 @@
 //   kAnd / kOr: two or more children, all boolean; kNot, kIsNull, kIsNotNull: one child
 //   kIn: one child (the tested operand) and `list` of non-null literals in its domain (a NULL in
 //        the SQL list is kept as `list_has_null`, which makes a non-match NULL, not FALSE)
-//   kLike / kILike: one string child and `pattern` (SQL LIKE, '%' and '_', '\' escapes)
-//   kStartsWith: one string or binary child and `pattern` holding the prefix
+//   kLike / kILike: one string child and `pattern` (SQL LIKE, '%' and '_', no escape character)
+//   kStartsWith, kEndsWith, kContains: one string or binary child and `pattern` holding the
+//        prefix, suffix or substring (literal bytes; PassesSubstringTest)
 //   kIntersectsExtent: st_intersects_extent(geom, xmin, ymin, xmax, ymax): one kColumn child
 //        of a geoarrow.wkb column, `list` the four box coordinates as non-NaN float Values in
 //        that order, `geography` for a column with spherical edges (geo/extent.h: the rule
@@ -94,6 +95,8 @@ enum class Op : uint8_t {
   kMod,  // after the others: kAdd..kDiv keep their values
   kVariantGet,
   kGuarded,
+  kEndsWith,  // after the others: earlier values are kept
+  kContains,
 };
 
 struct Expr {
@@ -103,7 +106,7 @@ struct Expr {
   Value literal;                                // kLiteral (kNull for NULL, typed by `type`)
   std::vector<Value> list;                      // kIn
   bool list_has_null = false;                   // kIn
-  std::string pattern;                          // kLike, kILike, kStartsWith
+  std::string pattern;                          // kLike, kILike, kStartsWith..kContains
   std::vector<variant::PathStep> variant_path;  // kVariantGet
   variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
   bool geography = false;                                      // kIntersectsExtent
@@ -136,5 +139,9 @@ Value::Kind ValueKindOf(const DataType& type);
 // A literal of `type` in its user-facing form: 42, 1.25, 'text', X'00ff', DATE '2026-01-01',
 // TIMESTAMP '2026-01-01 12:00:00', TRUE, NULL.
 std::string LiteralToString(const Value& v, const DataType& type);
+
+// Whether `value` passes a kStartsWith, kEndsWith or kContains node's test with `pattern` (false
+// for any other op).
+bool PassesSubstringTest(Op op, std::string_view pattern, std::string_view value);
 
 }  // namespace pqsift::expr

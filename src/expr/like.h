@@ -1,7 +1,7 @@
 // SQL LIKE / ILIKE matching over UTF-8 bytes: '%' matches any run of characters, '_' exactly one
-// code point, '\' makes the next pattern character literal. ILIKE folds case on both sides with
-// a simple one-to-one mapping: ASCII, Latin-1 (U+00C0..U+00DE), Greek (U+0391..U+03A9) and
-// Cyrillic (U+0400..U+042F) capitals to their small letters; other characters compare as is.
+// code point; there is no escape character (as in DuckDB: '\' is itself). ILIKE folds case on both
+// sides with a simple one-to-one mapping: ASCII, Latin-1 (U+00C0..U+00DE), Greek (U+0391..U+03A9)
+// and Cyrillic (U+0400..U+042F) capitals to their small letters; other characters compare as is.
 #pragma once
 
 #include <cstdint>

@@ -291,7 +291,9 @@ class Prover {
         return Prefix(*e.children[0], p);
       }
       case Op::kIntersectsExtent: return IntersectsExtent(e);
-      case Op::kILike: {
+      case Op::kILike:
+      case Op::kEndsWith:
+      case Op::kContains: {
         if (e.children.size() != 1) return Any();
         if (e.children[0]->op == Op::kLiteral) return LiteralLike(e);
         Ranges r = Values(*e.children[0]);  // NULL in, NULL out; otherwise TRUE or FALSE
@@ -323,8 +325,8 @@ class Prover {
     if (v.is_null()) return Each([](size_t) { return Bits(false, false, true); });
     if (v.kind != expr::Value::Kind::kBytes) return Any();
     bool match = false;
-    if (e.op == Op::kStartsWith) {
-      match = std::string_view(v.bytes).starts_with(e.pattern);
+    if (e.op == Op::kStartsWith || e.op == Op::kEndsWith || e.op == Op::kContains) {
+      match = expr::PassesSubstringTest(e.op, e.pattern, v.bytes);
     } else {
       match = expr::LikeMatcher(e.pattern, e.op == Op::kILike).Matches(v.bytes);
     }

@@ -177,8 +177,12 @@ TEST_F(ExprBinderTest, BetweenInLikeShapes) {
             "error: at 1: LIKE needs a string or binary column, not "
             "int64 column 'id'");
   EXPECT_EQ(Bound("lower(name) = 'x'"),
-            "error: at 1: unknown function 'lower' (known: "
-            "starts_with, st_intersects_extent, variant_get)");
+            "error: at 1: unknown function 'lower' (known: starts_with, ends_with, contains, "
+            "prefix, suffix, st_intersects_extent, variant_get)");
+  EXPECT_EQ(Bound("suffix(name, 'x')"), "ends_with(name, 'x')");
+  EXPECT_EQ(Bound("contains(name, 'a%')"), "contains(name, 'a%')");
+  EXPECT_EQ(Bound("contains(id, 'x')"),
+            "error: at 10: contains needs a string or binary column, not int64 column 'id'");
 }
 
 TEST_F(ExprBinderTest, Arithmetic) {

@@ -226,6 +226,24 @@ TEST_F(ExprEvaluateTest, LikeAndILike) {
   EXPECT_EQ(Eval("starts_with(name, 'ab')"), (Rows{1, 0, 0, 0, 0, 0, 0, 1, 0}));
 }
 
+// DuckDB's other literal substring tests: the needle is bytes, '%' and '_' included; the empty
+// one is in every string; NULL in, NULL out.
+TEST_F(ExprEvaluateTest, EndsWithContainsAndTheirAliases) {
+  Set("name", MakeStrings({"abc", "a%c", "xbcx", "", kNull, "c_"}));
+  EXPECT_EQ(Eval("ends_with(name, 'bc')"), (Rows{1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("suffix(name, 'c')"), (Rows{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("prefix(name, 'a')"), (Rows{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("contains(name, 'bc')"), (Rows{1, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("contains(name, '%')"), (Rows{0, 1, 0, 0, 0, 0}));  // no wildcard
+  EXPECT_EQ(Eval("ends_with(name, '_')"), (Rows{0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("contains(name, '')"), (Rows{1, 1, 1, 1, 0, 1}));
+  EXPECT_EQ(Eval("contains(name, 'q') IS NULL"), (Rows{0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("NOT contains(name, 'b') AND name <> ''"), (Rows{0, 1, 0, 0, 0, 1}));
+  EXPECT_FALSE(Try("contains(name, id)").ok());
+  EXPECT_FALSE(Try("contains('x', 'y')").ok());
+  EXPECT_FALSE(Try("ends_with(name)").ok());
+}
+
 TEST_F(ExprEvaluateTest, StringsBinaryAndFixedSize) {
   Set("name", MakeStrings({"b", "a", "\xff", "", kNull}));
   EXPECT_EQ(Eval("name > 'a'"), (Rows{1, 0, 1, 0, 0}));  // unsigned bytes: 0xff is largest

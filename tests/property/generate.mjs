@@ -708,8 +708,14 @@ function atom(rng, ctx) {
       return `${x} ${rng.chance(0.25) ? 'NOT ' : ''}${op} ${sqlStr(pat)}`;
     }
     case 'starts': {
+      // starts_with and DuckDB's other substring tests (prefix, suffix, ends_with, contains) on
+      // a piece of a value: its start, its end, or its middle.
       const s = String(randomValue(rng, leaf) ?? '');
-      return `starts_with(${x}, ${sqlStr(s.slice(0, rng.int(0, Math.min(s.length, 6))))})`;
+      const fn = rng.pick(['starts_with', 'starts_with', 'prefix', 'ends_with', 'suffix', 'contains']);
+      const len = rng.int(0, Math.min(s.length, 6));
+      const at = fn === 'starts_with' || fn === 'prefix' ? 0
+        : fn === 'contains' ? rng.int(0, s.length - len) : s.length - len;
+      return `${fn}(${x}, ${sqlStr(s.slice(at, at + len))})`;
     }
     case 'bool': return rng.pick([x, `NOT ${x}`, `${x} = TRUE`, `${x} = FALSE`, `${x} != TRUE`]);
     case 'cast': {

@@ -73,7 +73,7 @@ inline ExprPtr In(ExprPtr child, std::vector<Value> list, bool list_has_null = f
   return e;
 }
 
-// kLike, kILike or kStartsWith.
+// kLike, kILike, kStartsWith, kEndsWith or kContains.
 inline ExprPtr Pattern(Op op, ExprPtr child, std::string pattern) {
   auto e = std::make_shared<expr::Expr>();
   e->op = op;

@@ -134,10 +134,14 @@ Value Eval(const expr::Expr& e, const Row& row) {
     }
     case Op::kLike:
     case Op::kStartsWith:
+    case Op::kEndsWith:
+    case Op::kContains:
     case Op::kILike: {
       Value v = child(0);
       if (v.is_null()) return v;
       if (e.op == Op::kStartsWith) return Truth(v.bytes.starts_with(e.pattern));
+      if (e.op == Op::kEndsWith) return Truth(v.bytes.ends_with(e.pattern));
+      if (e.op == Op::kContains) return Truth(v.bytes.find(e.pattern) != std::string::npos);
       if (e.op == Op::kLike) return Truth(LikeMatch(v.bytes, 0, e.pattern, 0));
       std::string lower = v.bytes;
       std::string pattern = e.pattern;
@@ -334,9 +338,12 @@ class Generator {
       case 4: return Chance(0.5) ? IsNull(col) : IsNotNull(col);
       case 5:
         if (kind == ColKind::kString) {
-          Op op = Pick(std::vector<Op>{Op::kLike, Op::kLike, Op::kStartsWith, Op::kILike});
+          Op op = Pick(std::vector<Op>{Op::kLike, Op::kLike, Op::kStartsWith, Op::kILike,
+                                       Op::kEndsWith, Op::kContains});
           std::string p = Pick(kPatterns);
-          if (op == Op::kStartsWith) p = p.substr(0, p.find('%'));
+          if (op == Op::kStartsWith || op == Op::kEndsWith || op == Op::kContains) {
+            p = p.substr(0, p.find('%'));
+          }
           return Pattern(op, col, p);
         }
         if (kind == ColKind::kBool) return col;
