@@ -537,6 +537,8 @@ void SyntheticSeeds(SeedSink& sink) {
       "ts::DATE = '2024-02-29' AND CAST(tsz AS DATE) BETWEEN DATE '2024-01-01' AND "
       "TIMESTAMP '2024-03-01 10:00'::date AND -i64::double precision < s::varchar::bigint",
       "contains(s, '%_') OR ends_with(bin, X'00') OR suffix(s, '') OR prefix(s, 'a')",
+      "year(ts) = 2024 AND extract(doy FROM d) < 60 AND date_part('isodow', tsz) IN (6, 7) "
+      "AND hour(tsz) BETWEEN 9 AND 17 AND quarter(d) <> dayofweek(ts)",
   };
   int k = 0;
   for (const char* f : filters) {

@@ -67,11 +67,24 @@ std::optional<int128> ScaleUpFactor(const DataType& from, const DataType& to) {
   return std::nullopt;
 }
 
-std::optional<int64_t> FloorDivisor(const DataType& from, const DataType& to) {
-  if (from.id != TypeId::kTimestamp || to.id != TypeId::kDate32) return std::nullopt;
-  const int64_t ticks = TicksPerSecond(from.unit);
-  if (ticks <= 0) return std::nullopt;
-  return int64_t{86400} * ticks;
+TimestampDay SplitTimestamp(int64_t ticks, TimeUnit unit) {
+  if (unit == TimeUnit::kNanos) ticks /= 1000;  // truncated, as DuckDB's cast
+  const int64_t per_second = TicksPerSecond(unit == TimeUnit::kNanos ? TimeUnit::kMicros : unit);
+  const int64_t per_day = per_second * 86400;
+  TimestampDay out;
+  out.day = ticks / per_day;
+  int64_t into = ticks % per_day;
+  if (into < 0) {
+    into += per_day;
+    --out.day;
+  }
+  out.micros = into * (1000000 / per_second);
+  return out;
+}
+
+bool CastsToDay(const DataType& from, const DataType& to) {
+  return from.id == TypeId::kTimestamp && to.id == TypeId::kDate32 &&
+         TicksPerSecond(from.unit) > 0 && TicksPerSecond(from.unit) <= 1000000000;
 }
 
 std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {

@@ -51,16 +51,18 @@ std::optional<int128> ScaleUpFactor(const DataType& from, const DataType& to);
 // timestamps. Nullopt otherwise.
 std::optional<int128> IntCastFactor(const DataType& from, const DataType& to);
 
-// The divisor of a cast that floors: a timestamp (any unit; a zoned one as UTC) to a date, by
-// its ticks per day, rounding toward minus infinity (1969-12-31 23:00 is 1969-12-31), as
-// DuckDB's CAST(ts AS DATE) does in UTC. Nullopt for any other cast. Floor is monotonic: the
-// prover pushes bounds through it as they are.
-std::optional<int64_t> FloorDivisor(const DataType& from, const DataType& to);
+// A timestamp (any unit; a zoned one as UTC) as DuckDB splits it into a day and the
+// microseconds into that day: nanoseconds are first truncated to microseconds, toward zero (its
+// TIMESTAMP_NS to TIMESTAMP cast: 1 ns before 1970 is 1970-01-01 00:00:00), then the day is
+// floored (1969-12-31 23:00 is 1969-12-31). Both steps never decrease as the ticks grow, so the
+// prover pushes bounds through it. No overflow for any int64.
+struct TimestampDay {
+  int64_t day = 0;
+  int64_t micros = 0;  // [0, 86,400,000,000)
+};
+TimestampDay SplitTimestamp(int64_t ticks, TimeUnit unit);
 
-// Floor division, for FloorDivisor. REQUIRES: divisor > 0.
-inline int64_t FloorDivide(int64_t value, int64_t divisor) {
-  int64_t q = value / divisor;
-  return q - ((value % divisor) < 0 ? 1 : 0);
-}
+// Whether CAST(from AS to) is a timestamp to its day (SplitTimestamp's day).
+bool CastsToDay(const DataType& from, const DataType& to);
 
 }  // namespace pqsift::cast

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/civil_date.h"
+
 namespace pqsift {
 namespace {
 
@@ -54,19 +56,10 @@ std::string FormatClock(int64_t seconds, int64_t fraction, TimeUnit unit) {
 }  // namespace
 
 std::string FormatDate(int64_t days) {
-  // Civil-from-days over 400-year eras of 146097 days, counted from 0000-03-01. The shift
-  // to that origin is done in 128 bits: `days` may be any int64 (a hostile file can annotate
-  // INT64 with DATE), and the era and year of even the extremes fit in 64 bits again.
-  __int128 z = static_cast<__int128>(days) + 719468;
-  __int128 era128 = z / 146097 - ((z % 146097 != 0) && (z < 0));
-  auto era = static_cast<int64_t>(era128);
-  auto doe = static_cast<int64_t>(z - era128 * 146097);
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  int64_t year = yoe + era * 400 + (month <= 2);
+  const CivilDate civil = CivilFromDays(days);
+  const int64_t year = civil.year;
+  const int64_t month = civil.month;
+  const int64_t day = civil.day;
   char buf[96];
   if (year >= 0 && year <= 9999) {
     std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld", static_cast<long long>(year),

@@ -341,6 +341,7 @@ class Binder {
       case AstNode::Kind::kCast: return BindCast(n);
       case AstNode::Kind::kCall:
         if (n.name == "variant_get") return BindVariantGet(n);
+        if (std::optional<std::string> field = DateFieldOfCall(n)) return BindDatePart(n, *field);
         [[fallthrough]];
       default: {
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
@@ -351,6 +352,71 @@ class Binder {
         return o;
       }
     }
+  }
+
+  // The field a call names: year(x), month(x), ... (DuckDB's names and aliases), or
+  // date_part('field', x), which extract(field FROM x) parses into; nullopt for other calls.
+  static std::optional<std::string> DateFieldOfCall(const AstNode& n) {
+    static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+        {"dayofmonth", "day"}, {"dayofweek", "dow"}, {"weekday", "dow"}, {"dayofyear", "doy"},
+        {"years", "year"},     {"months", "month"},  {"days", "day"},    {"hours", "hour"},
+        {"minutes", "minute"}, {"seconds", "second"}};
+    auto canonical = [](std::string name) {
+      for (const auto& [alias, field] : kAliases) {
+        if (name == alias) return std::string(field);
+      }
+      return name;
+    };
+    if (n.name == "date_part" || n.name == "datepart") {
+      if (n.children.size() != 2 || n.children[0]->kind != AstNode::Kind::kLiteral ||
+          n.children[0]->literal.kind != Literal::Kind::kString) {
+        return std::string();  // an error for BindDatePart to report
+      }
+      std::string name = n.children[0]->literal.s;
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return canonical(std::move(name));
+    }
+    // The functions DuckDB has (no dow() or doy(): those are date_part's names).
+    static constexpr std::string_view kFunctions[] = {
+        "year",   "quarter", "month",     "day",     "dayofmonth", "hour",
+        "minute", "second",  "dayofweek", "weekday", "isodow",     "dayofyear"};
+    for (std::string_view f : kFunctions) {
+      if (n.name == f) return canonical(n.name);
+    }
+    return std::nullopt;
+  }
+
+  // year(x) and the other fields of a date or timestamp operand (expr.h kDatePart).
+  Result<Operand> BindDatePart(const AstNode& n, const std::string& field) {
+    const bool part_call = n.name == "date_part" || n.name == "datepart";
+    if (!DateFieldNamed(field)) {
+      return ErrorAt(n.pos, part_call ? "date_part needs a field name ('year', 'month', 'day', "
+                                        "'hour', ...) and a date or timestamp"
+                                      : "unknown date part '" + field + "'");
+    }
+    const size_t arity = part_call ? 2 : 1;
+    if (n.children.size() != arity) {
+      return ErrorAt(
+          n.pos, n.name + " takes " + std::to_string(arity) + " argument" + (arity > 1 ? "s" : ""));
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[arity - 1]));
+    if (x.is_literal()) {
+      return ErrorAt(x.pos, n.name + " needs a date or timestamp column, not " + x.description);
+    }
+    const Family f = FamilyOf(*x.expr->type);
+    if (f != Family::kDate && f != Family::kTimestamp) {
+      return ErrorAt(x.pos, n.name + " needs a date or timestamp, not " + x.description);
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kDatePart;
+    e->type = Int64();
+    e->pattern = field;
+    e->children = {x.expr};
+    Operand out;
+    out.expr = ExprPtr(e);
+    out.pos = n.pos;
+    out.description = field + " of " + x.description;
+    return out;
   }
 
   Result<Operand> BindColumn(const AstNode& n) {

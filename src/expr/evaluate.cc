@@ -341,6 +341,7 @@ class Evaluator {
       case Op::kStartsWith:
       case Op::kEndsWith:
       case Op::kContains: return EvalLike(e);
+      case Op::kDatePart: return EvalDatePart(e);
       case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
       case Op::kAdd:
       case Op::kSub:
@@ -1090,6 +1091,36 @@ class Evaluator {
     return out;
   }
 
+  // year(x), extract(month FROM x), ...: from a date's days, or a timestamp's ticks split into
+  // its day and the seconds into it (floored: before 1970 too).
+  Result<Vec> EvalDatePart(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    std::optional<DateField> field = DateFieldNamed(e.pattern);
+    if (!field) return Status::Internal("unknown date part '" + e.pattern + "'");
+    const DataType& from = *e.children[0]->type;
+    Vec out;
+    out.phys = Phys::kI64;
+    int64_t* values = Allocate<int64_t>(&out.keep_values, n_);
+    out.values = values;
+    out.valid = a.valid;
+    out.keep_valid = a.keep_valid;
+    if (from.id == TypeId::kDate32 && a.phys == Phys::kI32) {
+      const auto* days = static_cast<const int32_t*>(a.values);
+      for (int64_t i = 0, n = n_; i < n; ++i) values[i] = DatePartOf(*field, days[i], 0);
+      return out;
+    }
+    if (from.id != TypeId::kTimestamp || a.phys != Phys::kI64) {
+      return Status::Internal("a date part of " + from.ToString());
+    }
+    const auto* ticks = static_cast<const int64_t*>(a.values);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      const cast::TimestampDay t = cast::SplitTimestamp(ticks[i], from.unit);
+      values[i] = DatePartOf(*field, t.day, t.micros / 1000000);
+    }
+    return out;
+  }
+
   // ---- casts ----
 
   Result<Vec> EvalCast(const Expr& e) {
@@ -1119,15 +1150,15 @@ class Evaluator {
       if (overflow) return Status::InvalidArgument("value out of int64 range in arithmetic");
       return out;
     }
-    if (std::optional<int64_t> divisor = cast::FloorDivisor(from, to)) {
-      // A timestamp to its date: ticks floored to days.
+    if (cast::CastsToDay(from, to)) {
+      // A timestamp to its date (cast::SplitTimestamp: as DuckDB).
       out.phys = Phys::kI32;
       int32_t* days = Allocate<int32_t>(&out.keep_values, n_);
       out.values = days;
       const auto* ticks = static_cast<const int64_t*>(a.values);
       if (a.phys != Phys::kI64) return Status::Internal("a timestamp that is not 64-bit");
       for (int64_t i = 0, n = n_; i < n; ++i) {
-        days[i] = static_cast<int32_t>(cast::FloorDivide(ticks[i], *divisor));
+        days[i] = static_cast<int32_t>(cast::SplitTimestamp(ticks[i], from.unit).day);
       }
       return out;
     }

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/civil_date.h"
 #include "common/value_format.h"
+#include "expr/temporal_text.h"
 
 namespace pqsift::expr {
 namespace {
@@ -70,6 +72,7 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kStartsWith:
     case Op::kEndsWith:
     case Op::kContains:
+    case Op::kDatePart:
     case Op::kIntersectsExtent:
     case Op::kVariantGet:
     case Op::kGuarded: return ToString(e, filter);
@@ -168,6 +171,8 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
       return name + ToString(*e.children[0], filter) + ", " + DebugString(Value::Bytes(e.pattern)) +
              ")";
     }
+    case Op::kDatePart:
+      return "date_part('" + e.pattern + "', " + ToString(*e.children[0], filter) + ")";
     case Op::kIntersectsExtent: {
       std::string out = "st_intersects_extent(" + ToString(*e.children[0], filter);
       for (const Value& v : e.list) out += ", " + DebugString(v);
@@ -202,6 +207,58 @@ bool PassesSubstringTest(Op op, std::string_view pattern, std::string_view value
     case Op::kContains: return value.find(pattern) != std::string_view::npos;
     default: return false;
   }
+}
+
+std::optional<DateField> DateFieldNamed(std::string_view name) {
+  static constexpr std::pair<std::string_view, DateField> kNames[] = {
+      {"year", DateField::kYear},     {"quarter", DateField::kQuarter},
+      {"month", DateField::kMonth},   {"day", DateField::kDay},
+      {"hour", DateField::kHour},     {"minute", DateField::kMinute},
+      {"second", DateField::kSecond}, {"dow", DateField::kDow},
+      {"isodow", DateField::kIsoDow}, {"doy", DateField::kDoy}};
+  for (const auto& [text, field] : kNames) {
+    if (text == name) return field;
+  }
+  return std::nullopt;
+}
+
+int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day) {
+  switch (field) {
+    case DateField::kHour: return second_of_day / 3600;
+    case DateField::kMinute: return second_of_day / 60 % 60;
+    case DateField::kSecond: return second_of_day % 60;
+    // 1970-01-01 was a Thursday (4, Sunday being 0).
+    case DateField::kDow: return ((days + 4) % 7 + 7) % 7;
+    case DateField::kIsoDow: return ((days + 3) % 7 + 7) % 7 + 1;
+    default: break;
+  }
+  const CivilDate civil = CivilFromDays(days);
+  switch (field) {
+    case DateField::kYear: return civil.year;
+    case DateField::kQuarter: return (civil.month - 1) / 3 + 1;
+    case DateField::kMonth: return civil.month;
+    case DateField::kDay: return civil.day;
+    case DateField::kDoy: return days - DaysFromCivil(civil.year, 1, 1) + 1;
+    default: return 0;
+  }
+}
+
+bool DatePartIsMonotonic(DateField field) { return field == DateField::kYear; }
+
+std::pair<int64_t, int64_t> DatePartRange(DateField field) {
+  switch (field) {
+    case DateField::kYear: return {INT64_MIN, INT64_MAX};
+    case DateField::kQuarter: return {1, 4};
+    case DateField::kMonth: return {1, 12};
+    case DateField::kDay: return {1, 31};
+    case DateField::kHour: return {0, 23};
+    case DateField::kMinute:
+    case DateField::kSecond: return {0, 59};
+    case DateField::kDow: return {0, 6};
+    case DateField::kIsoDow: return {1, 7};
+    case DateField::kDoy: return {1, 366};
+  }
+  return {INT64_MIN, INT64_MAX};
 }
 
 }  // namespace pqsift::expr

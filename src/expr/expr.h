@@ -16,6 +16,9 @@
 //   kLike / kILike: one string child and `pattern` (SQL LIKE, '%' and '_', no escape character)
 //   kStartsWith, kEndsWith, kContains: one string or binary child and `pattern` holding the
 //        prefix, suffix or substring (literal bytes; PassesSubstringTest)
+//   kDatePart: one date32 or timestamp child (a zoned timestamp's fields in UTC) and `pattern`
+//        naming the field (DatePartOf: year, quarter, month, day, hour, minute, second, dow,
+//        isodow, doy); int64, as DuckDB's year(x), extract(f FROM x), date_part('f', x)
 //   kIntersectsExtent: st_intersects_extent(geom, xmin, ymin, xmax, ymax): one kColumn child
 //        of a geoarrow.wkb column, `list` the four box coordinates as non-NaN float Values in
 //        that order, `geography` for a column with spherical edges (geo/extent.h: the rule
@@ -56,7 +59,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "expr/value.h"
@@ -97,6 +102,7 @@ enum class Op : uint8_t {
   kGuarded,
   kEndsWith,  // after the others: earlier values are kept
   kContains,
+  kDatePart,
 };
 
 struct Expr {
@@ -106,7 +112,7 @@ struct Expr {
   Value literal;                                // kLiteral (kNull for NULL, typed by `type`)
   std::vector<Value> list;                      // kIn
   bool list_has_null = false;                   // kIn
-  std::string pattern;                          // kLike, kILike, kStartsWith..kContains
+  std::string pattern;                          // kLike, kILike, kStartsWith..kDatePart
   std::vector<variant::PathStep> variant_path;  // kVariantGet
   variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
   bool geography = false;                                      // kIntersectsExtent
@@ -143,5 +149,28 @@ std::string LiteralToString(const Value& v, const DataType& type);
 // Whether `value` passes a kStartsWith, kEndsWith or kContains node's test with `pattern` (false
 // for any other op).
 bool PassesSubstringTest(Op op, std::string_view pattern, std::string_view value);
+
+// The fields of kDatePart, by their names in `pattern` (DuckDB's: dow is 0 for Sunday, isodow
+// 1 for Monday, doy 1 for January 1st).
+enum class DateField : uint8_t {
+  kYear,
+  kQuarter,
+  kMonth,
+  kDay,
+  kHour,
+  kMinute,
+  kSecond,
+  kDow,
+  kIsoDow,
+  kDoy
+};
+std::optional<DateField> DateFieldNamed(std::string_view name);
+// The field of a date (days since 1970-01-01) or of a timestamp given as its day and the
+// seconds into that day (0 for a date).
+int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day);
+// Whether the field never decreases as the date or timestamp grows (the year: the prover pushes
+// bounds through it), and the range of values each takes.
+bool DatePartIsMonotonic(DateField field);
+std::pair<int64_t, int64_t> DatePartRange(DateField field);
 
 }  // namespace pqsift::expr

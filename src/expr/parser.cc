@@ -395,6 +395,7 @@ class Parser {
       return LiteralNode(pos, std::move(lit));
     }
     if (word == "cast" && IsSymbol(Peek(1), "(")) return ParseCast();
+    if (word == "extract" && IsSymbol(Peek(1), "(")) return ParseExtract();
     if (IsSymbol(Peek(1), "(")) return ParseCall();
     if (IsReserved(word)) return Unexpected(t);
     return ParseColumn();
@@ -454,6 +455,26 @@ class Parser {
       } while (AcceptSymbol(","));
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
     }
+    return n;
+  }
+
+  // extract(field FROM x), SQL's spelling of date_part('field', x), as which it is kept.
+  Result<Node> ParseExtract() {
+    Node n = Make(AstNode::Kind::kCall, Advance().pos);
+    n->name = "date_part";
+    Advance();  // (
+    const Token& field = Peek();
+    if (field.kind != TokenKind::kIdentifier && field.kind != TokenKind::kString) {
+      return ErrorAt(field.pos, "expected a field name (year, month, day, hour, ...)");
+    }
+    Node name = Make(AstNode::Kind::kLiteral, field.pos);
+    name->literal.kind = Literal::Kind::kString;
+    name->literal.s = Lower(Advance().text);
+    PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(name)));
+    PQSIFT_RETURN_IF_ERROR(ExpectKeyword("from"));
+    PQSIFT_ASSIGN_OR_RETURN(Node operand, Descend(&Parser::ParseOr));
+    PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(operand)));
+    PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
     return n;
   }
 

@@ -303,6 +303,7 @@ class Prover {
       case Op::kColumn:
       case Op::kLiteral:
       case Op::kCast:
+      case Op::kDatePart:
       case Op::kVariantGet:
       case Op::kGuarded: {
         Ranges r = Values(e);
@@ -346,6 +347,7 @@ class Prover {
         return out;
       }
       case Op::kCast: return Cast(e);
+      case Op::kDatePart: return DatePart(e);
       case Op::kVariantGet: {
         // Nothing is known of a variant's values, except that of a NULL variant (a file
         // without the column): NULL.
@@ -609,6 +611,43 @@ class Prover {
     return out;
   }
 
+  // year(x) and the other fields: NULL where x is; the year's bounds are the years of x's (it
+  // never decreases as x grows), the other fields' their fixed ranges (month 1..12, ...).
+  Ranges DatePart(const Expr& e) {
+    if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
+    std::optional<expr::DateField> field = expr::DateFieldNamed(e.pattern);
+    if (!field) return Unknown();
+    const DataType& from = *e.children[0]->type;
+    if (from.id != TypeId::kDate32 && !cast::CastsToDay(from, *Date32())) return Unknown();
+    // The field of a bound (days for a date, ticks for a timestamp); null when unknown.
+    auto field_of = [&](const Value* v) -> const Value* {
+      if (v == nullptr || v->kind != Value::Kind::kInt || v->i > INT64_MAX || v->i < INT64_MIN) {
+        return nullptr;
+      }
+      const auto x = static_cast<int64_t>(v->i);
+      if (from.id == TypeId::kDate32) return Keep(Value::Int(expr::DatePartOf(*field, x, 0)));
+      const cast::TimestampDay t = cast::SplitTimestamp(x, from.unit);
+      return Keep(Value::Int(expr::DatePartOf(*field, t.day, t.micros / 1000000)));
+    };
+    const auto [lowest, highest] = expr::DatePartRange(*field);
+    const Value* fixed_lo = Keep(Value::Int(lowest));
+    const Value* fixed_hi = Keep(Value::Int(highest));
+    const bool monotonic = expr::DatePartIsMonotonic(*field);
+    Ranges in = Values(*e.children[0]);
+    Ranges out;
+    out.constant = in.constant;
+    out.ranges.resize(in.ranges.size());
+    for (size_t c = 0; c < in.ranges.size(); ++c) {
+      const Range& r = in.ranges[c];
+      Range& o = out.ranges[c];
+      o.can_be_null = r.can_be_null;
+      o.can_be_value = r.can_be_value;
+      o.lo = monotonic ? field_of(r.lo) : fixed_lo;
+      o.hi = monotonic ? field_of(r.hi) : fixed_hi;
+    }
+    return out;
+  }
+
   // Whether we know how to push bounds through a cast from `from` to `to` (every such cast is
   // monotonic and maps non-null to non-null).
   static bool CastKnown(const DataType& from, const DataType& to) {
@@ -623,7 +662,7 @@ class Prover {
     }
     bool from_int_domain = layout::IsInteger(from.id) || from.id == TypeId::kDecimal128;
     if (from_int_domain && to.id == TypeId::kFloat64) return true;
-    if (cast::FloorDivisor(from, to)) return true;
+    if (cast::CastsToDay(from, to)) return true;
     return IntCastFactor(from, to).has_value();
   }
 
@@ -648,10 +687,10 @@ class Prover {
       return Keep(Value::Float(d));
     }
     if (v->kind == Value::Kind::kInt) {
-      // Floored (a timestamp to its date): the floor of a bound is a bound, either side.
-      if (std::optional<int64_t> divisor = cast::FloorDivisor(from, to)) {
+      // A timestamp to its date: the day of a bound is a bound, either side (never decreasing).
+      if (cast::CastsToDay(from, to)) {
         if (v->i > INT64_MAX || v->i < INT64_MIN) return nullptr;
-        return Keep(Value::Int(cast::FloorDivide(static_cast<int64_t>(v->i), *divisor)));
+        return Keep(Value::Int(cast::SplitTimestamp(static_cast<int64_t>(v->i), from.unit).day));
       }
       std::optional<int128> factor = IntCastFactor(from, to);
       if (!factor) return nullptr;

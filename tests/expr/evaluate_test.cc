@@ -351,18 +351,52 @@ TEST_F(ExprEvaluateTest, TimestampsCastToTheirDay) {
         MakeFixed<int64_t>(Timestamp(c.unit, c.zone), {-1, 0, day - 1, day, -day, -day - 1, kNull,
                                                        int64_t{18262} * day + day / 2}));
     const std::string& x = c.name;
-    EXPECT_EQ(Eval("CAST(" + x + " AS DATE) = DATE '1969-12-31'"), (Rows{1, 0, 0, 0, 1, 0, 0, 0}));
-    EXPECT_EQ(Eval(x + "::DATE = '1970-01-01'"), (Rows{0, 1, 1, 0, 0, 0, 0, 0}));
-    EXPECT_EQ(Eval(x + "::date < '1969-12-31'"), (Rows{0, 0, 0, 0, 0, 1, 0, 0}));
+    // Nanoseconds are first truncated to microseconds, as DuckDB casts TIMESTAMP_NS: 1 ns
+    // before 1970 is in 1970, and 1 ns before 1969-12-31 in 1969-12-31.
+    const uint8_t t = c.unit == TimeUnit::kNanos ? 1 : 0;
+    const uint8_t f = 1 - t;
+    EXPECT_EQ(Eval("CAST(" + x + " AS DATE) = DATE '1969-12-31'"), (Rows{f, 0, 0, 0, 1, t, 0, 0}));
+    EXPECT_EQ(Eval(x + "::DATE = '1970-01-01'"), (Rows{t, 1, 1, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(Eval(x + "::date < '1969-12-31'"), (Rows{0, 0, 0, 0, 0, f, 0, 0}));
     EXPECT_EQ(Eval(x + "::date BETWEEN '1970-01-02' AND '2020-01-01'"),
               (Rows{0, 0, 0, 1, 0, 0, 0, 1}));
     EXPECT_EQ(Eval(x + "::date IS NULL"), (Rows{0, 0, 0, 0, 0, 0, 1, 0}));
+    EXPECT_EQ(Eval("hour(" + x + ") = 23"), (Rows{f, 0, 1, 0, 0, f, 0, 0}));
+    EXPECT_EQ(Eval("year(" + x + ") = 1969 AND month(" + x + ") = 12 AND day(" + x + ") = 31"),
+              Eval("CAST(" + x + " AS DATE) = DATE '1969-12-31'"));
+    EXPECT_EQ(Eval("extract(hour FROM " + x + ") = 12 AND date_part('year', " + x + ") = 2020"),
+              (Rows{0, 0, 0, 0, 0, 0, 0, 1}));
   }
   // Literals cast the same way; a string with a time of day is its day.
   Set("d", MakeFixed<int32_t>(Date32(), {18262, 18263, kNull}));  // 2020-01-01, 2020-01-02
   EXPECT_EQ(Eval("d = TIMESTAMP '2020-01-01 23:59:59'::DATE"), (Rows{1, 0, 0}));
   EXPECT_EQ(Eval("d = CAST('2020-01-02 08:00:00' AS DATE)"), (Rows{0, 1, 0}));
   EXPECT_EQ(Eval("d = '2020-01-02'::date"), (Rows{0, 1, 0}));
+}
+
+// Date parts of dates, as DuckDB names and numbers them (dayofweek: Sunday 0; isodow: Monday 1;
+// dayofyear 366 on a leap year's last day); a time part of a DATE is 0, as DuckDB's.
+TEST_F(ExprEvaluateTest, DatePartsOfDates) {
+  // 2020-02-29 (a Saturday), 1969-12-31 (a Wednesday), 2024-12-31 (a Tuesday), NULL
+  Set("d", MakeFixed<int32_t>(Date32(), {18321, -1, 20088, kNull}));
+  EXPECT_EQ(Eval("year(d) = 2020"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("year(d) < 2000"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("month(d) = 2 AND day(d) = 29"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("dayofmonth(d) = 31"), (Rows{0, 1, 1, 0}));
+  EXPECT_EQ(Eval("dayofweek(d) = 6"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("weekday(d) = 3"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("isodow(d) = 2"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("dayofyear(d) = 60"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("date_part('doy', d) = 366"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("date_part('doy', d) = 365"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("quarter(d) = 4"), (Rows{0, 1, 1, 0}));
+  EXPECT_EQ(Eval("extract(year FROM d) + 1 = 2025"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("extract(month FROM d) IS NULL"), (Rows{0, 0, 0, 1}));
+  EXPECT_EQ(Eval("hour(d) = 0 AND minute(d) = 0 AND second(d) = 0"), (Rows{1, 1, 1, 0}));
+  EXPECT_FALSE(Try("date_part('fortnight', d) = 1").ok());
+  EXPECT_FALSE(Try("year(id) = 1").ok());
+  EXPECT_FALSE(Try("dow(d) = 1").ok());  // not a DuckDB function: date_part('dow', d)
+  EXPECT_FALSE(Try("extract(year d) = 1").ok());
 }
 
 // `::` binds tighter than any operator and chains; the type may be of several words, which end

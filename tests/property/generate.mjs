@@ -662,7 +662,7 @@ function atom(rng, ctx) {
   if (ORDERED.has(leaf.cat) && leaf.cat !== 'bool') forms.push([2, 'wide']);
   if (leaf.cat === 'bool') forms.push([4, 'bool']);
   if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith'], [0.5, 'cast']);
-  if (leaf.cat === 'date' || leaf.cat === 'ts') forms.push([0.5, 'cast']);
+  if (leaf.cat === 'date' || leaf.cat === 'ts') forms.push([0.5, 'cast'], [0.7, 'datepart']);
   if (leaves.some((o) => o !== leaf && compatible(o, leaf))) forms.push([2, 'colcol']);
   const form = rng.weighted(forms);
   switch (form) {
@@ -732,6 +732,22 @@ function atom(rng, ctx) {
       const v = randomValue(rng, leaf);
       const num = leaf.cat === 'dec' ? Number(decText(v, leaf.desc.scale)) : Number(v);
       return `CAST(${x} AS DOUBLE) ${rng.pick(CMP)} ${Number.isFinite(num) ? num.toExponential().replace('e+', 'e') : "'nan'"}`;
+    }
+    case 'datepart': {
+      // year(x) (pruned as x is), the other fields (fixed ranges), by DuckDB's spellings.
+      const v = randomValue(rng, leaf) ?? 0n;
+      const days = leaf.cat === 'date' ? v : (v >= 0n ? v / DAY_NS : -((-v + DAY_NS - 1n) / DAY_NS));
+      const d = new Date(Number(days) * 86400000);
+      const year = Number.isFinite(d.getTime()) ? d.getUTCFullYear() : 1970;
+      const fields = [['year', year + rng.int(-1, 1)], ['month', rng.int(1, 12)], ['day', rng.int(1, 31)],
+                      ['quarter', rng.int(1, 4)], ['dayofweek', rng.int(0, 6)], ['isodow', rng.int(1, 7)],
+                      ['dayofyear', rng.int(1, 366)]];
+      if (leaf.cat === 'ts') fields.push(['hour', rng.int(0, 23)], ['minute', rng.int(0, 59)], ['second', rng.int(0, 59)]);
+      const [field, value] = rng.pick(fields);
+      const spelled = rng.pick([`${field}(${x})`, `date_part('${field}', ${x})`,
+                                `extract(${field === 'dayofweek' ? 'dow' : field === 'dayofyear' ? 'doy' : field} FROM ${x})`]);
+      if (rng.chance(0.25)) return `${spelled} BETWEEN ${value} AND ${value + rng.int(0, 3)}`;
+      return `${spelled} ${rng.pick(CMP)} ${value}`;
     }
     case 'arith': {
       const others = leaves.filter((o) => NUMERIC.has(o.cat) && o !== leaf);
