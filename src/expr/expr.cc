@@ -243,7 +243,28 @@ int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day) {
   }
 }
 
-bool DatePartIsMonotonic(DateField field) { return field == DateField::kYear; }
+bool DatePartNonDecreasing(DateField field, int64_t lo_days, int64_t lo_second, int64_t hi_days,
+                           int64_t hi_second) {
+  if (field == DateField::kYear) return true;
+  const bool same_day = lo_days == hi_days;
+  switch (field) {
+    case DateField::kHour: return same_day;
+    case DateField::kMinute: return same_day && lo_second / 3600 == hi_second / 3600;
+    case DateField::kSecond: return same_day && lo_second / 60 == hi_second / 60;
+    case DateField::kDow:
+    case DateField::kIsoDow: return same_day;
+    default: break;
+  }
+  const CivilDate lo = CivilFromDays(lo_days);
+  const CivilDate hi = CivilFromDays(hi_days);
+  switch (field) {
+    case DateField::kQuarter:
+    case DateField::kMonth:
+    case DateField::kDoy: return lo.year == hi.year;
+    case DateField::kDay: return lo.year == hi.year && lo.month == hi.month;
+    default: return false;
+  }
+}
 
 std::pair<int64_t, int64_t> DatePartRange(DateField field) {
   switch (field) {

@@ -168,9 +168,12 @@ std::optional<DateField> DateFieldNamed(std::string_view name);
 // The field of a date (days since 1970-01-01) or of a timestamp given as its day and the
 // seconds into that day (0 for a date).
 int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day);
-// Whether the field never decreases as the date or timestamp grows (the year: the prover pushes
-// bounds through it), and the range of values each takes.
-bool DatePartIsMonotonic(DateField field);
+// Whether the field never decreases from the instant (days, second_of_day) `lo` to `hi` (lo <=
+// hi): always for the year; for the others when both lie in one period of the field above it
+// (month: one year; day: one month; hour: one day; ...), so the prover can push a container's
+// bounds through it. Otherwise the field lies in DatePartRange.
+bool DatePartNonDecreasing(DateField field, int64_t lo_days, int64_t lo_second, int64_t hi_days,
+                           int64_t hi_second);
 std::pair<int64_t, int64_t> DatePartRange(DateField field);
 
 }  // namespace pqsift::expr

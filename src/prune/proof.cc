@@ -619,20 +619,23 @@ class Prover {
     if (!field) return Unknown();
     const DataType& from = *e.children[0]->type;
     if (from.id != TypeId::kDate32 && !cast::CastsToDay(from, *Date32())) return Unknown();
-    // The field of a bound (days for a date, ticks for a timestamp); null when unknown.
-    auto field_of = [&](const Value* v) -> const Value* {
+    // A bound (days for a date, ticks for a timestamp) as its day and second of that day.
+    struct Instant {
+      int64_t days = 0;
+      int64_t second = 0;
+    };
+    auto instant_of = [&](const Value* v) -> std::optional<Instant> {
       if (v == nullptr || v->kind != Value::Kind::kInt || v->i > INT64_MAX || v->i < INT64_MIN) {
-        return nullptr;
+        return std::nullopt;
       }
       const auto x = static_cast<int64_t>(v->i);
-      if (from.id == TypeId::kDate32) return Keep(Value::Int(expr::DatePartOf(*field, x, 0)));
+      if (from.id == TypeId::kDate32) return Instant{x, 0};
       const cast::TimestampDay t = cast::SplitTimestamp(x, from.unit);
-      return Keep(Value::Int(expr::DatePartOf(*field, t.day, t.micros / 1000000)));
+      return Instant{t.day, t.micros / 1000000};
     };
     const auto [lowest, highest] = expr::DatePartRange(*field);
     const Value* fixed_lo = Keep(Value::Int(lowest));
     const Value* fixed_hi = Keep(Value::Int(highest));
-    const bool monotonic = expr::DatePartIsMonotonic(*field);
     Ranges in = Values(*e.children[0]);
     Ranges out;
     out.constant = in.constant;
@@ -642,8 +645,20 @@ class Prover {
       Range& o = out.ranges[c];
       o.can_be_null = r.can_be_null;
       o.can_be_value = r.can_be_value;
-      o.lo = monotonic ? field_of(r.lo) : fixed_lo;
-      o.hi = monotonic ? field_of(r.hi) : fixed_hi;
+      o.lo = fixed_lo;
+      o.hi = fixed_hi;
+      const std::optional<Instant> lo = instant_of(r.lo);
+      const std::optional<Instant> hi = instant_of(r.hi);
+      // The field never decreases between the bounds (the year always; a month within one
+      // year, ...): the fields of the bounds bound it.
+      if (*field == expr::DateField::kYear) {
+        o.lo = lo ? Keep(Value::Int(expr::DatePartOf(*field, lo->days, lo->second))) : nullptr;
+        o.hi = hi ? Keep(Value::Int(expr::DatePartOf(*field, hi->days, hi->second))) : nullptr;
+      } else if (lo && hi &&
+                 expr::DatePartNonDecreasing(*field, lo->days, lo->second, hi->days, hi->second)) {
+        o.lo = Keep(Value::Int(expr::DatePartOf(*field, lo->days, lo->second)));
+        o.hi = Keep(Value::Int(expr::DatePartOf(*field, hi->days, hi->second)));
+      }
     }
     return out;
   }
