@@ -1065,22 +1065,25 @@ class Evaluator {
 
   // ---- LIKE, ILIKE, starts_with ----
 
+  // A vector of n_ values (type T, `phys`) that is NULL where `a` is; *values is its storage.
+  template <typename T>
+  Vec NullWhere(const Vec& a, Phys phys, T** values) {
+    Vec out;
+    out.phys = phys;
+    *values = Allocate<T>(&out.keep_values, n_);
+    out.values = *values;
+    out.valid = a.valid;
+    out.keep_valid = a.keep_valid;
+    return out;
+  }
+
   Result<Vec> EvalLike(const Expr& e) {
     PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
     if (a.scalar) a = Broadcast(a);
     if (!IsBytesPhys(a.phys)) return Status::Internal("LIKE over a non-string vector");
-    Vec out;
-    out.phys = Phys::kBool;
-    uint8_t* result = Allocate<uint8_t>(&out.keep_values, n_);
-    out.values = result;
-    out.valid = a.valid;
-    out.keep_valid = a.keep_valid;
-    if (e.op == Op::kStartsWith) {
-      std::string_view prefix = e.pattern;
-      for (int64_t i = 0, n = n_; i < n; ++i) result[i] = BytesAt(a, i).starts_with(prefix) ? 1 : 0;
-      return out;
-    }
-    if (e.op == Op::kEndsWith || e.op == Op::kContains) {
+    uint8_t* result = nullptr;
+    Vec out = NullWhere(a, Phys::kBool, &result);
+    if (e.op == Op::kStartsWith || e.op == Op::kEndsWith || e.op == Op::kContains) {
       for (int64_t i = 0, n = n_; i < n; ++i) {
         result[i] = PassesSubstringTest(e.op, e.pattern, BytesAt(a, i)) ? 1 : 0;
       }
@@ -1099,12 +1102,8 @@ class Evaluator {
     std::optional<DateField> field = DateFieldNamed(e.pattern);
     if (!field) return Status::Internal("unknown date part '" + e.pattern + "'");
     const DataType& from = *e.children[0]->type;
-    Vec out;
-    out.phys = Phys::kI64;
-    int64_t* values = Allocate<int64_t>(&out.keep_values, n_);
-    out.values = values;
-    out.valid = a.valid;
-    out.keep_valid = a.keep_valid;
+    int64_t* values = nullptr;
+    Vec out = NullWhere(a, Phys::kI64, &values);
     if (from.id == TypeId::kDate32 && a.phys == Phys::kI32) {
       const auto* days = static_cast<const int32_t*>(a.values);
       for (int64_t i = 0, n = n_; i < n; ++i) values[i] = DatePartOf(*field, days[i], 0);
@@ -1152,9 +1151,8 @@ class Evaluator {
     }
     if (cast::CastsToDay(from, to)) {
       // A timestamp to its date (cast::SplitTimestamp: as DuckDB).
-      out.phys = Phys::kI32;
-      int32_t* days = Allocate<int32_t>(&out.keep_values, n_);
-      out.values = days;
+      int32_t* days = nullptr;
+      out = NullWhere(a, Phys::kI32, &days);
       const auto* ticks = static_cast<const int64_t*>(a.values);
       if (a.phys != Phys::kI64) return Status::Internal("a timestamp that is not 64-bit");
       for (int64_t i = 0, n = n_; i < n; ++i) {

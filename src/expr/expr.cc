@@ -200,15 +200,6 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
   return out;
 }
 
-bool PassesSubstringTest(Op op, std::string_view pattern, std::string_view value) {
-  switch (op) {
-    case Op::kStartsWith: return value.starts_with(pattern);
-    case Op::kEndsWith: return value.ends_with(pattern);
-    case Op::kContains: return value.find(pattern) != std::string_view::npos;
-    default: return false;
-  }
-}
-
 std::optional<DateField> DateFieldNamed(std::string_view name) {
   static constexpr std::pair<std::string_view, DateField> kNames[] = {
       {"year", DateField::kYear},     {"quarter", DateField::kQuarter},

@@ -61,6 +61,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -147,8 +148,15 @@ Value::Kind ValueKindOf(const DataType& type);
 std::string LiteralToString(const Value& v, const DataType& type);
 
 // Whether `value` passes a kStartsWith, kEndsWith or kContains node's test with `pattern` (false
-// for any other op).
-bool PassesSubstringTest(Op op, std::string_view pattern, std::string_view value);
+// for any other op). Inline: evaluated per row.
+inline bool PassesSubstringTest(Op op, std::string_view pattern, std::string_view value) {
+  switch (op) {
+    case Op::kStartsWith: return value.starts_with(pattern);
+    case Op::kEndsWith: return value.ends_with(pattern);
+    case Op::kContains: return value.find(pattern) != std::string_view::npos;
+    default: return false;
+  }
+}
 
 // The fields of kDatePart, by their names in `pattern` (DuckDB's: dow is 0 for Sunday, isodow
 // 1 for Monday, doy 1 for January 1st).
