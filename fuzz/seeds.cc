@@ -539,6 +539,8 @@ void SyntheticSeeds(SeedSink& sink) {
       "contains(s, '%_') OR ends_with(bin, X'00') OR suffix(s, '') OR prefix(s, 'a')",
       "year(ts) = 2024 AND extract(doy FROM d) < 60 AND date_part('isodow', tsz) IN (6, 7) "
       "AND hour(tsz) BETWEEN 9 AND 17 AND quarter(d) <> dayofweek(ts)",
+      "date_trunc('week', d) = '2024-01-01' OR date_trunc('hour', tsz) < ts OR "
+      "date_trunc('month', ts) BETWEEN DATE '2024-01-01' AND '2024-03-01'",
   };
   int k = 0;
   for (const char* f : filters) {

@@ -342,6 +342,7 @@ class Binder {
       case AstNode::Kind::kCall:
         if (n.name == "variant_get") return BindVariantGet(n);
         if (std::optional<std::string> field = DateFieldOfCall(n)) return BindDatePart(n, *field);
+        if (n.name == "date_trunc" || n.name == "datetrunc") return BindDateTrunc(n);
         [[fallthrough]];
       default: {
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
@@ -384,6 +385,40 @@ class Binder {
       if (n.name == f) return canonical(n.name);
     }
     return std::nullopt;
+  }
+
+  // date_trunc('unit', x) of a date or timestamp: a microsecond timestamp, of x's zone (expr.h
+  // kDateTrunc), as DuckDB's.
+  Result<Operand> BindDateTrunc(const AstNode& n) {
+    if (n.children.size() != 2 || n.children[0]->kind != AstNode::Kind::kLiteral ||
+        n.children[0]->literal.kind != Literal::Kind::kString) {
+      return ErrorAt(n.pos,
+                     "date_trunc needs a unit ('year', 'quarter', 'month', 'week', 'day', "
+                     "'hour', 'minute', 'second') and a date or timestamp");
+    }
+    std::string unit = n.children[0]->literal.s;
+    for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!IsTruncationUnit(unit)) {
+      return ErrorAt(n.children[0]->pos, "date_trunc: unknown unit '" + unit + "'");
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[1]));
+    if (x.is_literal()) {
+      return ErrorAt(x.pos, "date_trunc needs a date or timestamp column, not " + x.description);
+    }
+    const Family f = FamilyOf(*x.expr->type);
+    if (f != Family::kDate && f != Family::kTimestamp) {
+      return ErrorAt(x.pos, "date_trunc needs a date or timestamp, not " + x.description);
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kDateTrunc;
+    e->type = Timestamp(TimeUnit::kMicros, f == Family::kTimestamp ? x.expr->type->timezone : "");
+    e->pattern = unit;
+    e->children = {x.expr};
+    Operand out;
+    out.expr = ExprPtr(e);
+    out.pos = n.pos;
+    out.description = "date_trunc of " + x.description;
+    return out;
   }
 
   // year(x) and the other fields of a date or timestamp operand (expr.h kDatePart).

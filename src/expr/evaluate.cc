@@ -342,6 +342,7 @@ class Evaluator {
       case Op::kEndsWith:
       case Op::kContains: return EvalLike(e);
       case Op::kDatePart: return EvalDatePart(e);
+      case Op::kDateTrunc: return EvalDateTrunc(e);
       case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
       case Op::kAdd:
       case Op::kSub:
@@ -1116,6 +1117,39 @@ class Evaluator {
     for (int64_t i = 0, n = n_; i < n; ++i) {
       const cast::TimestampDay t = cast::SplitTimestamp(ticks[i], from.unit);
       values[i] = DatePartOf(*field, t.day, t.micros / 1000000);
+    }
+    return out;
+  }
+
+  // date_trunc('unit', x): microseconds since the epoch of x cut to the unit (a date as its
+  // midnight; a timestamp split as DuckDB does, cast::SplitTimestamp).
+  Result<Vec> EvalDateTrunc(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    const DataType& from = *e.children[0]->type;
+    const bool date = from.id == TypeId::kDate32 && a.phys == Phys::kI32;
+    if (!date && (from.id != TypeId::kTimestamp || a.phys != Phys::kI64)) {
+      return Status::Internal("date_trunc of " + from.ToString());
+    }
+    int64_t* values = nullptr;
+    Vec out = NullWhere(a, Phys::kI64, &values);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      cast::TimestampDay t;
+      if (date) {
+        t.day = static_cast<const int32_t*>(a.values)[i];
+      } else {
+        t = cast::SplitTimestamp(static_cast<const int64_t*>(a.values)[i], from.unit);
+      }
+      std::optional<int64_t> cut = TruncatedMicros(e.pattern, t.day, t.micros);
+      if (!cut) {
+        if (a.valid != nullptr && !a.valid[i]) {
+          values[i] = 0;  // a NULL row's bytes mean nothing
+          continue;
+        }
+        return Status::InvalidArgument("date_trunc('" + e.pattern +
+                                       "'): a value beyond the timestamp range");
+      }
+      values[i] = *cut;
     }
     return out;
   }

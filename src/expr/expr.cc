@@ -73,6 +73,7 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kEndsWith:
     case Op::kContains:
     case Op::kDatePart:
+    case Op::kDateTrunc:
     case Op::kIntersectsExtent:
     case Op::kVariantGet:
     case Op::kGuarded: return ToString(e, filter);
@@ -172,7 +173,9 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
              ")";
     }
     case Op::kDatePart:
-      return "date_part('" + e.pattern + "', " + ToString(*e.children[0], filter) + ")";
+    case Op::kDateTrunc:
+      return std::string(e.op == Op::kDatePart ? "date_part('" : "date_trunc('") + e.pattern +
+             "', " + ToString(*e.children[0], filter) + ")";
     case Op::kIntersectsExtent: {
       std::string out = "st_intersects_extent(" + ToString(*e.children[0], filter);
       for (const Value& v : e.list) out += ", " + DebugString(v);
@@ -232,6 +235,46 @@ int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day) {
     case DateField::kDoy: return days - DaysFromCivil(civil.year, 1, 1) + 1;
     default: return 0;
   }
+}
+
+bool IsTruncationUnit(std::string_view unit) {
+  static constexpr std::string_view kUnits[] = {"year", "quarter", "month",  "week",
+                                                "day",  "hour",    "minute", "second"};
+  for (std::string_view u : kUnits) {
+    if (u == unit) return true;
+  }
+  return false;
+}
+
+std::optional<int64_t> TruncatedMicros(std::string_view unit, int64_t days, int64_t micros) {
+  constexpr int64_t kMicrosPerSecond = 1000000;
+  int64_t day = days;
+  int64_t into = 0;  // microseconds into `day` kept
+  if (unit == "second" || unit == "minute" || unit == "hour") {
+    const int64_t step = unit == "second"   ? kMicrosPerSecond
+                         : unit == "minute" ? 60 * kMicrosPerSecond
+                                            : 3600 * kMicrosPerSecond;
+    into = micros / step * step;
+  } else if (unit == "week") {
+    day = days - (((days + 3) % 7 + 7) % 7);  // back to the Monday (1970-01-01 a Thursday)
+  } else if (unit != "day") {
+    const CivilDate civil = CivilFromDays(days);
+    if (unit == "year") {
+      day = DaysFromCivil(civil.year, 1, 1);
+    } else if (unit == "quarter") {
+      day = DaysFromCivil(civil.year, (civil.month - 1) / 3 * 3 + 1, 1);
+    } else if (unit == "month") {
+      day = DaysFromCivil(civil.year, civil.month, 1);
+    } else {
+      return std::nullopt;
+    }
+  }
+  int64_t out = 0;
+  if (__builtin_mul_overflow(day, 86400 * kMicrosPerSecond, &out) ||
+      __builtin_add_overflow(out, into, &out)) {
+    return std::nullopt;
+  }
+  return out;
 }
 
 bool DatePartNonDecreasing(DateField field, int64_t lo_days, int64_t lo_second, int64_t hi_days,

@@ -16,6 +16,9 @@
 //   kLike / kILike: one string child and `pattern` (SQL LIKE, '%' and '_', no escape character)
 //   kStartsWith, kEndsWith, kContains: one string or binary child and `pattern` holding the
 //        prefix, suffix or substring (literal bytes; PassesSubstringTest)
+//   kDateTrunc: one date32 or timestamp child and `pattern` naming the unit (year, quarter,
+//        month, week, day, hour, minute, second); a microsecond timestamp of the child's zone
+//        (none for a date), as DuckDB's date_trunc; overflow is an error at evaluation
 //   kDatePart: one date32 or timestamp child (a zoned timestamp's fields in UTC) and `pattern`
 //        naming the field (DatePartOf: year, quarter, month, day, hour, minute, second, dow,
 //        isodow, doy); int64, as DuckDB's year(x), extract(f FROM x), date_part('f', x)
@@ -104,6 +107,7 @@ enum class Op : uint8_t {
   kEndsWith,  // after the others: earlier values are kept
   kContains,
   kDatePart,
+  kDateTrunc,
 };
 
 struct Expr {
@@ -113,7 +117,7 @@ struct Expr {
   Value literal;                                // kLiteral (kNull for NULL, typed by `type`)
   std::vector<Value> list;                      // kIn
   bool list_has_null = false;                   // kIn
-  std::string pattern;                          // kLike, kILike, kStartsWith..kDatePart
+  std::string pattern;                          // kLike, kILike, kStartsWith..kDateTrunc
   std::vector<variant::PathStep> variant_path;  // kVariantGet
   variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
   bool geography = false;                                      // kIntersectsExtent
@@ -183,5 +187,11 @@ int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day);
 bool DatePartNonDecreasing(DateField field, int64_t lo_days, int64_t lo_second, int64_t hi_days,
                            int64_t hi_second);
 std::pair<int64_t, int64_t> DatePartRange(DateField field);
+
+// kDateTrunc: the instant (its day and microseconds into it) truncated to the unit named
+// `unit`, as microseconds since the epoch; nullopt for an unknown unit or a result beyond
+// int64. Never decreasing in the instant (the prover pushes bounds through it).
+std::optional<int64_t> TruncatedMicros(std::string_view unit, int64_t days, int64_t micros);
+bool IsTruncationUnit(std::string_view unit);
 
 }  // namespace pqsift::expr

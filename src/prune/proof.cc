@@ -304,6 +304,7 @@ class Prover {
       case Op::kLiteral:
       case Op::kCast:
       case Op::kDatePart:
+      case Op::kDateTrunc:
       case Op::kVariantGet:
       case Op::kGuarded: {
         Ranges r = Values(e);
@@ -348,6 +349,7 @@ class Prover {
       }
       case Op::kCast: return Cast(e);
       case Op::kDatePart: return DatePart(e);
+      case Op::kDateTrunc: return DateTrunc(e);
       case Op::kVariantGet: {
         // Nothing is known of a variant's values, except that of a NULL variant (a file
         // without the column): NULL.
@@ -607,6 +609,37 @@ class Prover {
       }
       o.lo = CastBound(r.lo, from, to, false);
       o.hi = CastBound(r.hi, from, to, true);
+    }
+    return out;
+  }
+
+  // date_trunc('unit', x): NULL where x is; never decreasing in x, so the truncations of x's
+  // bounds bound it (unbounded where one does not fit a timestamp).
+  Ranges DateTrunc(const Expr& e) {
+    if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
+    const DataType& from = *e.children[0]->type;
+    if (from.id != TypeId::kDate32 && !cast::CastsToDay(from, *Date32())) return Unknown();
+    auto cut = [&](const Value* v) -> const Value* {
+      if (v == nullptr || v->kind != Value::Kind::kInt || v->i > INT64_MAX || v->i < INT64_MIN) {
+        return nullptr;
+      }
+      const auto x = static_cast<int64_t>(v->i);
+      cast::TimestampDay t;
+      if (from.id == TypeId::kDate32) {
+        t.day = x;
+      } else {
+        t = cast::SplitTimestamp(x, from.unit);
+      }
+      std::optional<int64_t> micros = expr::TruncatedMicros(e.pattern, t.day, t.micros);
+      return micros ? Keep(Value::Int(*micros)) : nullptr;
+    };
+    Ranges in = Values(*e.children[0]);
+    Ranges out;
+    out.constant = in.constant;
+    out.ranges.resize(in.ranges.size());
+    for (size_t c = 0; c < in.ranges.size(); ++c) {
+      const Range& r = in.ranges[c];
+      out.ranges[c] = Range{cut(r.lo), cut(r.hi), r.can_be_null, r.can_be_value};
     }
     return out;
   }

@@ -399,6 +399,27 @@ TEST_F(ExprEvaluateTest, DatePartsOfDates) {
   EXPECT_FALSE(Try("extract(year d) = 1").ok());
 }
 
+// date_trunc as DuckDB's: a microsecond timestamp (weeks start on Monday; a date is its
+// midnight; before 1970 floored), comparable with dates, timestamps and strings.
+TEST_F(ExprEvaluateTest, DateTruncCutsToItsUnit) {
+  // 2020-02-29 (a Saturday), 1969-12-31, NULL
+  Set("d", MakeFixed<int32_t>(Date32(), {18321, -1, kNull}));
+  EXPECT_EQ(Eval("date_trunc('month', d) = DATE '2020-02-01'"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("date_trunc('week', d) = '2020-02-24'"), (Rows{1, 0, 0}));
+  EXPECT_EQ(Eval("date_trunc('quarter', d) = '1969-10-01'"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("date_trunc('year', d) < TIMESTAMP '1970-01-01 00:00:00'"), (Rows{0, 1, 0}));
+  EXPECT_EQ(Eval("date_trunc('day', d) IS NULL"), (Rows{0, 0, 1}));
+  const int64_t hour = int64_t{3600} * 1000000;
+  // 1969-12-31 23:30 and 2020-01-01 10:59:59.5 in microseconds
+  Set("ts_us", MakeFixed<int64_t>(Timestamp(TimeUnit::kMicros, ""),
+                                  {-hour / 2, int64_t{18262} * 24 * hour + 11 * hour - 500000}));
+  EXPECT_EQ(Eval("date_trunc('hour', ts_us) = TIMESTAMP '1969-12-31 23:00:00'"), (Rows{1, 0}));
+  EXPECT_EQ(Eval("date_trunc('minute', ts_us) = '2020-01-01 10:59'"), (Rows{0, 1}));
+  EXPECT_EQ(Eval("date_trunc('second', ts_us) < ts_us"), (Rows{0, 1}));
+  EXPECT_FALSE(Try("date_trunc('fortnight', d) = d").ok());
+  EXPECT_FALSE(Try("date_trunc('day', id) = d").ok());
+}
+
 // `::` binds tighter than any operator and chains; the type may be of several words, which end
 // at a keyword.
 TEST_F(ExprEvaluateTest, DoubleColonCastsAsDuckDB) {

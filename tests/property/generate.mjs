@@ -746,6 +746,15 @@ function atom(rng, ctx) {
       const [field, value] = rng.pick(fields);
       const spelled = rng.pick([`${field}(${x})`, `date_part('${field}', ${x})`,
                                 `extract(${field === 'dayofweek' ? 'dow' : field === 'dayofyear' ? 'doy' : field} FROM ${x})`]);
+      if (rng.chance(0.2)) {
+        // date_trunc: a microsecond timestamp, against the truncation of a value's day.
+        const unit = rng.pick(['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second']);
+        const day = dateText(days + BigInt(rng.int(-1, 1)));
+        const rhs = rng.pick([`'${day}'`, `DATE '${day}'`, `TIMESTAMP '${day} ${String(rng.int(0, 23)).padStart(2, '0')}:00:00'`]);
+        // Not != or <>: DuckDB 1.5 takes date_trunc(u, NULL) != c as TRUE (its NULL row passes
+        // WHERE; IS NULL and the other comparisons are right), where SQL, and pqsift, give NULL.
+        return `date_trunc('${unit}', ${x}) ${rng.pick(['=', '<', '<=', '>', '>='])} ${rhs}`;
+      }
       if (rng.chance(0.25)) return `${spelled} BETWEEN ${value} AND ${value + rng.int(0, 3)}`;
       return `${spelled} ${rng.pick(CMP)} ${value}`;
     }
