@@ -1190,7 +1190,13 @@ class Evaluator {
       const auto* ticks = static_cast<const int64_t*>(a.values);
       if (a.phys != Phys::kI64) return Status::Internal("a timestamp that is not 64-bit");
       for (int64_t i = 0, n = n_; i < n; ++i) {
-        days[i] = static_cast<int32_t>(cast::SplitTimestamp(ticks[i], from.unit).day);
+        const int64_t day = cast::SplitTimestamp(ticks[i], from.unit).day;
+        const bool valid = a.valid == nullptr || a.valid[i];
+        // A millisecond timestamp can lie beyond DATE's 32 bits of days (5.8 million years).
+        if (valid && (day > INT32_MAX || day < INT32_MIN)) {
+          return Status::InvalidArgument("CAST of a timestamp beyond the DATE range to DATE");
+        }
+        days[i] = valid ? static_cast<int32_t>(day) : 0;
       }
       return out;
     }

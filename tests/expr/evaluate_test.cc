@@ -367,6 +367,13 @@ TEST_F(ExprEvaluateTest, TimestampsCastToTheirDay) {
     EXPECT_EQ(Eval("extract(hour FROM " + x + ") = 12 AND date_part('year', " + x + ") = 2020"),
               (Rows{0, 0, 0, 0, 0, 0, 0, 1}));
   }
+  // A millisecond timestamp past DATE's range is an error, not a wrapped day; NULL is NULL.
+  Set("ts_ms", MakeFixed<int64_t>(Timestamp(TimeUnit::kMillis, "UTC"),
+                                  {std::numeric_limits<int64_t>::max(), kNull}));
+  EXPECT_FALSE(Try("ts_ms::DATE = '2020-01-01'").ok());
+  EXPECT_EQ(Eval("year(ts_ms) > 2000"), (Rows{1, 0}));
+  Set("ts_ms", MakeFixed<int64_t>(Timestamp(TimeUnit::kMillis, "UTC"), {kNull, 0}));
+  EXPECT_EQ(Eval("ts_ms::DATE = '1970-01-01'"), (Rows{0, 1}));
   // Literals cast the same way; a string with a time of day is its day.
   Set("d", MakeFixed<int32_t>(Date32(), {18262, 18263, kNull}));  // 2020-01-01, 2020-01-02
   EXPECT_EQ(Eval("d = TIMESTAMP '2020-01-01 23:59:59'::DATE"), (Rows{1, 0, 0}));
