@@ -397,15 +397,21 @@ class StringColumn final : public ColumnBuilder {
     const auto size = static_cast<int64_t>(s.size());
     return ascii_ ? MakeAsciiStr(s.data(), size) : MakeStr(s.data(), size);
   }
+  // The shared object of `s`, made (and kept, when short enough) if new; *found says which.
+  py::object FindOrMake(std::string_view s, bool* found) {
+    PyObject* held = s.size() <= kMaxSharedBytes ? shared_.Find(s) : nullptr;
+    *found = held != nullptr;
+    if (held != nullptr) return py::reinterpret_borrow<py::object>(held);
+    py::object str = Make(s);
+    if (s.size() <= kMaxSharedBytes) shared_.Insert(s, str.ptr());
+    return str;
+  }
   py::object Shared(std::string_view s) {
     if (s.size() > kMaxSharedBytes) return Make(s);
+    bool found = false;
+    py::object str = FindOrMake(s, &found);
     ++lookups_;
-    if (PyObject* held = shared_.Find(s)) {
-      ++hits_;
-      return py::reinterpret_borrow<py::object>(held);
-    }
-    py::object str = Make(s);
-    shared_.Insert(s, str.ptr());
+    hits_ += found ? 1 : 0;
     // Too many distinct values, or few repeats once enough were seen: stop sharing.
     if (lookups_ >= kTrialLookups && hits_ * 2 < lookups_) {
       sharing_ = false;
@@ -432,18 +438,13 @@ class StringColumn final : public ColumnBuilder {
     dictionary_ = dictionary;  // held: a freed dictionary's address could come back
     const int64_t* offsets = reinterpret_cast<const int64_t*>(dictionary->buffers[1]->data());
     const char* data = reinterpret_cast<const char*>(dictionary->buffers[2]->data());
+    ascii_ = IsAscii(data + offsets[0], offsets[dictionary->length] - offsets[0]);
     entries_.clear();
     entries_.reserve(static_cast<size_t>(dictionary->length));
+    bool found = false;
     for (int64_t k = 0; k < dictionary->length; ++k) {
       std::string_view s(data + offsets[k], static_cast<size_t>(offsets[k + 1] - offsets[k]));
-      PyObject* held = s.size() <= kMaxSharedBytes ? shared_.Find(s) : nullptr;
-      if (held != nullptr) {
-        entries_.push_back(py::reinterpret_borrow<py::object>(held));
-        continue;
-      }
-      py::object str = MakeStr(s.data(), static_cast<int64_t>(s.size()));
-      if (s.size() <= kMaxSharedBytes) shared_.Insert(s, str.ptr());
-      entries_.push_back(std::move(str));
+      entries_.push_back(FindOrMake(s, &found));
     }
   }
 

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "arrow/cast.h"
+#include "common/civil_date.h"
 #include "status_error.h"
 
 namespace pqsift::python {
@@ -185,13 +187,12 @@ class DateConverter final : public Base {
  public:
   using Base::Base;
   py::object Value(int64_t slot) override {
-    int64_t year;
-    unsigned month, day;
-    CivilFromDays(values<int32_t>()[slot], &year, &month, &day);
-    if (year < 1 || year > 9999) {
+    const CivilDate date = CivilFromDays(values<int32_t>()[slot]);
+    if (date.year < 1 || date.year > 9999) {
       OutOfRange(context_, "date outside years 1-9999, which datetime.date cannot hold");
     }
-    return Steal(PyDate_FromDate(static_cast<int>(year), month, day));
+    return Steal(PyDate_FromDate(static_cast<int>(date.year), static_cast<int>(date.month),
+                                 static_cast<int>(date.day)));
   }
 };
 
@@ -227,31 +228,18 @@ class TimestampConverter final : public Base {
       return Steal(PyObject_CallFunctionObjArgs(options_.make_ns_timestamp.ptr(), py::int_(v).ptr(),
                                                 tz.ptr(), nullptr));
     }
-    int64_t per_second = unit == TimeUnit::kMillis ? 1000 : 1000000;
-    int64_t seconds = v / per_second;
-    int64_t fraction = v % per_second;
-    if (fraction < 0) {
-      fraction += per_second;
-      --seconds;
-    }
-    int64_t days = seconds / 86400;
-    int64_t in_day = seconds % 86400;
-    if (in_day < 0) {
-      in_day += 86400;
-      --days;
-    }
-    int64_t year;
-    unsigned month, day;
-    CivilFromDays(days, &year, &month, &day);
-    if (year < 1 || year > 9999) {
+    // Milliseconds or microseconds here (nanoseconds went above): the split is exact.
+    const cast::TimestampDay t = cast::SplitTimestamp(v, unit);
+    const CivilDate date = CivilFromDays(t.day);
+    if (date.year < 1 || date.year > 9999) {
       OutOfRange(context_, "timestamp outside years 1-9999, which datetime.datetime cannot hold");
     }
-    int micros = static_cast<int>(fraction * (1000000 / per_second));
+    const int64_t in_day = t.micros / 1000000;
     return Steal(PyDateTimeAPI->DateTime_FromDateAndTime(
-        static_cast<int>(year), static_cast<int>(month), static_cast<int>(day),
+        static_cast<int>(date.year), static_cast<int>(date.month), static_cast<int>(date.day),
         static_cast<int>(in_day / 3600), static_cast<int>(in_day / 60 % 60),
-        static_cast<int>(in_day % 60), micros, utc_ ? PyDateTime_TimeZone_UTC : Py_None,
-        PyDateTimeAPI->DateTimeType));
+        static_cast<int>(in_day % 60), static_cast<int>(t.micros % 1000000),
+        utc_ ? PyDateTime_TimeZone_UTC : Py_None, PyDateTimeAPI->DateTimeType));
   }
 
  private:
@@ -355,20 +343,6 @@ class DictionaryConverter final : public Base {
 };
 
 }  // namespace
-
-void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day) {
-  // Howard Hinnant's days_from_civil inverse, in 64 bits for any day count.
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t y = yoe + era * 400;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *day = static_cast<unsigned>(doy - (153 * mp + 2) / 5 + 1);
-  *month = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
-  *year = y + (*month <= 2 ? 1 : 0);
-}
 
 bool IsAscii(const char* p, int64_t n) {
   int64_t i = 0;

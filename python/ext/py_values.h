@@ -82,7 +82,4 @@ inline bool IsValidBit(const uint8_t* bits, int64_t i) {
   return bits == nullptr || ((bits[i >> 3] >> (i & 7)) & 1) != 0;
 }
 
-// Civil date from days since 1970-01-01 (proleptic Gregorian), for any int64 day count.
-void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
-
 }  // namespace pqsift::python

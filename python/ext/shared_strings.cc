@@ -16,22 +16,22 @@ void SharedStrings::Insert(std::string_view s, PyObject* object) {
   }
   Py_INCREF(object);
   slot.object = object;
+  Place(slot);
+  ++count_;
+}
+
+void SharedStrings::Place(const Slot& slot) {
   const size_t mask = slots_.size() - 1;
   size_t i = slot.key.hash & mask;
   while (slots_[i].object != nullptr) i = (i + 1) & mask;
   slots_[i] = slot;
-  ++count_;
 }
 
 void SharedStrings::Grow() {
   std::vector<Slot> old = std::move(slots_);
   slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
-  const size_t mask = slots_.size() - 1;
   for (const Slot& slot : old) {
-    if (slot.object == nullptr) continue;
-    size_t i = slot.key.hash & mask;
-    while (slots_[i].object != nullptr) i = (i + 1) & mask;
-    slots_[i] = slot;
+    if (slot.object != nullptr) Place(slot);
   }
 }
 

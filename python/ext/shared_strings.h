@@ -38,7 +38,6 @@ class SharedStrings {
   // Keeps `object` (a new reference is taken) as the one of `s`, which Find did not find.
   // Ignored once kCapacity values are kept.
   void Insert(std::string_view s, PyObject* object);
-  size_t size() const { return count_; }
   // Releases every object kept.
   void Clear();
 
@@ -57,6 +56,7 @@ class SharedStrings {
   static Key KeyOf(std::string_view s);
   bool Equal(const Slot& slot, const Key& key, std::string_view s) const;
   void Grow();
+  void Place(const Slot& slot);  // into the first free slot of its probe sequence
 
   std::vector<Slot> slots_;  // a power of two in size, at most half full
   size_t count_ = 0;

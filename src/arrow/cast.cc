@@ -82,9 +82,18 @@ TimestampDay SplitTimestamp(int64_t ticks, TimeUnit unit) {
   return out;
 }
 
+bool SplitsIntoDays(const DataType& type) {
+  return type.id == TypeId::kDate32 ||
+         (type.id == TypeId::kTimestamp && TicksPerSecond(type.unit) > 0);
+}
+
+TimestampDay SplitDateOrTimestamp(int64_t value, const DataType& type) {
+  if (type.id == TypeId::kDate32) return TimestampDay{value, 0};
+  return SplitTimestamp(value, type.unit);
+}
+
 bool CastsToDay(const DataType& from, const DataType& to) {
-  return from.id == TypeId::kTimestamp && to.id == TypeId::kDate32 &&
-         TicksPerSecond(from.unit) > 0 && TicksPerSecond(from.unit) <= 1000000000;
+  return from.id == TypeId::kTimestamp && to.id == TypeId::kDate32 && SplitsIntoDays(from);
 }
 
 std::optional<int128> IntCastFactor(const DataType& from, const DataType& to) {

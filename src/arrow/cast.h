@@ -62,6 +62,12 @@ struct TimestampDay {
 };
 TimestampDay SplitTimestamp(int64_t ticks, TimeUnit unit);
 
+// Whether values of `type` split into a day and a time: a date (its midnight) or a timestamp.
+bool SplitsIntoDays(const DataType& type);
+// The day and time of a value of such a type (days for a date, ticks for a timestamp), the one
+// split the date functions, the evaluator and the prover share. REQUIRES: SplitsIntoDays(type).
+TimestampDay SplitDateOrTimestamp(int64_t value, const DataType& type);
+
 // Whether CAST(from AS to) is a timestamp to its day (SplitTimestamp's day).
 bool CastsToDay(const DataType& from, const DataType& to);
 

@@ -358,17 +358,12 @@ void Put2(char* p, int64_t v) {
   p[1] = static_cast<char>('0' + v % 10);
 }
 
-// FormatDate's text for days in [kFirstFastDay, kLastFastDay] (same civil-from-days method).
+// FormatDate's text for days in [kFirstFastDay, kLastFastDay] (years 0000-9999: fixed width).
 void AppendDateFast(std::string& out, int64_t days) {
-  int64_t z = days + 719468;
-  int64_t era = FloorDiv(z, 146097);
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  int64_t year = yoe + era * 400 + (month <= 2);
+  const CivilDate civil = CivilFromDays(days);
+  const int64_t year = civil.year;
+  const int64_t month = civil.month;
+  const int64_t day = civil.day;
   char buf[10];
   Put2(buf, year / 100);
   Put2(buf + 2, year % 100);

@@ -398,26 +398,36 @@ class Binder {
     }
     std::string unit = n.children[0]->literal.s;
     for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!IsTruncationUnit(unit)) {
+    if (!TruncUnitNamed(unit)) {
       return ErrorAt(n.children[0]->pos, "date_trunc: unknown unit '" + unit + "'");
     }
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[1]));
+    return BindDateFunction(n, *n.children[1], Op::kDateTrunc, std::move(unit));
+  }
+
+  // A date function (kDatePart: BIGINT; kDateTrunc: a microsecond timestamp of the operand's
+  // zone) named `pattern`, over the date or timestamp operand `arg` of call `n`.
+  Result<Operand> BindDateFunction(const AstNode& n, const AstNode& arg, Op op,
+                                   std::string pattern) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(arg));
     if (x.is_literal()) {
-      return ErrorAt(x.pos, "date_trunc needs a date or timestamp column, not " + x.description);
+      return ErrorAt(x.pos, n.name + " needs a date or timestamp column, not " + x.description);
     }
     const Family f = FamilyOf(*x.expr->type);
     if (f != Family::kDate && f != Family::kTimestamp) {
-      return ErrorAt(x.pos, "date_trunc needs a date or timestamp, not " + x.description);
+      return ErrorAt(x.pos, n.name + " needs a date or timestamp, not " + x.description);
     }
     auto e = std::make_shared<Expr>();
-    e->op = Op::kDateTrunc;
-    e->type = Timestamp(TimeUnit::kMicros, f == Family::kTimestamp ? x.expr->type->timezone : "");
-    e->pattern = unit;
+    e->op = op;
+    e->type =
+        op == Op::kDatePart
+            ? Int64()
+            : Timestamp(TimeUnit::kMicros, f == Family::kTimestamp ? x.expr->type->timezone : "");
     e->children = {x.expr};
     Operand out;
-    out.expr = ExprPtr(e);
     out.pos = n.pos;
-    out.description = "date_trunc of " + x.description;
+    out.description = (op == Op::kDatePart ? pattern : n.name) + " of " + x.description;
+    e->pattern = std::move(pattern);
+    out.expr = ExprPtr(e);
     return out;
   }
 
@@ -434,24 +444,7 @@ class Binder {
       return ErrorAt(
           n.pos, n.name + " takes " + std::to_string(arity) + " argument" + (arity > 1 ? "s" : ""));
     }
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[arity - 1]));
-    if (x.is_literal()) {
-      return ErrorAt(x.pos, n.name + " needs a date or timestamp column, not " + x.description);
-    }
-    const Family f = FamilyOf(*x.expr->type);
-    if (f != Family::kDate && f != Family::kTimestamp) {
-      return ErrorAt(x.pos, n.name + " needs a date or timestamp, not " + x.description);
-    }
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kDatePart;
-    e->type = Int64();
-    e->pattern = field;
-    e->children = {x.expr};
-    Operand out;
-    out.expr = ExprPtr(e);
-    out.pos = n.pos;
-    out.description = field + " of " + x.description;
-    return out;
+    return BindDateFunction(n, *n.children[arity - 1], Op::kDatePart, field);
   }
 
   Result<Operand> BindColumn(const AstNode& n) {

@@ -1095,62 +1095,58 @@ class Evaluator {
     return out;
   }
 
-  // year(x), extract(month FROM x), ...: from a date's days, or a timestamp's ticks split into
-  // its day and the seconds into it (floored: before 1970 too).
+  // Calls f(i, instant) for each row of a date or timestamp vector: its day and time, split as
+  // the prover splits bounds (cast::SplitDateOrTimestamp). Stops at f's first error.
+  template <typename F>
+  Status ForEachInstant(const Vec& a, const DataType& from, F&& f) {
+    if (from.id == TypeId::kDate32 && a.phys == Phys::kI32) {
+      const auto* days = static_cast<const int32_t*>(a.values);
+      for (int64_t i = 0, n = n_; i < n; ++i)
+        PQSIFT_RETURN_IF_ERROR(f(i, cast::TimestampDay{days[i], 0}));
+      return Status::OK();
+    }
+    if (!cast::SplitsIntoDays(from) || a.phys != Phys::kI64) {
+      return Status::Internal("a day and time of " + from.ToString());
+    }
+    const auto* ticks = static_cast<const int64_t*>(a.values);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      PQSIFT_RETURN_IF_ERROR(f(i, cast::SplitTimestamp(ticks[i], from.unit)));
+    }
+    return Status::OK();
+  }
+
+  // year(x), extract(month FROM x), ...
   Result<Vec> EvalDatePart(const Expr& e) {
     PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
     if (a.scalar) a = Broadcast(a);
     std::optional<DateField> field = DateFieldNamed(e.pattern);
     if (!field) return Status::Internal("unknown date part '" + e.pattern + "'");
-    const DataType& from = *e.children[0]->type;
     int64_t* values = nullptr;
     Vec out = NullWhere(a, Phys::kI64, &values);
-    if (from.id == TypeId::kDate32 && a.phys == Phys::kI32) {
-      const auto* days = static_cast<const int32_t*>(a.values);
-      for (int64_t i = 0, n = n_; i < n; ++i) values[i] = DatePartOf(*field, days[i], 0);
-      return out;
-    }
-    if (from.id != TypeId::kTimestamp || a.phys != Phys::kI64) {
-      return Status::Internal("a date part of " + from.ToString());
-    }
-    const auto* ticks = static_cast<const int64_t*>(a.values);
-    for (int64_t i = 0, n = n_; i < n; ++i) {
-      const cast::TimestampDay t = cast::SplitTimestamp(ticks[i], from.unit);
-      values[i] = DatePartOf(*field, t.day, t.micros / 1000000);
-    }
+    PQSIFT_RETURN_IF_ERROR(
+        ForEachInstant(a, *e.children[0]->type, [&](int64_t i, const cast::TimestampDay& t) {
+          values[i] = DatePartOf(*field, t);
+          return Status::OK();
+        }));
     return out;
   }
 
-  // date_trunc('unit', x): microseconds since the epoch of x cut to the unit (a date as its
-  // midnight; a timestamp split as DuckDB does, cast::SplitTimestamp).
+  // date_trunc('unit', x): microseconds since the epoch of x cut to the unit.
   Result<Vec> EvalDateTrunc(const Expr& e) {
     PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
     if (a.scalar) a = Broadcast(a);
-    const DataType& from = *e.children[0]->type;
-    const bool date = from.id == TypeId::kDate32 && a.phys == Phys::kI32;
-    if (!date && (from.id != TypeId::kTimestamp || a.phys != Phys::kI64)) {
-      return Status::Internal("date_trunc of " + from.ToString());
-    }
+    std::optional<TruncUnit> unit = TruncUnitNamed(e.pattern);
+    if (!unit) return Status::Internal("unknown date_trunc unit '" + e.pattern + "'");
     int64_t* values = nullptr;
     Vec out = NullWhere(a, Phys::kI64, &values);
-    for (int64_t i = 0, n = n_; i < n; ++i) {
-      cast::TimestampDay t;
-      if (date) {
-        t.day = static_cast<const int32_t*>(a.values)[i];
-      } else {
-        t = cast::SplitTimestamp(static_cast<const int64_t*>(a.values)[i], from.unit);
-      }
-      std::optional<int64_t> cut = TruncatedMicros(e.pattern, t.day, t.micros);
-      if (!cut) {
-        if (a.valid != nullptr && !a.valid[i]) {
-          values[i] = 0;  // a NULL row's bytes mean nothing
-          continue;
-        }
-        return Status::InvalidArgument("date_trunc('" + e.pattern +
-                                       "'): a value beyond the timestamp range");
-      }
-      values[i] = *cut;
-    }
+    PQSIFT_RETURN_IF_ERROR(
+        ForEachInstant(a, *e.children[0]->type, [&](int64_t i, const cast::TimestampDay& t) {
+          std::optional<int64_t> cut = TruncatedMicros(*unit, t);
+          values[i] = cut.value_or(0);
+          if (cut || (a.valid != nullptr && !a.valid[i])) return Status::OK();  // NULL: any bytes
+          return Status::InvalidArgument("date_trunc('" + e.pattern +
+                                         "'): a value beyond the timestamp range");
+        }));
     return out;
   }
 
@@ -1184,20 +1180,16 @@ class Evaluator {
       return out;
     }
     if (cast::CastsToDay(from, to)) {
-      // A timestamp to its date (cast::SplitTimestamp: as DuckDB).
+      // A timestamp to its date (as DuckDB: ForEachInstant).
       int32_t* days = nullptr;
       out = NullWhere(a, Phys::kI32, &days);
-      const auto* ticks = static_cast<const int64_t*>(a.values);
-      if (a.phys != Phys::kI64) return Status::Internal("a timestamp that is not 64-bit");
-      for (int64_t i = 0, n = n_; i < n; ++i) {
-        const int64_t day = cast::SplitTimestamp(ticks[i], from.unit).day;
+      PQSIFT_RETURN_IF_ERROR(ForEachInstant(a, from, [&](int64_t i, const cast::TimestampDay& t) {
         const bool valid = a.valid == nullptr || a.valid[i];
+        days[i] = valid ? static_cast<int32_t>(t.day) : 0;
         // A millisecond timestamp can lie beyond DATE's 32 bits of days (5.8 million years).
-        if (valid && (day > INT32_MAX || day < INT32_MIN)) {
-          return Status::InvalidArgument("CAST of a timestamp beyond the DATE range to DATE");
-        }
-        days[i] = valid ? static_cast<int32_t>(day) : 0;
-      }
+        if (!valid || (t.day <= INT32_MAX && t.day >= INT32_MIN)) return Status::OK();
+        return Status::InvalidArgument("CAST of a timestamp beyond the DATE range to DATE");
+      }));
       return out;
     }
     // Scaling up into int128: decimals to a larger scale, dates to timestamps, time units.

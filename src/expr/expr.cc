@@ -216,57 +216,71 @@ std::optional<DateField> DateFieldNamed(std::string_view name) {
   return std::nullopt;
 }
 
-int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day) {
+namespace {
+
+// Days since the Monday on or before `day` (1970-01-01 was a Thursday: 3).
+int64_t DaysSinceMonday(int64_t day) { return ((day + 3) % 7 + 7) % 7; }
+
+}  // namespace
+
+int64_t DatePartOf(DateField field, const cast::TimestampDay& instant) {
+  const int64_t second = instant.micros / 1000000;
   switch (field) {
-    case DateField::kHour: return second_of_day / 3600;
-    case DateField::kMinute: return second_of_day / 60 % 60;
-    case DateField::kSecond: return second_of_day % 60;
-    // 1970-01-01 was a Thursday (4, Sunday being 0).
-    case DateField::kDow: return ((days + 4) % 7 + 7) % 7;
-    case DateField::kIsoDow: return ((days + 3) % 7 + 7) % 7 + 1;
+    case DateField::kHour: return second / 3600;
+    case DateField::kMinute: return second / 60 % 60;
+    case DateField::kSecond: return second % 60;
+    case DateField::kDow: return (DaysSinceMonday(instant.day) + 1) % 7;  // Sunday 0
+    case DateField::kIsoDow: return DaysSinceMonday(instant.day) + 1;     // Monday 1
     default: break;
   }
-  const CivilDate civil = CivilFromDays(days);
+  const CivilDate civil = CivilFromDays(instant.day);
   switch (field) {
     case DateField::kYear: return civil.year;
     case DateField::kQuarter: return (civil.month - 1) / 3 + 1;
     case DateField::kMonth: return civil.month;
     case DateField::kDay: return civil.day;
-    case DateField::kDoy: return days - DaysFromCivil(civil.year, 1, 1) + 1;
+    case DateField::kDoy: return instant.day - DaysFromCivil(civil.year, 1, 1) + 1;
     default: return 0;
   }
 }
 
-bool IsTruncationUnit(std::string_view unit) {
-  static constexpr std::string_view kUnits[] = {"year", "quarter", "month",  "week",
-                                                "day",  "hour",    "minute", "second"};
-  for (std::string_view u : kUnits) {
-    if (u == unit) return true;
+std::optional<TruncUnit> TruncUnitNamed(std::string_view name) {
+  static constexpr std::pair<std::string_view, TruncUnit> kNames[] = {
+      {"year", TruncUnit::kYear},     {"quarter", TruncUnit::kQuarter},
+      {"month", TruncUnit::kMonth},   {"week", TruncUnit::kWeek},
+      {"day", TruncUnit::kDay},       {"hour", TruncUnit::kHour},
+      {"minute", TruncUnit::kMinute}, {"second", TruncUnit::kSecond}};
+  for (const auto& [text, unit] : kNames) {
+    if (text == name) return unit;
   }
-  return false;
+  return std::nullopt;
 }
 
-std::optional<int64_t> TruncatedMicros(std::string_view unit, int64_t days, int64_t micros) {
+std::optional<int64_t> TruncatedMicros(TruncUnit unit, const cast::TimestampDay& instant) {
   constexpr int64_t kMicrosPerSecond = 1000000;
-  int64_t day = days;
+  int64_t day = instant.day;
   int64_t into = 0;  // microseconds into `day` kept
-  if (unit == "second" || unit == "minute" || unit == "hour") {
-    const int64_t step = unit == "second"   ? kMicrosPerSecond
-                         : unit == "minute" ? 60 * kMicrosPerSecond
-                                            : 3600 * kMicrosPerSecond;
-    into = micros / step * step;
-  } else if (unit == "week") {
-    day = days - (((days + 3) % 7 + 7) % 7);  // back to the Monday (1970-01-01 a Thursday)
-  } else if (unit != "day") {
-    const CivilDate civil = CivilFromDays(days);
-    if (unit == "year") {
-      day = DaysFromCivil(civil.year, 1, 1);
-    } else if (unit == "quarter") {
-      day = DaysFromCivil(civil.year, (civil.month - 1) / 3 * 3 + 1, 1);
-    } else if (unit == "month") {
-      day = DaysFromCivil(civil.year, civil.month, 1);
-    } else {
-      return std::nullopt;
+  switch (unit) {
+    case TruncUnit::kSecond:
+    case TruncUnit::kMinute:
+    case TruncUnit::kHour: {
+      const int64_t step = kMicrosPerSecond * (unit == TruncUnit::kSecond   ? 1
+                                               : unit == TruncUnit::kMinute ? 60
+                                                                            : 3600);
+      into = instant.micros / step * step;
+      break;
+    }
+    case TruncUnit::kDay: break;
+    case TruncUnit::kWeek: day -= DaysSinceMonday(day); break;
+    case TruncUnit::kYear:
+    case TruncUnit::kQuarter:
+    case TruncUnit::kMonth: {
+      const CivilDate civil = CivilFromDays(day);
+      const int64_t month = unit == TruncUnit::kYear      ? 1
+                            : unit == TruncUnit::kQuarter ? (civil.month - 1) / 3 * 3 + 1
+                                                          : civil.month;
+      day = DaysFromCivil(civil.year, month, 1);
+      break;
     }
   }
   int64_t out = 0;
@@ -277,25 +291,29 @@ std::optional<int64_t> TruncatedMicros(std::string_view unit, int64_t days, int6
   return out;
 }
 
-bool DatePartNonDecreasing(DateField field, int64_t lo_days, int64_t lo_second, int64_t hi_days,
-                           int64_t hi_second) {
+bool DatePartNonDecreasing(DateField field, const cast::TimestampDay& lo,
+                           const cast::TimestampDay& hi) {
   if (field == DateField::kYear) return true;
-  const bool same_day = lo_days == hi_days;
+  constexpr int64_t kMicrosPerMinute = 60 * int64_t{1000000};
+  constexpr int64_t kMicrosPerHour = 60 * kMicrosPerMinute;
+  const bool same_day = lo.day == hi.day;
   switch (field) {
-    case DateField::kHour: return same_day;
-    case DateField::kMinute: return same_day && lo_second / 3600 == hi_second / 3600;
-    case DateField::kSecond: return same_day && lo_second / 60 == hi_second / 60;
+    case DateField::kHour:
     case DateField::kDow:
     case DateField::kIsoDow: return same_day;
+    case DateField::kMinute:
+      return same_day && lo.micros / kMicrosPerHour == hi.micros / kMicrosPerHour;
+    case DateField::kSecond:
+      return same_day && lo.micros / kMicrosPerMinute == hi.micros / kMicrosPerMinute;
     default: break;
   }
-  const CivilDate lo = CivilFromDays(lo_days);
-  const CivilDate hi = CivilFromDays(hi_days);
+  const CivilDate a = CivilFromDays(lo.day);
+  const CivilDate b = CivilFromDays(hi.day);
   switch (field) {
     case DateField::kQuarter:
     case DateField::kMonth:
-    case DateField::kDoy: return lo.year == hi.year;
-    case DateField::kDay: return lo.year == hi.year && lo.month == hi.month;
+    case DateField::kDoy: return a.year == b.year;
+    case DateField::kDay: return a.year == b.year && a.month == b.month;
     default: return false;
   }
 }

@@ -68,6 +68,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrow/cast.h"
 #include "expr/value.h"
 #include "pqsift/array.h"
 #include "variant/get.h"
@@ -177,21 +178,21 @@ enum class DateField : uint8_t {
   kDoy
 };
 std::optional<DateField> DateFieldNamed(std::string_view name);
-// The field of a date (days since 1970-01-01) or of a timestamp given as its day and the
-// seconds into that day (0 for a date).
-int64_t DatePartOf(DateField field, int64_t days, int64_t second_of_day);
-// Whether the field never decreases from the instant (days, second_of_day) `lo` to `hi` (lo <=
-// hi): always for the year; for the others when both lie in one period of the field above it
-// (month: one year; day: one month; hour: one day; ...), so the prover can push a container's
-// bounds through it. Otherwise the field lies in DatePartRange.
-bool DatePartNonDecreasing(DateField field, int64_t lo_days, int64_t lo_second, int64_t hi_days,
-                           int64_t hi_second);
+// The field of an instant: a date's or timestamp's day and time (cast::SplitDateOrTimestamp).
+int64_t DatePartOf(DateField field, const cast::TimestampDay& instant);
+// Whether the field never decreases from instant `lo` to `hi` (lo <= hi): always for the year;
+// for the others when both lie in one period of the field above it (month: one year; day: one
+// month; hour: one day; ...), so the prover can push a container's bounds through it.
+// Otherwise the field lies in DatePartRange.
+bool DatePartNonDecreasing(DateField field, const cast::TimestampDay& lo,
+                           const cast::TimestampDay& hi);
 std::pair<int64_t, int64_t> DatePartRange(DateField field);
 
-// kDateTrunc: the instant (its day and microseconds into it) truncated to the unit named
-// `unit`, as microseconds since the epoch; nullopt for an unknown unit or a result beyond
+// The units of kDateTrunc, by their names in `pattern` (weeks start on Monday).
+enum class TruncUnit : uint8_t { kYear, kQuarter, kMonth, kWeek, kDay, kHour, kMinute, kSecond };
+std::optional<TruncUnit> TruncUnitNamed(std::string_view name);
+// The instant truncated to `unit`, as microseconds since the epoch; nullopt for a result beyond
 // int64. Never decreasing in the instant (the prover pushes bounds through it).
-std::optional<int64_t> TruncatedMicros(std::string_view unit, int64_t days, int64_t micros);
-bool IsTruncationUnit(std::string_view unit);
+std::optional<int64_t> TruncatedMicros(TruncUnit unit, const cast::TimestampDay& instant);
 
 }  // namespace pqsift::expr

@@ -588,29 +588,39 @@ class Prover {
     return out;
   }
 
-  Ranges Cast(const Expr& e) {
-    if (e.children.size() != 1 || !e.type || !e.children[0]->type) return Unknown();
-    Ranges in = Values(*e.children[0]);
-    const DataType& from = *e.children[0]->type;
-    const DataType& to = *e.type;
+  // The ranges of a function of one operand: `in` with each container's range mapped by
+  // f(const Range&) -> Range (the NULL and value flags are f's to keep or change).
+  template <typename F>
+  static Ranges MapRanges(const Ranges& in, F&& f) {
     Ranges out;
     out.constant = in.constant;
-    out.ranges.resize(in.ranges.size());
-    bool known = CastKnown(from, to);
-    for (size_t c = 0; c < in.ranges.size(); ++c) {
-      const Range& r = in.ranges[c];
-      Range& o = out.ranges[c];
-      o.can_be_null = r.can_be_null;
-      o.can_be_value = r.can_be_value;
+    out.ranges.reserve(in.ranges.size());
+    for (const Range& r : in.ranges) out.ranges.push_back(f(r));
+    return out;
+  }
+
+  Ranges Cast(const Expr& e) {
+    if (e.children.size() != 1 || !e.type || !e.children[0]->type) return Unknown();
+    const DataType& from = *e.children[0]->type;
+    const DataType& to = *e.type;
+    const bool known = CastKnown(from, to);
+    return MapRanges(Values(*e.children[0]), [&](const Range& r) {
       if (!known) {
         // A cast we cannot reason about may turn values into NULL (or fail): any outcome.
-        o.can_be_null = r.can_be_null || r.can_be_value;
-        continue;
+        return Range{nullptr, nullptr, r.can_be_null || r.can_be_value, r.can_be_value};
       }
-      o.lo = CastBound(r.lo, from, to, false);
-      o.hi = CastBound(r.hi, from, to, true);
+      return Range{CastBound(r.lo, from, to, false), CastBound(r.hi, from, to, true), r.can_be_null,
+                   r.can_be_value};
+    });
+  }
+
+  // A bound of a date or timestamp column (days or ticks) as its day and time, split as the
+  // evaluator splits values (cast::SplitDateOrTimestamp); nullopt when unbounded.
+  static std::optional<cast::TimestampDay> InstantOf(const Value* v, const DataType& type) {
+    if (v == nullptr || v->kind != Value::Kind::kInt || v->i > INT64_MAX || v->i < INT64_MIN) {
+      return std::nullopt;
     }
-    return out;
+    return cast::SplitDateOrTimestamp(static_cast<int64_t>(v->i), type);
   }
 
   // date_trunc('unit', x): NULL where x is; never decreasing in x, so the truncations of x's
@@ -618,82 +628,45 @@ class Prover {
   Ranges DateTrunc(const Expr& e) {
     if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
     const DataType& from = *e.children[0]->type;
-    if (from.id != TypeId::kDate32 && !cast::CastsToDay(from, *Date32())) return Unknown();
+    std::optional<expr::TruncUnit> unit = expr::TruncUnitNamed(e.pattern);
+    if (!unit || !cast::SplitsIntoDays(from)) return Unknown();
     auto cut = [&](const Value* v) -> const Value* {
-      if (v == nullptr || v->kind != Value::Kind::kInt || v->i > INT64_MAX || v->i < INT64_MIN) {
-        return nullptr;
-      }
-      const auto x = static_cast<int64_t>(v->i);
-      cast::TimestampDay t;
-      if (from.id == TypeId::kDate32) {
-        t.day = x;
-      } else {
-        t = cast::SplitTimestamp(x, from.unit);
-      }
-      std::optional<int64_t> micros = expr::TruncatedMicros(e.pattern, t.day, t.micros);
+      std::optional<cast::TimestampDay> t = InstantOf(v, from);
+      std::optional<int64_t> micros = t ? expr::TruncatedMicros(*unit, *t) : std::nullopt;
       return micros ? Keep(Value::Int(*micros)) : nullptr;
     };
-    Ranges in = Values(*e.children[0]);
-    Ranges out;
-    out.constant = in.constant;
-    out.ranges.resize(in.ranges.size());
-    for (size_t c = 0; c < in.ranges.size(); ++c) {
-      const Range& r = in.ranges[c];
-      out.ranges[c] = Range{cut(r.lo), cut(r.hi), r.can_be_null, r.can_be_value};
-    }
-    return out;
+    return MapRanges(Values(*e.children[0]), [&](const Range& r) {
+      return Range{cut(r.lo), cut(r.hi), r.can_be_null, r.can_be_value};
+    });
   }
 
-  // year(x) and the other fields: NULL where x is; the year's bounds are the years of x's (it
-  // never decreases as x grows), the other fields' their fixed ranges (month 1..12, ...).
+  // year(x) and the other fields: NULL where x is; bounded by the fields of x's bounds where
+  // the field never decreases between them (the year always; a month within one year, ...:
+  // expr::DatePartNonDecreasing), else by the field's range (month 1..12, ...).
   Ranges DatePart(const Expr& e) {
     if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
     std::optional<expr::DateField> field = expr::DateFieldNamed(e.pattern);
-    if (!field) return Unknown();
     const DataType& from = *e.children[0]->type;
-    if (from.id != TypeId::kDate32 && !cast::CastsToDay(from, *Date32())) return Unknown();
-    // A bound (days for a date, ticks for a timestamp) as its day and second of that day.
-    struct Instant {
-      int64_t days = 0;
-      int64_t second = 0;
-    };
-    auto instant_of = [&](const Value* v) -> std::optional<Instant> {
-      if (v == nullptr || v->kind != Value::Kind::kInt || v->i > INT64_MAX || v->i < INT64_MIN) {
-        return std::nullopt;
-      }
-      const auto x = static_cast<int64_t>(v->i);
-      if (from.id == TypeId::kDate32) return Instant{x, 0};
-      const cast::TimestampDay t = cast::SplitTimestamp(x, from.unit);
-      return Instant{t.day, t.micros / 1000000};
-    };
+    if (!field || !cast::SplitsIntoDays(from)) return Unknown();
     const auto [lowest, highest] = expr::DatePartRange(*field);
     const Value* fixed_lo = Keep(Value::Int(lowest));
     const Value* fixed_hi = Keep(Value::Int(highest));
-    Ranges in = Values(*e.children[0]);
-    Ranges out;
-    out.constant = in.constant;
-    out.ranges.resize(in.ranges.size());
-    for (size_t c = 0; c < in.ranges.size(); ++c) {
-      const Range& r = in.ranges[c];
-      Range& o = out.ranges[c];
-      o.can_be_null = r.can_be_null;
-      o.can_be_value = r.can_be_value;
-      o.lo = fixed_lo;
-      o.hi = fixed_hi;
-      const std::optional<Instant> lo = instant_of(r.lo);
-      const std::optional<Instant> hi = instant_of(r.hi);
-      // The field never decreases between the bounds (the year always; a month within one
-      // year, ...): the fields of the bounds bound it.
+    auto part = [&](const cast::TimestampDay& t) {
+      return Keep(Value::Int(expr::DatePartOf(*field, t)));
+    };
+    return MapRanges(Values(*e.children[0]), [&](const Range& r) {
+      Range o{fixed_lo, fixed_hi, r.can_be_null, r.can_be_value};
+      const std::optional<cast::TimestampDay> lo = InstantOf(r.lo, from);
+      const std::optional<cast::TimestampDay> hi = InstantOf(r.hi, from);
       if (*field == expr::DateField::kYear) {
-        o.lo = lo ? Keep(Value::Int(expr::DatePartOf(*field, lo->days, lo->second))) : nullptr;
-        o.hi = hi ? Keep(Value::Int(expr::DatePartOf(*field, hi->days, hi->second))) : nullptr;
-      } else if (lo && hi &&
-                 expr::DatePartNonDecreasing(*field, lo->days, lo->second, hi->days, hi->second)) {
-        o.lo = Keep(Value::Int(expr::DatePartOf(*field, lo->days, lo->second)));
-        o.hi = Keep(Value::Int(expr::DatePartOf(*field, hi->days, hi->second)));
+        o.lo = lo ? part(*lo) : nullptr;
+        o.hi = hi ? part(*hi) : nullptr;
+      } else if (lo && hi && expr::DatePartNonDecreasing(*field, *lo, *hi)) {
+        o.lo = part(*lo);
+        o.hi = part(*hi);
       }
-    }
-    return out;
+      return o;
+    });
   }
 
   // Whether we know how to push bounds through a cast from `from` to `to` (every such cast is
