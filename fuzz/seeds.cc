@@ -541,6 +541,9 @@ void SyntheticSeeds(SeedSink& sink) {
       "AND hour(tsz) BETWEEN 9 AND 17 AND quarter(d) <> dayofweek(ts)",
       "date_trunc('week', d) = '2024-01-01' OR date_trunc('hour', tsz) < ts OR "
       "date_trunc('month', ts) BETWEEN DATE '2024-01-01' AND '2024-03-01'",
+      "lower(s) = 'x' OR upper(s) LIKE 'A%' OR length(s) > 3 OR strlen(s) = octet_length(bin) "
+      "OR abs(i8) < abs(dec) OR coalesce(i64, i8, 7) > 1 OR ifnull(b, FALSE) IS NOT TRUE "
+      "OR coalesce(f32, 1e0) > 0 OR s ILIKE '%\u1e9e%'",
   };
   int k = 0;
   for (const char* f : filters) {

@@ -15,6 +15,7 @@
 #include "column/arrow_type.h"
 #include "expr/lexer.h"
 #include "expr/parser.h"
+#include "expr/string_functions.h"
 #include "expr/temporal_text.h"
 #include "geo/geoarrow.h"
 #include "variant/shredding.h"
@@ -343,6 +344,7 @@ class Binder {
         if (n.name == "variant_get") return BindVariantGet(n);
         if (std::optional<std::string> field = DateFieldOfCall(n)) return BindDatePart(n, *field);
         if (n.name == "date_trunc" || n.name == "datetrunc") return BindDateTrunc(n);
+        if (std::optional<Op> op = ValueFunctionNamed(n.name)) return BindValueFunction(n, *op);
         [[fallthrough]];
       default: {
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
@@ -445,6 +447,200 @@ class Binder {
           n.pos, n.name + " takes " + std::to_string(arity) + " argument" + (arity > 1 ? "s" : ""));
     }
     return BindDateFunction(n, *n.children[arity - 1], Op::kDatePart, field);
+  }
+
+  // ---- lower, upper, length, strlen, octet_length, abs, coalesce ----
+
+  // The op of a value function by its name (DuckDB's names and aliases); nullopt for others.
+  static std::optional<Op> ValueFunctionNamed(std::string_view name) {
+    static constexpr std::pair<std::string_view, Op> kNames[] = {{"lower", Op::kLower},
+                                                                 {"lcase", Op::kLower},
+                                                                 {"upper", Op::kUpper},
+                                                                 {"ucase", Op::kUpper},
+                                                                 {"length", Op::kLength},
+                                                                 {"len", Op::kLength},
+                                                                 {"char_length", Op::kLength},
+                                                                 {"character_length", Op::kLength},
+                                                                 {"strlen", Op::kOctetLength},
+                                                                 {"octet_length", Op::kOctetLength},
+                                                                 {"abs", Op::kAbs},
+                                                                 {"coalesce", Op::kCoalesce},
+                                                                 {"ifnull", Op::kCoalesce}};
+    for (const auto& [n, op] : kNames) {
+      if (name == n) return op;
+    }
+    return std::nullopt;
+  }
+
+  Result<Operand> BindValueFunction(const AstNode& n, Op op) {
+    if (op == Op::kCoalesce) return BindCoalesce(n);
+    if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    x = SettleVariant(x, op == Op::kAbs ? variant::SqlType::kDouble : variant::SqlType::kVarchar);
+    Operand out;
+    out.pos = n.pos;
+    out.description = n.name + " of " + x.description;
+    if (x.is_literal()) {
+      if (x.literal.kind == Literal::Kind::kNull) {
+        out.literal.kind = Literal::Kind::kNull;
+        out.description = "NULL";
+        return out;
+      }
+      PQSIFT_ASSIGN_OR_RETURN(out.literal, FoldValueFunction(n, op, x));
+      out.description = LiteralText(out.literal);
+      return out;
+    }
+    const DataType& type = *x.expr->type;
+    const Family family = FamilyOf(type);
+    const bool string = type.id == TypeId::kLargeString;
+    TypePtr result = x.expr->type;
+    ExprPtr operand = x.expr;
+    switch (op) {
+      case Op::kLower:
+      case Op::kUpper:
+      case Op::kLength:
+        if (!string) return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+        if (op == Op::kLength) result = Int64();
+        break;
+      case Op::kOctetLength:
+        if (family != Family::kBytes || (n.name == "strlen" && !string)) {
+          return ErrorAt(x.pos, n.name + " needs a string" +
+                                    (n.name == "strlen" ? "" : " or blob") + ", not " +
+                                    x.description);
+        }
+        result = Int64();
+        break;
+      default:  // kAbs
+        if (!IsNumeric(family)) return ErrorAt(x.pos, "abs needs a number, not " + x.description);
+        if (family == Family::kInt) {
+          const bool is_unsigned = type.id == TypeId::kUInt8 || type.id == TypeId::kUInt16 ||
+                                   type.id == TypeId::kUInt32 || type.id == TypeId::kUInt64;
+          if (is_unsigned) return x;  // its own absolute value
+          if (type.id != TypeId::kInt64) operand = MakeCast(operand, Int64());
+          result = Int64();  // integers are one int64 domain here, as in arithmetic
+        }
+    }
+    out.expr = MakeNode(op, result, {operand});
+    return out;
+  }
+
+  // lower('ABC'), abs(-2.5), ...: the value now, as the evaluator would give it.
+  Result<Literal> FoldValueFunction(const AstNode& n, Op op, const Operand& x) {
+    const Literal& lit = x.literal;
+    Literal out;
+    if (op == Op::kAbs) {
+      if (lit.kind != Literal::Kind::kInteger && lit.kind != Literal::Kind::kDecimal &&
+          lit.kind != Literal::Kind::kFloat) {
+        return ErrorAt(x.pos, "abs needs a number, not " + x.description);
+      }
+      out = lit;
+      out.i = lit.i < 0 ? -lit.i : lit.i;
+      out.f = std::fabs(lit.f);
+      return out;
+    }
+    if (lit.kind != Literal::Kind::kString &&
+        !(op == Op::kOctetLength && n.name != "strlen" && lit.kind == Literal::Kind::kBytes)) {
+      return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+    }
+    if (op == Op::kLower || op == Op::kUpper) {
+      out.kind = Literal::Kind::kString;
+      AppendCaseMapped(lit.s, op == Op::kUpper, &out.s);
+      return out;
+    }
+    out.kind = Literal::Kind::kInteger;
+    out.i = op == Op::kLength ? CodePointCount(lit.s) : static_cast<int64_t>(lit.s.size());
+    return out;
+  }
+
+  // coalesce(a, b, ...) (ifnull(a, b)): the operands in one type, the column sides' common one
+  // (as a comparison's), literals converted to it exactly. Arguments after a non-NULL literal
+  // are never reached and NULL literals never chosen: both go, and what is left of one operand
+  // is that operand.
+  Result<Operand> BindCoalesce(const AstNode& n) {
+    if (n.children.empty() || (n.name == "ifnull" && n.children.size() != 2)) {
+      return ErrorAt(n.pos, n.name + (n.name == "ifnull" ? " takes two arguments"
+                                                         : " takes one or more arguments"));
+    }
+    std::vector<Operand> args;
+    for (const auto& child : n.children) {
+      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*child));
+      if (x.variant) {
+        return ErrorAt(x.pos, n.name + " of a VARIANT path needs its type: use variant_get");
+      }
+      if (x.is_literal() && x.literal.kind == Literal::Kind::kNull) continue;
+      args.push_back(std::move(x));
+      if (args.back().is_literal()) break;
+    }
+    if (args.empty()) {
+      Operand null;
+      null.literal.kind = Literal::Kind::kNull;
+      null.pos = n.pos;
+      null.description = "NULL";
+      return null;
+    }
+    if (args.size() == 1) return args[0];
+    // The columns' common type: each next one unified with the type so far.
+    Operand common = args[0];
+    for (size_t k = 1; k < args.size() && !args[k].is_literal(); ++k) {
+      PQSIFT_ASSIGN_OR_RETURN(auto pair, Unify(common, args[k], args[k].pos));
+      common.expr = pair.first;
+      if (FamilyOf(*pair.first->type) == Family::kDecimal &&
+          pair.second->type->precision > pair.first->type->precision) {
+        common.expr = pair.second;  // one scale: the wider precision holds both
+      }
+      if (FamilyOf(*pair.first->type) == Family::kInt &&
+          !(*pair.first->type == *pair.second->type)) {
+        // Integers of two widths compare directly; a value of both is an int64, or a
+        // decimal(20, 0) where one is a uint64.
+        const bool unsigned64 =
+            pair.first->type->id == TypeId::kUInt64 || pair.second->type->id == TypeId::kUInt64;
+        common.expr = MakeCast(pair.first, unsigned64 ? Decimal128(20, 0) : Int64());
+      }
+    }
+    // The last operand may be a literal: in the columns' type, or a float literal that makes
+    // a number of them all doubles (as DuckDB's coalesce(f32, 1.5e0) is a DOUBLE).
+    TypePtr type = common.expr->type;
+    std::optional<Coerced> last;
+    if (args.back().is_literal() && args.back().literal.kind == Literal::Kind::kFloat &&
+        IsNumeric(FamilyOf(*type))) {
+      // A double literal makes the numbers doubles, also where it is a float32 (DuckDB).
+      type = Float64();
+      last = Coerced{Coerced::Kind::kFloatCast, Value::Float(args.back().literal.f), 0};
+    } else if (args.back().is_literal() && args.back().literal.kind == Literal::Kind::kInteger &&
+               FamilyOf(*type) == Family::kInt) {
+      // An integer literal meets integer columns in a type that holds it and them: int64
+      // (uint64 for a uint64 column), else decimal(38, 0). coalesce(u32, -97) is -97.
+      const int128 v = args.back().literal.i;
+      if (type->id == TypeId::kUInt64 ? v < 0 || v > int128{UINT64_MAX}
+                                      : v < INT64_MIN || v > INT64_MAX) {
+        type = Decimal128(38, 0);
+      } else if (type->id != TypeId::kUInt64) {
+        type = Int64();
+      }
+      last = Coerced{Coerced::Kind::kExact, Value::Int(v), 0};
+    } else if (args.back().is_literal()) {
+      PQSIFT_ASSIGN_OR_RETURN(last, CoerceLiteral(common, args.back()));
+      if (last->kind == Coerced::Kind::kBetween) {
+        return ErrorAt(args.back().pos, n.name + ": " + args.back().description +
+                                            " is not a value of " + common.description +
+                                            "'s type (" + type->ToString() + ")");
+      }
+      if (last->kind == Coerced::Kind::kFloatCast) type = Float64();
+    }
+    std::vector<ExprPtr> children;
+    for (const Operand& x : args) {
+      if (x.is_literal()) continue;
+      const DataType& own = *x.expr->type;
+      const bool same_decimal_scale = own.id == TypeId::kDecimal128 &&
+                                      type->id == TypeId::kDecimal128 && own.scale == type->scale;
+      children.push_back(own == *type || same_decimal_scale ? x.expr : MakeCast(x.expr, type));
+    }
+    if (last) children.push_back(MakeLiteral(std::move(last->value), type));
+    Operand out;
+    out.pos = n.pos;
+    out.description = n.name + " of " + args[0].description;
+    out.expr = MakeNode(Op::kCoalesce, type, std::move(children));
+    return out;
   }
 
   Result<Operand> BindColumn(const AstNode& n) {
@@ -1165,6 +1361,11 @@ class Binder {
 
   Result<ExprPtr> BindCall(const AstNode& n) {
     if (n.name == "st_intersects_extent") return BindIntersectsExtent(n);
+    if (ValueFunctionNamed(n.name) || DateFieldOfCall(n) || n.name == "date_trunc" ||
+        n.name == "datetrunc") {  // coalesce(flag, FALSE); year(ts) is an error there
+      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(n));
+      return AsPredicate(x);
+    }
     if (n.name == "variant_get") {
       PQSIFT_ASSIGN_OR_RETURN(Operand x, BindVariantGet(n));
       return AsPredicate(x);
@@ -1175,9 +1376,12 @@ class Binder {
                   : n.name == "contains"                        ? Op::kContains
                                                                 : Op::kLiteral;
     if (op == Op::kLiteral) {
-      return ErrorAt(n.pos, "unknown function '" + n.name +
-                                "' (known: starts_with, ends_with, contains, prefix, suffix, "
-                                "st_intersects_extent, variant_get)");
+      return ErrorAt(n.pos,
+                     "unknown function '" + n.name +
+                         "' or not a condition (conditions: starts_with, ends_with, contains, "
+                         "prefix, suffix, st_intersects_extent; values: abs, coalesce, "
+                         "ifnull, length, lower, upper, strlen, octet_length, year, "
+                         "month, day, ..., date_part, date_trunc, variant_get)");
     }
     if (n.children.size() != 2) return ErrorAt(n.pos, n.name + " takes two arguments");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));

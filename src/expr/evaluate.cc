@@ -22,6 +22,7 @@
 #include "arrow/utf8.h"
 #include "common/value_format.h"
 #include "expr/like.h"
+#include "expr/string_functions.h"
 #include "geo/extent.h"
 
 namespace pqsift::expr {
@@ -343,6 +344,12 @@ class Evaluator {
       case Op::kContains: return EvalLike(e);
       case Op::kDatePart: return EvalDatePart(e);
       case Op::kDateTrunc: return EvalDateTrunc(e);
+      case Op::kLower:
+      case Op::kUpper:
+      case Op::kLength:
+      case Op::kOctetLength: return EvalStringFunction(e);
+      case Op::kAbs: return EvalAbs(e);
+      case Op::kCoalesce: return EvalCoalesce(e);
       case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
       case Op::kAdd:
       case Op::kSub:
@@ -1147,6 +1154,152 @@ class Evaluator {
           return Status::InvalidArgument("date_trunc('" + e.pattern +
                                          "'): a value beyond the timestamp range");
         }));
+    return out;
+  }
+
+  // ---- lower, upper, length, octet_length, abs, coalesce ----
+
+  // A bytes vector of n_ rows over strings built in *holder (offsets[i] to offsets[i + 1]).
+  using BytesHolder = std::pair<std::vector<int64_t>, std::string>;
+  static Vec BytesVec(std::shared_ptr<BytesHolder> holder) {
+    Vec out;
+    out.phys = Phys::kBytes;
+    out.offsets = holder->first.data();
+    out.data = reinterpret_cast<const uint8_t*>(holder->second.data());
+    out.keep_values = std::move(holder);
+    return out;
+  }
+
+  Result<Vec> EvalStringFunction(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    if (!IsBytesPhys(a.phys)) return Status::Internal("a string function over a non-string vector");
+    if (e.op == Op::kLength || e.op == Op::kOctetLength) {
+      int64_t* values = nullptr;
+      Vec out = NullWhere(a, Phys::kI64, &values);
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        const std::string_view v = BytesAt(a, i);
+        values[i] = e.op == Op::kLength ? CodePointCount(v) : static_cast<int64_t>(v.size());
+      }
+      return out;
+    }
+    auto holder = std::make_shared<BytesHolder>();
+    holder->first.resize(static_cast<size_t>(n_) + 1);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(holder->second.size());
+      if (a.valid == nullptr || a.valid[i]) {
+        AppendCaseMapped(BytesAt(a, i), e.op == Op::kUpper, &holder->second);
+      }
+    }
+    holder->first[static_cast<size_t>(n_)] = static_cast<int64_t>(holder->second.size());
+    Vec out = BytesVec(std::move(holder));
+    out.valid = a.valid;
+    out.keep_valid = a.keep_valid;
+    return out;
+  }
+
+  // abs(x) of an int64 (INT64_MIN overflows, as in DuckDB), decimal or float vector.
+  Result<Vec> EvalAbs(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    bool overflow = false;
+    Vec out;
+    auto absolute = [&](auto tag) {
+      using T = decltype(tag);
+      T* values = nullptr;
+      out = NullWhere(a, a.phys, &values);
+      const auto* in = static_cast<const T*>(a.values);
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+          values[i] = std::fabs(in[i]);
+        } else {
+          const bool minimum = std::is_same_v<T, int64_t> && in[i] == INT64_MIN;
+          overflow |= minimum && (a.valid == nullptr || a.valid[i]);
+          values[i] = minimum ? 0 : (in[i] < 0 ? -in[i] : in[i]);
+        }
+      }
+    };
+    switch (a.phys) {
+      case Phys::kI64: absolute(int64_t{}); break;
+      case Phys::kI128: absolute(int128{}); break;  // decimals: 38 digits either sign
+      case Phys::kF32: absolute(float{}); break;
+      case Phys::kF64: absolute(double{}); break;
+      default: return Status::Internal("abs over a vector that is no int64, decimal or float");
+    }
+    if (overflow) return Status::InvalidArgument("overflow in " + ToString(e, filter_));
+    return out;
+  }
+
+  // coalesce(a, b, ...): each row's first non-NULL child (every child of the node's type).
+  Result<Vec> EvalCoalesce(const Expr& e) {
+    std::vector<Vec> args;
+    for (const ExprPtr& child : e.children) {
+      PQSIFT_ASSIGN_OR_RETURN(Vec v, Eval(*child));
+      if (v.scalar_null()) continue;
+      args.push_back(v.scalar ? Broadcast(v) : std::move(v));
+      if (args.back().valid == nullptr) break;  // never NULL: later ones are never reached
+    }
+    const Phys phys = PhysOfType(*e.type);
+    if (args.empty()) {
+      Vec out;
+      out.scalar = true;
+      out.phys = phys;
+      return out;
+    }
+    // pick[i]: the child row i takes its value from; args.size() where every one is NULL.
+    std::vector<uint32_t> pick(static_cast<size_t>(n_), static_cast<uint32_t>(args.size()));
+    uint8_t* valid = nullptr;
+    Vec out;
+    bool some_null = args.back().valid != nullptr;
+    if (some_null) valid = Allocate<uint8_t>(&out.keep_valid, n_);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      auto k = static_cast<uint32_t>(args.size());
+      for (uint32_t c = 0; c < args.size(); ++c) {
+        if (args[c].valid == nullptr || args[c].valid[i]) {
+          k = c;
+          break;
+        }
+      }
+      pick[static_cast<size_t>(i)] = k;
+      if (valid != nullptr) valid[i] = k < args.size() ? 1 : 0;
+    }
+    auto from = [&](int64_t i) -> const Vec* {
+      uint32_t k = pick[static_cast<size_t>(i)];
+      return k < args.size() ? &args[k] : nullptr;
+    };
+    if (IsBytesPhys(phys)) {
+      auto holder = std::make_shared<BytesHolder>();
+      holder->first.resize(static_cast<size_t>(n_) + 1);
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(holder->second.size());
+        if (const Vec* v = from(i)) {
+          holder->second += BytesAt(*v, i);
+        } else if (phys == Phys::kFixed) {  // a NULL row keeps its place
+          holder->second.append(static_cast<size_t>(e.type->byte_width), '\0');
+        }
+      }
+      holder->first[static_cast<size_t>(n_)] = static_cast<int64_t>(holder->second.size());
+      Vec bytes = BytesVec(std::move(holder));
+      if (phys == Phys::kFixed) {  // same width in every child: the bytes laid end to end
+        bytes.phys = Phys::kFixed;
+        bytes.width = e.type->byte_width;
+        bytes.offsets = nullptr;
+      }
+      bytes.valid = valid;
+      bytes.keep_valid = out.keep_valid;
+      return bytes;
+    }
+    VisitFixed(phys, [&](auto tag) {
+      using T = decltype(tag);
+      T* values = Allocate<T>(&out.keep_values, n_);
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        const Vec* v = from(i);
+        values[i] = v != nullptr ? static_cast<const T*>(v->values)[i] : T{};
+      }
+      out.values = values;
+    });
+    out.phys = phys;
+    out.valid = valid;
     return out;
   }
 

@@ -63,6 +63,19 @@ std::string_view OpText(Op op) {
   }
 }
 
+// The name a value function's node is written with.
+std::string_view FunctionName(Op op) {
+  switch (op) {
+    case Op::kLower: return "lower";
+    case Op::kUpper: return "upper";
+    case Op::kLength: return "length";
+    case Op::kOctetLength: return "octet_length";
+    case Op::kAbs: return "abs";
+    case Op::kCoalesce: return "coalesce";
+    default: return "?";
+  }
+}
+
 // Children that are themselves operators are parenthesised, so the text needs no precedence.
 std::string Operand(const Expr& e, const BoundFilter& filter) {
   switch (e.op) {
@@ -74,6 +87,12 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kContains:
     case Op::kDatePart:
     case Op::kDateTrunc:
+    case Op::kLower:
+    case Op::kUpper:
+    case Op::kLength:
+    case Op::kOctetLength:
+    case Op::kAbs:
+    case Op::kCoalesce:
     case Op::kIntersectsExtent:
     case Op::kVariantGet:
     case Op::kGuarded: return ToString(e, filter);
@@ -176,6 +195,18 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     case Op::kDateTrunc:
       return std::string(e.op == Op::kDatePart ? "date_part('" : "date_trunc('") + e.pattern +
              "', " + ToString(*e.children[0], filter) + ")";
+    case Op::kLower:
+    case Op::kUpper:
+    case Op::kLength:
+    case Op::kOctetLength:
+    case Op::kAbs:
+    case Op::kCoalesce: {
+      std::string out = std::string(FunctionName(e.op)) + "(";
+      for (size_t k = 0; k < e.children.size(); ++k) {
+        out += (k > 0 ? ", " : "") + ToString(*e.children[k], filter);
+      }
+      return out + ")";
+    }
     case Op::kIntersectsExtent: {
       std::string out = "st_intersects_extent(" + ToString(*e.children[0], filter);
       for (const Value& v : e.list) out += ", " + DebugString(v);

@@ -28,6 +28,13 @@
 //        for NaN, empty and out-of-range coordinates; xmin > xmax wraps). TRUE when the
 //        row's extent meets the box, FALSE when it does not or has none, NULL for NULL or
 //        bytes that are not WKB.
+//   kLower, kUpper: one string child; a string, each code point case-mapped as DuckDB's lower()
+//        and upper() do (utf8proc's simple mappings; string_functions.h)
+//   kLength: one string child; int64, its code points (DuckDB's length()). kOctetLength: one
+//        string or binary child; int64, its bytes (strlen(), octet_length())
+//   kAbs: one child of the node's own type: int64 (any integer, widened; an unsigned one binds
+//        to itself), decimal128 or a float; abs(INT64_MIN) is an overflow error at evaluation
+//   kCoalesce: two or more children of the node's own type; the first non-NULL, else NULL
 //   kAdd..kDiv, kMod: two numeric children of the node's own type: int64 (integer + - * %),
 //        float64 (anything with a float, and every '/', as DuckDB), or decimal128 (+ - % at the
 //        node's scale). Exception: a decimal kMul keeps its children's own scales and its scale
@@ -109,6 +116,12 @@ enum class Op : uint8_t {
   kContains,
   kDatePart,
   kDateTrunc,
+  kLower,  // after the others: earlier values are kept
+  kUpper,
+  kLength,
+  kOctetLength,
+  kAbs,
+  kCoalesce,
 };
 
 struct Expr {

@@ -1,6 +1,7 @@
 #include "expr/like.h"
 
 #include "arrow/utf8.h"
+#include "expr/string_functions.h"
 
 namespace pqsift::expr {
 namespace {
@@ -16,41 +17,9 @@ size_t CharLength(std::string_view s, size_t i) {
   return n == 0 ? 1 : n;
 }
 
-uint32_t FoldCodePoint(uint32_t c) {
-  if (c >= 'A' && c <= 'Z') return c + 0x20;
-  if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 0x20;
-  if (c >= 0x391 && c <= 0x3A9 && c != 0x3A2) return c + 0x20;
-  if (c >= 0x410 && c <= 0x42F) return c + 0x20;
-  if (c >= 0x400 && c <= 0x40F) return c + 0x50;
-  return c;
-}
-
 }  // namespace
 
-void FoldCase(std::string_view in, std::string* out) {
-  size_t i = 0;
-  while (i < in.size()) {
-    auto b = static_cast<uint8_t>(in[i]);
-    if (b < 0x80) {
-      out->push_back(b >= 'A' && b <= 'Z' ? static_cast<char>(b + 0x20) : static_cast<char>(b));
-      ++i;
-      continue;
-    }
-    size_t n = utf8::SequenceLength(in, i);
-    if (n == 2) {
-      // Every mapped code point is a two-byte sequence, and so is its small letter.
-      uint32_t c = ((b & 0x1Fu) << 6) | (static_cast<uint8_t>(in[i + 1]) & 0x3Fu);
-      uint32_t f = FoldCodePoint(c);
-      out->push_back(static_cast<char>(0xC0 | (f >> 6)));
-      out->push_back(static_cast<char>(0x80 | (f & 0x3F)));
-      i += 2;
-      continue;
-    }
-    if (n == 0) n = 1;
-    out->append(in.substr(i, n));
-    i += n;
-  }
-}
+void FoldCase(std::string_view in, std::string* out) { AppendCaseMapped(in, false, out); }
 
 LikeMatcher::LikeMatcher(std::string_view pattern, bool case_insensitive)
     : case_insensitive_(case_insensitive) {

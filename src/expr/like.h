@@ -1,7 +1,6 @@
 // SQL LIKE / ILIKE matching over UTF-8 bytes: '%' matches any run of characters, '_' exactly one
-// code point; there is no escape character (as in DuckDB: '\' is itself). ILIKE folds case on both
-// sides with a simple one-to-one mapping: ASCII, Latin-1 (U+00C0..U+00DE), Greek (U+0391..U+03A9)
-// and Cyrillic (U+0400..U+042F) capitals to their small letters; other characters compare as is.
+// code point; there is no escape character (as in DuckDB: '\' is itself). ILIKE lowers both sides
+// as lower() does (string_functions.h: utf8proc's simple mappings, as DuckDB's ILIKE).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +10,8 @@
 
 namespace pqsift::expr {
 
-// Appends `in` with the ILIKE case folding applied (same byte length). Invalid UTF-8 bytes are
-// copied unchanged.
+// Appends `in` with the ILIKE case folding applied: lower() (its byte length may change: 'ẞ' is
+// three bytes, 'ß' two). Invalid UTF-8 bytes are copied unchanged.
 void FoldCase(std::string_view in, std::string* out);
 
 // A compiled pattern. REQUIRES: the pattern does not end with a lone '\' (the binder rejects it).

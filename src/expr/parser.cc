@@ -206,8 +206,18 @@ class Parser {
         PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
         PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(right)));
         left = std::move(n);
+      } else if (IsKeyword(Peek(), "true") || IsKeyword(Peek(), "false")) {
+        // x IS [NOT] TRUE is x IS [NOT] DISTINCT FROM TRUE: never NULL, as in DuckDB.
+        Node truth = Make(AstNode::Kind::kLiteral, Peek().pos);
+        truth->literal.kind = Literal::Kind::kBool;
+        truth->literal.b = IsKeyword(Advance(), "true");
+        Node n = Make(AstNode::Kind::kCompare, pos);
+        n->op = negated ? Op::kIsDistinctFrom : Op::kIsNotDistinctFrom;
+        PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
+        PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(truth)));
+        left = std::move(n);
       } else {
-        return ErrorAt(Peek().pos, "expected NULL or DISTINCT FROM after IS");
+        return ErrorAt(Peek().pos, "expected NULL, TRUE, FALSE or DISTINCT FROM after IS");
       }
     }
     return left;

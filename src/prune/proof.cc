@@ -223,6 +223,11 @@ class Prover {
   std::vector<Outcomes> Predicate(const Expr& e) {
     if (inside_value_set_subtree_) return FromBounds(e);
     int32_t column = SingleColumnOf(e);
+    if (column == kNoColumn) {
+      if (std::optional<Outcomes> known = Constant(e)) {
+        return Each([&](size_t) { return *known; });
+      }
+    }
     if (column < 0 || !HasValueSets(column)) return FromBounds(e);
     if (assumed_ != nullptr) return Assumed(e, column);
     inside_value_set_subtree_ = true;
@@ -305,6 +310,12 @@ class Prover {
       case Op::kCast:
       case Op::kDatePart:
       case Op::kDateTrunc:
+      case Op::kLower:
+      case Op::kUpper:
+      case Op::kLength:
+      case Op::kOctetLength:
+      case Op::kAbs:
+      case Op::kCoalesce:
       case Op::kVariantGet:
       case Op::kGuarded: {
         Ranges r = Values(e);
@@ -364,7 +375,13 @@ class Prover {
       case Op::kSub:
       case Op::kMul:
       case Op::kDiv:
-      case Op::kMod: return Unknown();
+      case Op::kMod:
+      case Op::kLower:  // row by row, and on value sets (NarrowByValueSets); not by bounds
+      case Op::kUpper:
+      case Op::kLength:
+      case Op::kOctetLength:
+      case Op::kAbs:
+      case Op::kCoalesce: return Unknown();
       default: {  // a predicate used as a boolean value
         std::vector<Outcomes> o = Predicate(e);
         Ranges out;
@@ -429,6 +446,23 @@ class Prover {
                                         : kCanBeNull;
     }
     return out;
+  }
+
+  // The outcome of a predicate that reads no column, once the columns a file holds one value
+  // of (partition values) are literals (expr/substitute.h): evaluated, so that any function of
+  // them (`lower(region) = 'eu'`) decides a file exactly. nullopt for a bare literal (the
+  // bounds have it) or where the evaluator fails (an overflow: the scan reports it).
+  std::optional<Outcomes> Constant(const Expr& e) {
+    if (e.op == Op::kLiteral || e.op == Op::kVariantGet || e.op == Op::kGuarded) {
+      return std::nullopt;
+    }
+    std::vector<const Array*> no_columns(filter_.columns.size(), nullptr);
+    Result<std::vector<expr::Truth>> truth = expr::EvaluateTruth(filter_, e, no_columns, 1);
+    if (!truth.ok() || truth->size() != 1) return std::nullopt;
+    const expr::Truth t = (*truth)[0];
+    return t == expr::Truth::kTrue    ? kCanBeTrue
+           : t == expr::Truth::kFalse ? kCanBeFalse
+                                      : kCanBeNull;
   }
 
   // The outcome of `e` on a row where `column` is NULL (once per subtree).

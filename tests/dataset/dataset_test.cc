@@ -247,6 +247,14 @@ TEST(DatasetScanTest, UnifiesAddedColumnsAndWiderTypesWithPartitions) {
   ASSERT_TRUE(nulls.ok()) << nulls.status().message();
   EXPECT_EQ(nulls->lines, (std::vector<std::string>{"6"}));
 
+  // Any function of partition values decides a file: evaluated on its values.
+  auto upper = ScanDataset({dir.str()}, "upper(region) = 'US' OR coalesce(region, 'x') = 'x'",
+                           {"id", "region"});
+  ASSERT_TRUE(upper.ok()) << upper.status().message();
+  EXPECT_EQ(upper->lines, (std::vector<std::string>{"6|null", "4|us", "5|us"}));
+  EXPECT_EQ(upper->stats.files_skipped_by_partition, 1u);
+  EXPECT_EQ(upper->stats.rows_decoded, 3);  // id and region: proven per file, no row filter
+
   // Unpruned: the same rows.
   auto unpruned = ScanDataset({dir.str()}, "region = 'eu' AND id >= 2", {"id", "name"}, false);
   ASSERT_TRUE(unpruned.ok());

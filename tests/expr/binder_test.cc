@@ -176,9 +176,13 @@ TEST_F(ExprBinderTest, BetweenInLikeShapes) {
   EXPECT_EQ(Bound("id LIKE 'x'"),
             "error: at 1: LIKE needs a string or binary column, not "
             "int64 column 'id'");
-  EXPECT_EQ(Bound("lower(name) = 'x'"),
-            "error: at 1: unknown function 'lower' (known: starts_with, ends_with, contains, "
-            "prefix, suffix, st_intersects_extent, variant_get)");
+  EXPECT_EQ(Bound("soundex(name) = 'x'"),
+            "error: at 1: unknown function 'soundex' or not a condition (conditions: starts_with, "
+            "ends_with, contains, prefix, suffix, st_intersects_extent; values: abs, coalesce, "
+            "ifnull, length, lower, upper, strlen, octet_length, year, month, day, ..., "
+            "date_part, date_trunc, variant_get)");
+  EXPECT_EQ(Bound("month(d)"),
+            "error: at 1: expected a boolean condition, not month of date32[day] column 'd'");
   EXPECT_EQ(Bound("suffix(name, 'x')"), "ends_with(name, 'x')");
   EXPECT_EQ(Bound("contains(name, 'a%')"), "contains(name, 'a%')");
   EXPECT_EQ(Bound("contains(id, 'x')"),
@@ -262,6 +266,45 @@ TEST_F(ExprBinderTest, CastsAndIntegerUnification) {
             "(price >= 0.01) AND (price <= 1.00)");
 }
 
+TEST_F(ExprBinderTest, ValueFunctions) {
+  EXPECT_EQ(Bound("lower(name) = 'x'"), "lower(name) = 'x'");
+  EXPECT_EQ(Bound("UCASE(name) LIKE 'A%'"), "starts_with(upper(name), 'A')");
+  EXPECT_EQ(Bound("length(name) > 3"), "length(name) > 3");
+  EXPECT_EQ(Bound("strlen(name) = 3"), "octet_length(name) = 3");
+  EXPECT_EQ(Bound("octet_length(bin) < 2"), "octet_length(bin) < 2");
+  // Of literals: folded when binding.
+  EXPECT_EQ(Bound("name = lower('ÄB')"), "name = X'c3a462'");
+  EXPECT_EQ(Bound("id < length('héllo')"), "id < 5");
+  EXPECT_EQ(Bound("id > abs(-2)"), "id > 2");
+  EXPECT_EQ(Bound("lower(NULL) IS NULL"), "TRUE");
+  // abs: integers widened to int64 (an unsigned one is its own), decimals and floats kept.
+  EXPECT_EQ(Bound("abs(i8) > 3"), "abs(CAST(i8 AS int64)) > 3");
+  EXPECT_EQ(Bound("abs(u64) > 3"), "u64 > 3");
+  EXPECT_EQ(Bound("abs(price) > 3"), "abs(price) > 3.00");
+  EXPECT_EQ(Bound("abs(f64) > 3"), "abs(f64) > 3e0");
+  // coalesce: one type, NULLs and operands after a non-NULL literal dropped.
+  EXPECT_EQ(Bound("coalesce(id, 7) = 7"), "coalesce(id, 7) = 7");
+  EXPECT_EQ(Bound("coalesce(i8, id) = 7"), "coalesce(CAST(i8 AS int64), id) = 7");
+  EXPECT_EQ(Bound("coalesce(NULL, id, NULL) = 7"), "id = 7");
+  EXPECT_EQ(Bound("coalesce(id, 7, i8) = 7"), "coalesce(id, 7) = 7");
+  EXPECT_EQ(Bound("coalesce(price, id) > 1"),
+            "coalesce(price, CAST(id AS decimal128(21, 2))) > 1.00");  // one scale: no cast
+  EXPECT_EQ(Bound("coalesce(f32, 1.5e0) > 1"), "coalesce(CAST(f32 AS double), 1.5e0) > 1e0");
+  EXPECT_EQ(Bound("ifnull(flag, FALSE)"), "coalesce(flag, FALSE)");
+  EXPECT_EQ(Bound("flag IS TRUE"), "flag IS NOT DISTINCT FROM TRUE");
+  EXPECT_EQ(Bound("id > 1 IS NOT FALSE"), "(id > 1) IS DISTINCT FROM FALSE");
+  EXPECT_EQ(Bound("coalesce(name, 1) = 'x'"),
+            "error: at 16: cannot compare large_string column 'name' with integer 1");
+  EXPECT_EQ(Bound("abs(name) > 1"),
+            "error: at 5: abs needs a number, not large_string column 'name'");
+  EXPECT_EQ(Bound("lower(bin) = 'x'"),
+            "error: at 7: lower needs a string, not large_binary column 'bin'");
+  EXPECT_EQ(Bound("ifnull(id) = 1"), "error: at 1: ifnull takes two arguments");
+  EXPECT_EQ(Bound("abs(id, id) = 1"), "error: at 1: abs takes one argument");
+  EXPECT_EQ(Bound("coalesce(id, 1)"),
+            "error: at 1: expected a boolean condition, not coalesce of int64 column 'id'");
+}
+
 TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {
   EXPECT_EQ(Bound("id = "), "error: at 6: unexpected end of filter");
   EXPECT_EQ(Bound("id = 'abc"), "error: at 6: unterminated string");
@@ -269,7 +312,7 @@ TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {
   EXPECT_EQ(Bound("id = 1 )"), "error: at 8: unexpected ')'");
   EXPECT_EQ(Bound("id @ 1"), "error: at 4: unexpected character '@'");
   EXPECT_EQ(Bound("id < 2 < 3"), "error: at 8: comparisons do not chain: add parentheses");
-  EXPECT_EQ(Bound("id IS 3"), "error: at 7: expected NULL or DISTINCT FROM after IS");
+  EXPECT_EQ(Bound("id IS 3"), "error: at 7: expected NULL, TRUE, FALSE or DISTINCT FROM after IS");
   EXPECT_EQ(Bound("id IN 3"), "error: at 7: expected '('");
   EXPECT_EQ(Bound("id BETWEEN 1 OR 2"), "error: at 14: expected AND");
   EXPECT_EQ(Bound("bin = X'0g'"), "error: at 7: X'..' holds a character that is not hex");

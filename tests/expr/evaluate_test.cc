@@ -224,6 +224,13 @@ TEST_F(ExprEvaluateTest, LikeAndILike) {
   EXPECT_EQ(Eval("name ILIKE '\xc3\x81%'"), (Rows{0, 0, 1, 0, 0, 0, 0, 0, 0}));  // Á folds to á
   EXPECT_EQ(Eval("name ILIKE 'A_C%'"), (Rows{1, 1, 0, 1, 0, 0, 1, 1, 1}));
   EXPECT_EQ(Eval("starts_with(name, 'ab')"), (Rows{1, 0, 0, 0, 0, 0, 0, 1, 0}));
+  // ILIKE lowers as lower() does, all of Unicode, as DuckDB's: lengths in bytes may change.
+  Set("name", MakeStrings({"ẞ", "Ǆx", "ΣΑ", "İ", "Ⱥx", "ß"}));
+  EXPECT_EQ(Eval("name ILIKE 'ß'"), (Rows{1, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("name ILIKE 'ǆ_'"), (Rows{0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("name ILIKE 'σ%'"), (Rows{0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("name ILIKE 'i'"), (Rows{0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("name ILIKE 'ⱥ_'"), (Rows{0, 0, 0, 0, 1, 0}));
 }
 
 // DuckDB's other literal substring tests: the needle is bytes, '%' and '_' included; the empty
@@ -242,6 +249,97 @@ TEST_F(ExprEvaluateTest, EndsWithContainsAndTheirAliases) {
   EXPECT_FALSE(Try("contains(name, id)").ok());
   EXPECT_FALSE(Try("contains('x', 'y')").ok());
   EXPECT_FALSE(Try("ends_with(name)").ok());
+}
+
+// lower, upper, length and the byte lengths as DuckDB computes them (utf8proc's case mappings:
+// 'ß' uppers to 'ẞ'; length counts code points); bytes that are not UTF-8 stay as they are.
+TEST_F(ExprEvaluateTest, StringFunctionsAsDuckDB) {
+  Set("name", MakeStrings({"Alice", "ÄBC", "straße", "", kNull,
+                           "\xff\xfe"
+                           "A",
+                           "🇺🇸"}));
+  EXPECT_EQ(Eval("lower(name) = 'alice'"), (Rows{1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("lcase(name) = 'äbc'"), (Rows{0, 1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("upper(name) = 'STRAẞE'"), (Rows{0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("ucase(name) = 'ALICE'"), (Rows{1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("lower(name) = '\xff\xfe"
+                 "a'"),
+            (Rows{0, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("lower(name) IS NULL"), (Rows{0, 0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("upper(name) LIKE 'A%'"), (Rows{1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("length(name) = 6"), (Rows{0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("len(name) = 2"), (Rows{0, 0, 0, 0, 0, 0, 1}));  // two regional indicators
+  EXPECT_EQ(Eval("char_length(name) = 0"), (Rows{0, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("strlen(name) = 7"), (Rows{0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("octet_length(name) = 8"), (Rows{0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("lower(name) = lower('ALICE')"), (Rows{1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("length(name) > length('abcde')"), (Rows{0, 0, 1, 0, 0, 0, 0}));
+  Set("bin", MakeStrings({std::string("\x00\x01", 2), kNull}, LargeBinary()));
+  EXPECT_EQ(Eval("octet_length(bin) = 2"), (Rows{1, 0}));
+  EXPECT_FALSE(Try("strlen(bin) = 2").ok());
+  EXPECT_FALSE(Try("lower(bin) = 'x'").ok());
+  EXPECT_FALSE(Try("lower(id) = 'x'").ok());
+  EXPECT_FALSE(Try("length(name, name) = 1").ok());
+}
+
+// abs: integers in the one int64 domain (abs(INT64_MIN) overflows, as in DuckDB), decimals at
+// their scale, floats; coalesce: the first non-NULL in the operands' common type.
+TEST_F(ExprEvaluateTest, AbsAndCoalesce) {
+  Set("id", MakeFixed<int64_t>(Int64(), {-5, 3, kNull, 0}));
+  Set("i8", MakeFixed<int8_t>(Int8(), {-128, 6, kNull, kNull}));
+  Set("price",
+      MakeFixed<std::array<uint8_t, 16>>(Decimal128(10, 2), {Dec(-250), kNull, Dec(100), Dec(-1)}));
+  Set("f64", MakeFixed<double>(Float64(), {-0.0, -1.5, kNull, std::nan("")}));
+  EXPECT_EQ(Eval("abs(id) = 5"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("abs(i8) = 128"), (Rows{1, 0, 0, 0}));  // int64 here; DuckDB's int8 overflows
+  EXPECT_EQ(Eval("abs(price) = 2.5"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("abs(price) < 0.02"), (Rows{0, 0, 0, 1}));
+  EXPECT_EQ(Eval("abs(f64) = 1.5"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("abs(f64) = 0"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("abs(f64) = 'nan'"), (Rows{0, 0, 0, 1}));
+  EXPECT_EQ(Eval("abs(-3) = 3 AND abs(id) IS NOT NULL"), (Rows{1, 1, 0, 1}));
+  Set("id", MakeFixed<int64_t>(Int64(), {std::numeric_limits<int64_t>::min(), 1, kNull, 0}));
+  Result<Rows> overflow = Try("abs(id) > 0");
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_NE(overflow.status().message().find("overflow"), std::string::npos);
+  Set("id", MakeFixed<int64_t>(Int64(), {-5, 3, kNull, kNull}));
+  EXPECT_EQ(Eval("coalesce(id, 7) = 7"), (Rows{0, 0, 1, 1}));
+  EXPECT_EQ(Eval("coalesce(id, i8) = 6"), (Rows{0, 0, 0, 0}));
+  EXPECT_EQ(Eval("coalesce(id, i8, 9) = 9"), (Rows{0, 0, 1, 1}));
+  EXPECT_EQ(Eval("coalesce(i8, id) = -128"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("coalesce(i8, id) = 3"), (Rows{0, 0, 0, 0}));
+  EXPECT_EQ(Eval("coalesce(i8, id) IS NULL"), (Rows{0, 0, 1, 1}));
+  EXPECT_EQ(Eval("ifnull(price, id) = 3"), (Rows{0, 1, 0, 0}));  // decimal(10, 2) of 3
+  EXPECT_EQ(Eval("coalesce(NULL, id, 1) = 1"), (Rows{0, 0, 1, 1}));
+  EXPECT_EQ(Eval("coalesce(NULL, NULL) IS NULL"), (Rows{1, 1, 1, 1}));
+  EXPECT_EQ(Eval("coalesce(4, id) = 4"), (Rows{1, 1, 1, 1}));
+  Set("name", MakeStrings({"a", kNull, kNull, "d"}));
+  Set("Region", MakeStrings({kNull, "r", kNull, "x"}));
+  EXPECT_EQ(Eval("coalesce(name, Region, 'none') = 'none'"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("coalesce(name, Region) = 'r'"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("coalesce(name, 'z') > 'c'"), (Rows{0, 1, 1, 1}));
+  Set("flag", MakeFixed<bool>(Boolean(), {true, kNull, false, kNull}));
+  EXPECT_EQ(Eval("coalesce(flag, TRUE)"), (Rows{1, 1, 0, 1}));
+  EXPECT_EQ(Eval("ifnull(flag, FALSE)"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("flag IS TRUE"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("flag IS NOT TRUE"), (Rows{0, 1, 1, 1}));
+  EXPECT_EQ(Eval("flag IS FALSE"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("flag IS NOT FALSE"), (Rows{1, 1, 0, 1}));
+  EXPECT_EQ(Eval("(id > 0) IS NOT TRUE"), (Rows{1, 0, 1, 1}));
+  EXPECT_FALSE(Try("coalesce(name, 1) = 1").ok());
+  EXPECT_FALSE(Try("coalesce(id, 1.5) = 1").ok());                   // not a value of id's type
+  EXPECT_EQ(Eval("coalesce(id, 1.5e0) = 1.5"), (Rows{0, 0, 1, 1}));  // doubles, as DuckDB's
+  Set("u64", MakeFixed<uint64_t>(UInt64(), {kNull, 5, kNull, 1}));
+  Set("i8", MakeFixed<int8_t>(Int8(), {kNull, 6, kNull, 1}));
+  EXPECT_EQ(Eval("coalesce(i8, -97) < 0"), (Rows{1, 0, 1, 0}));  // -97 is no int8: int64
+  EXPECT_EQ(Eval("coalesce(i8, 1000) = 1000"), (Rows{1, 0, 1, 0}));
+  EXPECT_EQ(Eval("coalesce(u64, 18446744073709551615) > 5"), (Rows{1, 0, 1, 0}));
+  EXPECT_EQ(Eval("coalesce(u64, -1) = -1"), (Rows{1, 0, 1, 0}));  // decimal(38, 0) holds both
+  EXPECT_EQ(Eval("coalesce(id, 9223372036854775808) > 9223372036854775807"), (Rows{0, 0, 1, 1}));
+  EXPECT_EQ(Eval("coalesce(u64, id) = 5"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("coalesce(id, u64) = 1"), (Rows{0, 0, 0, 1}));
+  EXPECT_FALSE(Try("ifnull(id) = 1").ok());
+  EXPECT_FALSE(Try("coalesce() = 1").ok());
 }
 
 TEST_F(ExprEvaluateTest, StringsBinaryAndFixedSize) {

@@ -663,6 +663,7 @@ function atom(rng, ctx) {
   if (leaf.cat === 'bool') forms.push([4, 'bool']);
   if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith'], [0.5, 'cast']);
   if (leaf.cat === 'date' || leaf.cat === 'ts') forms.push([0.5, 'cast'], [0.7, 'datepart']);
+  if (leaf.cat === 'str' || leaf.cat === 'bool' || NUMERIC.has(leaf.cat)) forms.push([1, 'fn']);
   if (leaves.some((o) => o !== leaf && compatible(o, leaf))) forms.push([2, 'colcol']);
   const form = rng.weighted(forms);
   switch (form) {
@@ -718,6 +719,32 @@ function atom(rng, ctx) {
       return `${fn}(${x}, ${sqlStr(s.slice(at, at + len))})`;
     }
     case 'bool': return rng.pick([x, `NOT ${x}`, `${x} = TRUE`, `${x} = FALSE`, `${x} != TRUE`]);
+    case 'fn': {
+      // DuckDB's value functions: lower/upper (utf8proc's case mappings), length (code points),
+      // strlen (bytes), abs, coalesce/ifnull; IS [NOT] TRUE/FALSE.
+      const op = rng.pick(CMP);
+      const v = randomValue(rng, leaf);
+      if (leaf.cat === 'str') {
+        const s = String(v ?? '');
+        const cased = rng.pick([s, s.toLowerCase(), s.toUpperCase(), flipCase(s)]);
+        switch (rng.int(0, 4)) {
+          case 0: return `${rng.pick(['lower', 'upper', 'lcase', 'ucase'])}(${x}) ${op} ${sqlStr(cased)}`;
+          case 1: return `${rng.pick(['length', 'len', 'char_length', 'strlen'])}(${x}) ${op} ${rng.int(0, 12)}`;
+          case 2: return `lower(${x}) ${rng.chance(0.25) ? 'NOT ' : ''}LIKE ${sqlStr(likePattern(rng, leaf).toLowerCase())}`;
+          case 3: return `${rng.pick(['coalesce', 'ifnull'])}(${x}, ${sqlStr(cased)}) ${op} ${lit()}`;
+          default: return `coalesce(upper(${x}), 'NONE') ${op} ${sqlStr(cased)}`;
+        }
+      }
+      if (leaf.cat === 'bool') {
+        return rng.pick([`${x} IS TRUE`, `${x} IS NOT TRUE`, `${x} IS FALSE`, `${x} IS NOT FALSE`,
+                         `coalesce(${x}, ${rng.pick(['TRUE', 'FALSE'])})`, `ifnull(${x}, FALSE) = ${rng.pick(['TRUE', 'FALSE'])}`]);
+      }
+      const magnitude = v === null ? null : typeof v === 'bigint' ? (v < 0n ? -v : v) : Math.abs(v);
+      const absLit = magnitude === null ? lit() : literal(leaf, magnitude);
+      if (rng.chance(0.6)) return `abs(${x}) ${op} ${absLit ?? lit()}`;
+      const fallback = v === null ? 'NULL' : literal(leaf, v);
+      return `coalesce(${x}, ${fallback ?? 'NULL'}) ${op} ${lit()}`;
+    }
     case 'cast': {
       if (leaf.cat === 'date') return `CAST(${x} AS TIMESTAMP) ${rng.pick(CMP)} ${literalVariant(rng, leaf, randomValue(rng, leaf))}`;
       if (leaf.cat === 'ts') {
@@ -748,12 +775,15 @@ function atom(rng, ctx) {
                                 `extract(${field === 'dayofweek' ? 'dow' : field === 'dayofyear' ? 'doy' : field} FROM ${x})`]);
       if (rng.chance(0.2)) {
         // date_trunc: a microsecond timestamp, against the truncation of a value's day.
-        const unit = rng.pick(['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second']);
+        // Not hour, minute or second of a DATE: DuckDB 1.5 gets date_trunc('minute', d) <=
+        // TIMESTAMP '.. 11:00:00' wrong for the midnight of d's own day.
+        const unit = rng.pick(['year', 'quarter', 'month', 'week', 'day', ...(leaf.cat === 'ts' ? ['hour', 'minute', 'second'] : [])]);
         const day = dateText(days + BigInt(rng.int(-1, 1)));
         const rhs = rng.pick([`'${day}'`, `DATE '${day}'`, `TIMESTAMP '${day} ${String(rng.int(0, 23)).padStart(2, '0')}:00:00'`]);
-        // Not != or <>: DuckDB 1.5 takes date_trunc(u, NULL) != c as TRUE (its NULL row passes
-        // WHERE; IS NULL and the other comparisons are right), where SQL, and pqsift, give NULL.
-        return `date_trunc('${unit}', ${x}) ${rng.pick(['=', '<', '<=', '>', '>='])} ${rhs}`;
+        // Not =, != or <>: DuckDB 1.5 folds date_trunc(u, x) = c, for a c the unit cannot give,
+        // into FALSE (and != into TRUE) even where x is NULL, so NOT (date_trunc(..) = c) passes
+        // its NULL rows; SQL, and pqsift, give NULL. The ordering comparisons are right there.
+        return `date_trunc('${unit}', ${x}) ${rng.pick(['<', '<=', '>', '>='])} ${rhs}`;
       }
       if (rng.chance(0.25)) return `${spelled} BETWEEN ${value} AND ${value + rng.int(0, 3)}`;
       return `${spelled} ${rng.pick(CMP)} ${value}`;
@@ -785,7 +815,8 @@ function predicate(rng, ctx, depth) {
   const r = rng.float();
   if (r < 0.4) return `(${Array.from({ length: rng.int(2, 3) }, () => predicate(rng, ctx, depth + 1)).join(' AND ')})`;
   if (r < 0.8) return `(${Array.from({ length: rng.int(2, 3) }, () => predicate(rng, ctx, depth + 1)).join(' OR ')})`;
-  return `NOT (${predicate(rng, ctx, depth + 1)})`;
+  if (r < 0.95) return `NOT (${predicate(rng, ctx, depth + 1)})`;
+  return `(${predicate(rng, ctx, depth + 1)}) IS ${rng.chance(0.5) ? 'NOT ' : ''}${rng.pick(['TRUE', 'FALSE'])}`;
 }
 
 // The same predicate as DuckDB SQL: the filter language is DuckDB's dialect for everything

@@ -162,9 +162,15 @@ Value Eval(const expr::Expr& e, const Row& row) {
       if (e.op == Op::kMod) return b.i == 0 ? Value::Null() : Value::Int(a.i % b.i);
       return Value::Int(a.i * b.i);
     }
-    case Op::kIntersectsExtent:  // the generator emits no geometry, variant paths or dates
-    case Op::kDatePart:          // (tests/property's differential draws date parts vs DuckDB)
-    case Op::kDateTrunc:
+    case Op::kIntersectsExtent:  // the generator emits no geometry, variant paths, dates or
+    case Op::kDatePart:          // value functions (tests/property's differential draws date
+    case Op::kDateTrunc:         // parts and value functions against DuckDB)
+    case Op::kLower:
+    case Op::kUpper:
+    case Op::kLength:
+    case Op::kOctetLength:
+    case Op::kAbs:
+    case Op::kCoalesce:
     case Op::kVariantGet:
     case Op::kGuarded: break;
   }
