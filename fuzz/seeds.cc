@@ -544,6 +544,9 @@ void SyntheticSeeds(SeedSink& sink) {
       "lower(s) = 'x' OR upper(s) LIKE 'A%' OR length(s) > 3 OR strlen(s) = octet_length(bin) "
       "OR abs(i8) < abs(dec) OR coalesce(i64, i8, 7) > 1 OR ifnull(b, FALSE) IS NOT TRUE "
       "OR coalesce(f32, 1e0) > 0 OR s ILIKE '%\u1e9e%'",
+      "d <= DATE '1998-12-01' - INTERVAL '90' DAY AND ts < DATE '1994-01-01' + INTERVAL 1 YEAR "
+      "AND tsz >= TIMESTAMP '2024-01-31 10:00' + INTERVAL '1 month -2 days 1.5 hours' AND "
+      "d = DATE '2024-01-01' + 5",
   };
   int k = 0;
   for (const char* f : filters) {

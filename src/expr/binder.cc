@@ -122,6 +122,7 @@ std::string LiteralText(const Literal& lit) {
     case Literal::Kind::kDate: return LiteralToString(Value::Int(lit.i), *Date32());
     case Literal::Kind::kTimestamp:
       return LiteralToString(Value::Int(lit.i), *Timestamp(TimeUnit::kNanos, ""));
+    case Literal::Kind::kInterval: return "INTERVAL '" + IntervalText(lit.interval) + "'";
   }
   return "?";
 }
@@ -955,6 +956,14 @@ class Binder {
     const Operand a = SettleVariant(variant_a, variant::SqlType::kDouble);
     const Operand b = SettleVariant(variant_b, variant::SqlType::kDouble);
     if (a.is_literal() && b.is_literal()) return FoldArithmetic(op, a, b, pos);
+    for (const Operand* o : {&a, &b}) {
+      if (o->is_literal() && o->literal.kind == Literal::Kind::kInterval) {
+        return ErrorAt(o->pos,
+                       "an INTERVAL is added to a DATE or TIMESTAMP literal, not to a column: "
+                       "move it to the literal's side (ts > TIMESTAMP '2024-01-01' - INTERVAL "
+                       "1 DAY)");
+      }
+    }
     ExprPtr x;
     ExprPtr y;
     if (a.is_literal()) {
@@ -1030,7 +1039,68 @@ class Binder {
 
   // Arithmetic between two literals, done now: integers exactly in int64 (overflow is an error),
   // decimals exactly, anything with a float or '/' in double. NULL propagates.
+  static std::string_view OpSymbol(Op op) {
+    switch (op) {
+      case Op::kAdd: return "+";
+      case Op::kSub: return "-";
+      case Op::kMul: return "*";
+      case Op::kDiv: return "/";
+      default: return "%";
+    }
+  }
+
+  // DATE or TIMESTAMP literal +- INTERVAL (TIMESTAMP, as DuckDB), INTERVAL + either, and DATE
+  // +- an integer of days (DATE); nullopt when neither side is a date, timestamp or interval.
+  std::optional<Result<Operand>> FoldTemporal(Op op, const Operand& a, const Operand& b,
+                                              int32_t pos) {
+    using K = Literal::Kind;
+    auto temporal = [](const Literal& l) { return l.kind == K::kDate || l.kind == K::kTimestamp; };
+    const Literal& x = a.literal;
+    const Literal& y = b.literal;
+    if (!temporal(x) && !temporal(y) && x.kind != K::kInterval && y.kind != K::kInterval) {
+      return std::nullopt;
+    }
+    Operand out;
+    out.pos = pos;
+    if (x.kind == K::kNull || y.kind == K::kNull) {
+      out.literal.kind = K::kNull;
+      out.description = "NULL";
+      return out;
+    }
+    const bool add = op == Op::kAdd;
+    const bool sub = op == Op::kSub;
+    const Literal* instant = temporal(x) ? &x : &y;
+    const Literal* other = temporal(x) ? &y : &x;
+    // An interval or a day count after the instant, or one added before it.
+    const bool ordered = temporal(x) ? (add || sub) : add;
+    const int sign = sub ? -1 : 1;
+    Literal& r = out.literal;
+    if (ordered && temporal(*instant) && other->kind == K::kInterval) {
+      const int128 nanos =
+          instant->kind == K::kDate ? int128{instant->i} * 86'400'000'000'000 : instant->i;
+      std::optional<int128> sum = AddInterval(nanos, other->interval, sign);
+      if (!sum) return Result<Operand>(ErrorAt(pos, "a timestamp beyond the timestamp range"));
+      r.kind = K::kTimestamp;
+      r.i = *sum;
+      r.has_zone = instant->kind == K::kTimestamp && instant->has_zone;
+    } else if (ordered && instant->kind == K::kDate && other->kind == K::kInteger &&
+               other->i >= INT32_MIN && other->i <= INT32_MAX) {
+      r.kind = K::kDate;
+      r.i = instant->i + sign * other->i;
+    } else {
+      return Result<Operand>(
+          ErrorAt(pos, "cannot compute " + LiteralText(x) + " " + std::string(OpSymbol(op)) + " " +
+                           LiteralText(y) +
+                           " (a date or timestamp +- an INTERVAL, or a date +- a number of days)"));
+    }
+    out.description = LiteralText(r);
+    return out;
+  }
+
   Result<Operand> FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos) {
+    if (std::optional<Result<Operand>> temporal = FoldTemporal(op, a, b, pos)) {
+      return std::move(*temporal);
+    }
     Operand out;
     out.pos = pos;
     const Literal& x = a.literal;
@@ -1861,6 +1931,8 @@ class Binder {
         type = Timestamp(TimeUnit::kNanos, "");
         left = Value::Int(x.i);
         break;
+      case Literal::Kind::kInterval:
+        return ErrorAt(pos, "cannot compare " + a.description + " with " + b.description);
       case Literal::Kind::kNull: break;
     }
     Operand stand_in = a;

@@ -404,11 +404,36 @@ class Parser {
       }
       return LiteralNode(pos, std::move(lit));
     }
+    const TokenKind next = Peek(1).kind;
+    if (word == "interval" && (next == TokenKind::kString || next == TokenKind::kInteger ||
+                               next == TokenKind::kDecimal)) {
+      return ParseInterval();
+    }
     if (word == "cast" && IsSymbol(Peek(1), "(")) return ParseCast();
     if (word == "extract" && IsSymbol(Peek(1), "(")) return ParseExtract();
     if (IsSymbol(Peek(1), "(")) return ParseCall();
     if (IsReserved(word)) return Unexpected(t);
     return ParseColumn();
+  }
+
+  // INTERVAL '90' DAY, INTERVAL 90 DAY, INTERVAL '1 year 2 months' (DuckDB's forms).
+  Result<Node> ParseInterval() {
+    int32_t pos = Advance().pos;
+    const Token& value = Advance();
+    std::string unit;
+    if (Peek().kind == TokenKind::kIdentifier && IsIntervalUnit(Peek().text)) {
+      unit = Advance().text;
+    } else if (value.kind != TokenKind::kString) {
+      return ErrorAt(Peek().pos,
+                     "expected an interval unit (DAY, MONTH, ...) after INTERVAL " + value.text);
+    }
+    std::string why;
+    std::optional<Interval> interval = expr::ParseInterval(value.text, unit, &why);
+    if (!interval) return ErrorAt(value.pos, why);
+    Literal lit;
+    lit.kind = Literal::Kind::kInterval;
+    lit.interval = *interval;
+    return LiteralNode(pos, std::move(lit));
   }
 
   Result<Node> ParseColumn() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "expr/expr.h"
+#include "expr/interval.h"
 #include "expr/value.h"
 #include "pqsift/status.h"
 
@@ -28,6 +29,7 @@ struct Literal {
     kBytes,      // s (X'..')
     kDate,       // i days since the epoch
     kTimestamp,  // i nanoseconds since the epoch; has_zone when 'Z' or an offset was written
+    kInterval,   // interval (INTERVAL '90' DAY): added to or subtracted from a date or timestamp
   };
   Kind kind = Kind::kNull;
   bool b = false;
@@ -36,6 +38,7 @@ struct Literal {
   double f = 0;
   std::string s;
   bool has_zone = false;
+  Interval interval;
 };
 
 // A step into a VARIANT column after its name: `v['a']` and `.a` after a subscript are member

@@ -305,6 +305,29 @@ TEST_F(ExprBinderTest, ValueFunctions) {
             "error: at 1: expected a boolean condition, not coalesce of int64 column 'id'");
 }
 
+// TPC-H's date ranges: DATE +- INTERVAL is a TIMESTAMP literal, folded when binding.
+TEST_F(ExprBinderTest, IntervalsMeetDateAndTimestampLiterals) {
+  EXPECT_EQ(Bound("d <= DATE '1998-12-01' - INTERVAL '90' DAY"), "d <= DATE '1998-09-02'");
+  EXPECT_EQ(Bound("d < DATE '1994-01-01' + INTERVAL '1' YEAR"), "d < DATE '1995-01-01'");
+  EXPECT_EQ(Bound("d < DATE '2024-01-01' + INTERVAL 90 MINUTES"), "d <= DATE '2024-01-01'");
+  EXPECT_EQ(Bound("ts_us >= TIMESTAMP '2024-01-31 10:00:00' + INTERVAL '1 month 2 days'"),
+            "ts_us >= TIMESTAMP '2024-03-02 10:00:00'");
+  EXPECT_EQ(Bound("ts_us > INTERVAL 1 HOUR + DATE '2024-01-01'"),
+            "ts_us > TIMESTAMP '2024-01-01 01:00:00'");
+  EXPECT_EQ(Bound("d = DATE '2024-01-01' + 5"), "d = DATE '2024-01-06'");
+  EXPECT_EQ(Bound("d = DATE '2024-01-01' - INTERVAL 1 DAY - 1"),
+            "error: at 40: cannot compute TIMESTAMP '2023-12-31 00:00:00' - integer 1 "
+            "(a date or timestamp +- an INTERVAL, or a date +- a number of days)");
+  EXPECT_EQ(Bound("d + INTERVAL 1 DAY > DATE '2000-01-01'"),
+            "error: at 5: an INTERVAL is added to a DATE or TIMESTAMP literal, not to a column: "
+            "move it to the literal's side (ts > TIMESTAMP '2024-01-01' - INTERVAL 1 DAY)");
+  EXPECT_EQ(Bound("d = INTERVAL 1 DAY"),
+            "error: at 5: cannot compare date32[day] column 'd' with INTERVAL '1 day'");
+  EXPECT_EQ(Bound("d > DATE '2024-01-01' + INTERVAL 5"),
+            "error: at 35: expected an interval unit (DAY, MONTH, ...) after INTERVAL 5");
+  EXPECT_EQ(Bound("d > DATE '2024-01-01' + NULL + INTERVAL 1 DAY"), "NULL");
+}
+
 TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {
   EXPECT_EQ(Bound("id = "), "error: at 6: unexpected end of filter");
   EXPECT_EQ(Bound("id = 'abc"), "error: at 6: unterminated string");

@@ -662,7 +662,7 @@ function atom(rng, ctx) {
   if (ORDERED.has(leaf.cat) && leaf.cat !== 'bool') forms.push([2, 'wide']);
   if (leaf.cat === 'bool') forms.push([4, 'bool']);
   if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith'], [0.5, 'cast']);
-  if (leaf.cat === 'date' || leaf.cat === 'ts') forms.push([0.5, 'cast'], [0.7, 'datepart']);
+  if (leaf.cat === 'date' || leaf.cat === 'ts') forms.push([0.5, 'cast'], [0.7, 'datepart'], [0.7, 'interval']);
   if (leaf.cat === 'str' || leaf.cat === 'bool' || NUMERIC.has(leaf.cat)) forms.push([1, 'fn']);
   if (leaves.some((o) => o !== leaf && compatible(o, leaf))) forms.push([2, 'colcol']);
   const form = rng.weighted(forms);
@@ -759,6 +759,22 @@ function atom(rng, ctx) {
       const v = randomValue(rng, leaf);
       const num = leaf.cat === 'dec' ? Number(decText(v, leaf.desc.scale)) : Number(v);
       return `CAST(${x} AS DOUBLE) ${rng.pick(CMP)} ${Number.isFinite(num) ? num.toExponential().replace('e+', 'e') : "'nan'"}`;
+    }
+    case 'interval': {
+      // TPC-H's date ranges: a date or timestamp literal +- an INTERVAL (a TIMESTAMP in DuckDB),
+      // in DuckDB's three spellings, or a date +- a number of days.
+      const v = randomValue(rng, leaf);
+      const base = v === null ? null : literal(leaf, v);
+      if (base === null) return `${x} IS NOT NULL`;
+      const unit = rng.pick(['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second']);
+      const n = rng.pick([0, 1, 1, 2, 3, 7, 30, 90, 100, -1]);
+      const interval = rng.pick([`INTERVAL '${n}' ${unit.toUpperCase()}`, `INTERVAL ${Math.abs(n)} ${unit}`,
+                                 `INTERVAL '${n} ${unit}s'`, `INTERVAL '1 ${unit} ${n} days'`]);
+      const sign = rng.pick(['+', '-']);
+      if (leaf.cat === 'date' && rng.chance(0.15)) return `${x} ${rng.pick(CMP)} ${base} ${sign} ${Math.abs(n)}`;
+      const rhs = rng.chance(0.2) && sign === '+' ? `${interval} + ${base}` : `${base} ${sign} ${interval}`;
+      if (rng.chance(0.2)) return `${x} BETWEEN ${base} AND ${base} + ${interval}`;
+      return `${x} ${rng.pick(CMP)} ${rhs}`;
     }
     case 'datepart': {
       // year(x) (pruned as x is), the other fields (fixed ranges), by DuckDB's spellings.
