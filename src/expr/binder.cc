@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -346,6 +347,10 @@ class Binder {
         if (std::optional<std::string> field = DateFieldOfCall(n)) return BindDatePart(n, *field);
         if (n.name == "date_trunc" || n.name == "datetrunc") return BindDateTrunc(n);
         if (std::optional<Op> op = ValueFunctionNamed(n.name)) return BindValueFunction(n, *op);
+        if (std::optional<Operand> clock = ClockLiteral(n.name, n.pos);
+            clock && n.children.empty()) {
+          return *clock;
+        }
         [[fallthrough]];
       default: {
         PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
@@ -450,6 +455,37 @@ class Binder {
     return BindDateFunction(n, *n.children[arity - 1], Op::kDatePart, field);
   }
 
+  // ---- now(), current_date ----
+
+  // now() (current_timestamp, get_current_timestamp, transaction_timestamp): the time the
+  // filter is bound, a TIMESTAMP WITH TIME ZONE of microseconds, as DuckDB's (the start of its
+  // transaction); today() (current_date): its day in UTC. One instant for the whole filter.
+  // nullopt for other names.
+  std::optional<Operand> ClockLiteral(const std::string& name, int32_t pos) {
+    const bool instant = name == "now" || name == "current_timestamp" ||
+                         name == "get_current_timestamp" || name == "transaction_timestamp";
+    const bool day = name == "today" || name == "current_date";
+    if (!instant && !day) return std::nullopt;
+    if (!now_micros_) {
+      now_micros_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+    }
+    Operand o;
+    o.pos = pos;
+    if (instant) {
+      o.literal.kind = Literal::Kind::kTimestamp;
+      o.literal.i = int128{*now_micros_} * 1000;
+      o.literal.has_zone = true;
+    } else {
+      constexpr int64_t kMicrosPerDay = 86'400'000'000;
+      o.literal.kind = Literal::Kind::kDate;
+      o.literal.i = *now_micros_ / kMicrosPerDay - (*now_micros_ % kMicrosPerDay < 0 ? 1 : 0);
+    }
+    o.description = LiteralText(o.literal);
+    return o;
+  }
+
   // ---- lower, upper, length, strlen, octet_length, abs, coalesce ----
 
   // The op of a value function by its name (DuckDB's names and aliases); nullopt for others.
@@ -466,7 +502,11 @@ class Binder {
                                                                  {"octet_length", Op::kOctetLength},
                                                                  {"abs", Op::kAbs},
                                                                  {"coalesce", Op::kCoalesce},
-                                                                 {"ifnull", Op::kCoalesce}};
+                                                                 {"ifnull", Op::kCoalesce},
+                                                                 {"substring", Op::kSubstring},
+                                                                 {"substr", Op::kSubstring},
+                                                                 {"left", Op::kSubstring},
+                                                                 {"right", Op::kSubstring}};
     for (const auto& [n, op] : kNames) {
       if (name == n) return op;
     }
@@ -475,6 +515,7 @@ class Binder {
 
   Result<Operand> BindValueFunction(const AstNode& n, Op op) {
     if (op == Op::kCoalesce) return BindCoalesce(n);
+    if (op == Op::kSubstring) return BindSubstring(n);
     if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
     x = SettleVariant(x, op == Op::kAbs ? variant::SqlType::kDouble : variant::SqlType::kVarchar);
@@ -550,6 +591,63 @@ class Binder {
     }
     out.kind = Literal::Kind::kInteger;
     out.i = op == Op::kLength ? CodePointCount(lit.s) : static_cast<int64_t>(lit.s.size());
+    return out;
+  }
+
+  // substring(s, offset[, length]) (substr; SQL's substring(s FROM offset [FOR length])),
+  // left(s, n), right(s, n) of a string, with integer literals in DuckDB's range (expr.h).
+  Result<Operand> BindSubstring(const AstNode& n) {
+    const bool substring = n.name == "substring" || n.name == "substr";
+    if (substring ? n.children.size() < 2 || n.children.size() > 3 : n.children.size() != 2) {
+      return ErrorAt(n.pos, n.name + (substring ? " takes a string, an offset and a length"
+                                                : " takes a string and a count"));
+    }
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    x = SettleVariant(x, variant::SqlType::kVarchar);
+    std::vector<Value> numbers;
+    for (size_t k = 1; k < n.children.size(); ++k) {
+      PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[k]));
+      if (a.is_literal() && a.literal.kind == Literal::Kind::kNull) {
+        Operand null;
+        null.literal.kind = Literal::Kind::kNull;
+        null.pos = n.pos;
+        null.description = "NULL";
+        return null;
+      }
+      // DuckDB's range: offsets and lengths of 32 bits, either sign.
+      constexpr int128 kLimit = int128{1} << 32;
+      if (!a.is_literal() || a.literal.kind != Literal::Kind::kInteger || a.literal.i < -kLimit ||
+          a.literal.i >= kLimit) {
+        return ErrorAt(
+            a.pos,
+            n.name + " needs an integer literal between -2^32 and 2^32 - 1, not " + a.description);
+      }
+      numbers.push_back(Value::Int(a.literal.i));
+    }
+    const std::string mode = substring ? "substring" : n.name;
+    Operand out;
+    out.pos = n.pos;
+    out.description = n.name + " of " + x.description;
+    if (x.is_literal()) {
+      if (x.literal.kind == Literal::Kind::kNull) return x;
+      if (x.literal.kind != Literal::Kind::kString) {
+        return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+      }
+      out.literal.kind = Literal::Kind::kString;
+      out.literal.s = std::string(SubstringByMode(mode, x.literal.s, numbers));
+      out.description = LiteralText(out.literal);
+      return out;
+    }
+    if (x.expr->type->id != TypeId::kLargeString) {
+      return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kSubstring;
+    e->type = x.expr->type;
+    e->pattern = mode;
+    e->list = std::move(numbers);
+    e->children = {x.expr};
+    out.expr = ExprPtr(e);
     return out;
   }
 
@@ -656,6 +754,12 @@ class Binder {
       if (std::string group = FindGroup(path); !group.empty()) {
         return ErrorAt(n.pos, "column '" + group +
                                   "' is a group (struct, list or map): name a leaf inside it");
+      }
+      // SQL's current_date and current_timestamp, where no column has the name.
+      std::string lower = path;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == "current_date" || lower == "current_timestamp") {
+        return *ClockLiteral(lower, n.pos);
       }
       std::string message = "no column '" + path + "'";
       if (std::string near = NearestName(path); !near.empty()) {
@@ -1963,6 +2067,7 @@ class Binder {
   }
 
   const Schema& schema_;
+  std::optional<int64_t> now_micros_;  // ClockLiteral's instant, once read
   BoundFilter filter_;
 };
 

@@ -347,7 +347,8 @@ class Evaluator {
       case Op::kLower:
       case Op::kUpper:
       case Op::kLength:
-      case Op::kOctetLength: return EvalStringFunction(e);
+      case Op::kOctetLength:
+      case Op::kSubstring: return EvalStringFunction(e);
       case Op::kAbs: return EvalAbs(e);
       case Op::kCoalesce: return EvalCoalesce(e);
       case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
@@ -1187,7 +1188,10 @@ class Evaluator {
     holder->first.resize(static_cast<size_t>(n_) + 1);
     for (int64_t i = 0, n = n_; i < n; ++i) {
       holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(holder->second.size());
-      if (a.valid == nullptr || a.valid[i]) {
+      if (a.valid != nullptr && !a.valid[i]) continue;
+      if (e.op == Op::kSubstring) {
+        holder->second += SubstringByMode(e.pattern, BytesAt(a, i), e.list);
+      } else {
         AppendCaseMapped(BytesAt(a, i), e.op == Op::kUpper, &holder->second);
       }
     }

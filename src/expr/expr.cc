@@ -9,6 +9,7 @@
 
 #include "common/civil_date.h"
 #include "common/value_format.h"
+#include "expr/string_functions.h"
 #include "expr/temporal_text.h"
 
 namespace pqsift::expr {
@@ -93,6 +94,7 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kOctetLength:
     case Op::kAbs:
     case Op::kCoalesce:
+    case Op::kSubstring:
     case Op::kIntersectsExtent:
     case Op::kVariantGet:
     case Op::kGuarded: return ToString(e, filter);
@@ -101,6 +103,17 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
 }
 
 }  // namespace
+
+std::string_view SubstringByMode(std::string_view mode, std::string_view value,
+                                 const std::vector<Value>& numbers) {
+  if (numbers.empty()) return {};
+  const auto first = static_cast<int64_t>(numbers[0].i);
+  if (mode == "left") return LeftOf(value, first);
+  if (mode == "right") return RightOf(value, first);
+  std::optional<int64_t> length;
+  if (numbers.size() > 1) length = static_cast<int64_t>(numbers[1].i);
+  return SubstringOf(value, first, length);
+}
 
 Op FlipComparison(Op op) {
   switch (op) {
@@ -205,6 +218,11 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
       for (size_t k = 0; k < e.children.size(); ++k) {
         out += (k > 0 ? ", " : "") + ToString(*e.children[k], filter);
       }
+      return out + ")";
+    }
+    case Op::kSubstring: {
+      std::string out = e.pattern + "(" + ToString(*e.children[0], filter);
+      for (const Value& v : e.list) out += ", " + DebugString(v);
       return out + ")";
     }
     case Op::kIntersectsExtent: {

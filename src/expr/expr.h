@@ -35,6 +35,9 @@
 //   kAbs: one child of the node's own type: int64 (any integer, widened; an unsigned one binds
 //        to itself), decimal128 or a float; abs(INT64_MIN) is an overflow error at evaluation
 //   kCoalesce: two or more children of the node's own type; the first non-NULL, else NULL
+//   kSubstring: one string child; `pattern` "substring" with `list` {offset} or {offset,
+//        length}, or "left" / "right" with {n}: integers in DuckDB's range (+-2^32); a string
+//        (string_functions.h SubstringOf, LeftOf, RightOf: code points, as DuckDB's)
 //   kAdd..kDiv, kMod: two numeric children of the node's own type: int64 (integer + - * %),
 //        float64 (anything with a float, and every '/', as DuckDB), or decimal128 (+ - % at the
 //        node's scale). Exception: a decimal kMul keeps its children's own scales and its scale
@@ -122,6 +125,7 @@ enum class Op : uint8_t {
   kOctetLength,
   kAbs,
   kCoalesce,
+  kSubstring,
 };
 
 struct Expr {
@@ -175,6 +179,10 @@ inline bool PassesSubstringTest(Op op, std::string_view pattern, std::string_vie
     default: return false;
   }
 }
+
+// A kSubstring node's result on `value`: `mode` its pattern, `numbers` its list.
+std::string_view SubstringByMode(std::string_view mode, std::string_view value,
+                                 const std::vector<Value>& numbers);
 
 // The fields of kDatePart, by their names in `pattern` (DuckDB's: dow is 0 for Sunday, isodow
 // 1 for Monday, doy 1 for January 1st).

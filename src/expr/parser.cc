@@ -487,6 +487,16 @@ class Parser {
       do {
         PQSIFT_ASSIGN_OR_RETURN(Node arg, Descend(&Parser::ParseOr));
         PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(arg)));
+        // SQL's substring(s FROM offset [FOR length]): substring(s, offset[, length]).
+        if (n->name == "substring" && n->children.size() == 1 && AcceptKeyword("from")) {
+          PQSIFT_ASSIGN_OR_RETURN(Node offset, Descend(&Parser::ParseOr));
+          PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(offset)));
+          if (AcceptKeyword("for")) {
+            PQSIFT_ASSIGN_OR_RETURN(Node length, Descend(&Parser::ParseOr));
+            PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(length)));
+          }
+          break;
+        }
       } while (AcceptSymbol(","));
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
     }

@@ -2,6 +2,8 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
+
 namespace pqsift::expr {
 
 int64_t CodePointCount(std::string_view s) {
@@ -37,6 +39,61 @@ void AppendCaseMapped(std::string_view s, bool upper, std::string* out) {
     out->append(reinterpret_cast<const char*>(encoded), static_cast<size_t>(written));
     i += length;
   }
+}
+
+namespace {
+
+// The code points [begin, end) of `s` (0-based, clamped to its code points) as a view.
+std::string_view CodePointRange(std::string_view s, int64_t begin, int64_t end) {
+  const int64_t size = CodePointCount(s);
+  begin = std::clamp<int64_t>(begin, 0, size);
+  end = std::clamp<int64_t>(end, 0, size);
+  if (begin >= end) return {};
+  if (size == static_cast<int64_t>(s.size())) {  // ASCII (or one byte per code point)
+    return s.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin));
+  }
+  size_t first = s.size();
+  size_t last = s.size();
+  int64_t index = -1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<uint8_t>(s[i]) & 0xC0) == 0x80) continue;  // inside a code point
+    ++index;
+    if (index == begin) first = i;
+    if (index == end) {
+      last = i;
+      break;
+    }
+  }
+  return s.substr(first, last - first);
+}
+
+}  // namespace
+
+std::string_view SubstringOf(std::string_view s, int64_t offset, std::optional<int64_t> length) {
+  const int64_t size = CodePointCount(s);
+  // Offsets and lengths are at most 2^32 here (the binder's range, DuckDB's): no overflow.
+  int64_t count = length.value_or(size + 1);
+  if (count == 0) return {};
+  int64_t start = 0;
+  if (offset > 0) {
+    start = offset - 1;
+  } else if (offset < 0) {
+    start = size + offset;
+  } else {  // one before the first character: a character of the length falls before it
+    if (--count <= 0) return {};
+  }
+  return count > 0 ? CodePointRange(s, start, start + count)
+                   : CodePointRange(s, start + count, start);
+}
+
+std::string_view LeftOf(std::string_view s, int64_t n) {
+  const int64_t size = CodePointCount(s);
+  return CodePointRange(s, 0, n >= 0 ? n : size + n);
+}
+
+std::string_view RightOf(std::string_view s, int64_t n) {
+  const int64_t size = CodePointCount(s);
+  return CodePointRange(s, n >= 0 ? size - n : -n, size);
 }
 
 }  // namespace pqsift::expr

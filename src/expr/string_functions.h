@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,5 +22,14 @@ int64_t CodePointCount(std::string_view s);
 // case mappings, as DuckDB's lower() and upper(): 'ẞ' lowers to 'ß' and 'ß' uppers to 'ẞ';
 // ASCII without a table lookup.
 void AppendCaseMapped(std::string_view s, bool upper, std::string* out);
+
+// DuckDB's substring(s, offset[, length]) in code points: a 1-based offset (0 is one before
+// the first; a negative one counts from the end), a length (negative: the characters before the
+// offset; nullopt: to the end), clamped to the string. A view into `s`.
+std::string_view SubstringOf(std::string_view s, int64_t offset, std::optional<int64_t> length);
+// left(s, n): the first n code points (n < 0: all but the last -n); right(s, n): the last n
+// (n < 0: all but the first -n). Views into `s`.
+std::string_view LeftOf(std::string_view s, int64_t n);
+std::string_view RightOf(std::string_view s, int64_t n);
 
 }  // namespace pqsift::expr

@@ -316,6 +316,7 @@ class Prover {
       case Op::kOctetLength:
       case Op::kAbs:
       case Op::kCoalesce:
+      case Op::kSubstring:
       case Op::kVariantGet:
       case Op::kGuarded: {
         Ranges r = Values(e);
@@ -381,7 +382,8 @@ class Prover {
       case Op::kLength:
       case Op::kOctetLength:
       case Op::kAbs:
-      case Op::kCoalesce: return Unknown();
+      case Op::kCoalesce:
+      case Op::kSubstring: return Unknown();
       default: {  // a predicate used as a boolean value
         std::vector<Outcomes> o = Predicate(e);
         Ranges out;

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
+#include "common/value_format.h"
 #include "expr/expr.h"
 #include "expr_test_util.h"
 
@@ -277,6 +279,11 @@ TEST_F(ExprBinderTest, ValueFunctions) {
   EXPECT_EQ(Bound("id < length('héllo')"), "id < 5");
   EXPECT_EQ(Bound("id > abs(-2)"), "id > 2");
   EXPECT_EQ(Bound("lower(NULL) IS NULL"), "TRUE");
+  EXPECT_EQ(Bound("substring(name FROM 2 FOR 3) = 'x'"), "substring(name, 2, 3) = 'x'");
+  EXPECT_EQ(Bound("substr(name, -2) = 'x'"), "substring(name, -2) = 'x'");
+  EXPECT_EQ(Bound("left(name, 2) = right(name, 2)"), "left(name, 2) = right(name, 2)");
+  EXPECT_EQ(Bound("name = substring('hello', 2, 3)"), "name = 'ell'");
+  EXPECT_EQ(Bound("substring(name, NULL) IS NULL"), "TRUE");
   // abs: integers widened to int64 (an unsigned one is its own), decimals and floats kept.
   EXPECT_EQ(Bound("abs(i8) > 3"), "abs(CAST(i8 AS int64)) > 3");
   EXPECT_EQ(Bound("abs(u64) > 3"), "u64 > 3");
@@ -326,6 +333,30 @@ TEST_F(ExprBinderTest, IntervalsMeetDateAndTimestampLiterals) {
   EXPECT_EQ(Bound("d > DATE '2024-01-01' + INTERVAL 5"),
             "error: at 35: expected an interval unit (DAY, MONTH, ...) after INTERVAL 5");
   EXPECT_EQ(Bound("d > DATE '2024-01-01' + NULL + INTERVAL 1 DAY"), "NULL");
+}
+
+// now() and current_date: the binding's instant (one for the whole filter), as literals.
+TEST_F(ExprBinderTest, ClockLiterals) {
+  const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  const std::string today = FormatDate(micros / 86'400'000'000);
+  const std::string bound = Bound("d <= current_date AND d <= today() AND d > CURRENT_DATE - 7");
+  EXPECT_EQ(bound.find("(d <= DATE '" + today + "') AND (d <= DATE '" + today + "')"), 0u)
+      << bound;  // (a run across midnight UTC would see two days: microseconds apart)
+  const std::string instants = Bound("ts_ms < now() AND ts_ms < current_timestamp");
+  const size_t first = instants.find("TIMESTAMP '");
+  ASSERT_NE(first, std::string::npos) << instants;
+  const std::string literal = instants.substr(first, instants.find('\'', first + 11) - first);
+  EXPECT_NE(instants.find(literal, first + 1), std::string::npos) << instants;  // one instant
+  const int64_t yesterday = micros / 86'400'000'000 - 1;
+  EXPECT_NE(Bound("ts_ms < now() - INTERVAL 1 DAY").find("TIMESTAMP '" + FormatDate(yesterday)),
+            std::string::npos);
+  EXPECT_EQ(Bound("d < now(1)"),
+            "error: at 5: unknown function 'now' or not a condition (conditions: starts_with, "
+            "ends_with, contains, prefix, suffix, st_intersects_extent; values: abs, coalesce, "
+            "ifnull, length, lower, upper, strlen, octet_length, year, month, day, ..., "
+            "date_part, date_trunc, variant_get)");
 }
 
 TEST_F(ExprBinderTest, SyntaxErrorsNamePositions) {

@@ -282,6 +282,39 @@ TEST_F(ExprEvaluateTest, StringFunctionsAsDuckDB) {
   EXPECT_FALSE(Try("length(name, name) = 1").ok());
 }
 
+// substring, left and right in code points, with DuckDB's rules for offsets and lengths that
+// are zero, negative or past either end (each expected string is DuckDB 1.5's result).
+TEST_F(ExprEvaluateTest, SubstringLeftRightAsDuckDB) {
+  Set("name", MakeStrings({"abc", "", kNull}));
+  const std::pair<const char*, const char*> kCases[] = {
+      {"substring(name, 2, 3)", "bc"},   {"substring(name, 0, 2)", "a"},
+      {"substring(name, 0, 1)", ""},     {"substring(name, 0, -1)", ""},
+      {"substring(name, -2, 2)", "bc"},  {"substring(name, -5, 2)", ""},
+      {"substring(name, -5, 4)", "ab"},  {"substring(name, 2, -1)", "a"},
+      {"substring(name, -1, -1)", "b"},  {"substring(name, 4, -2)", "bc"},
+      {"substring(name, 10, -8)", "bc"}, {"substring(name, -3, -1)", ""},
+      {"substring(name, 5)", ""},        {"substr(name, -2)", "bc"},
+      {"substring(name, 2, 0)", ""},     {"left(name, 0)", ""},
+      {"left(name, -1)", "ab"},          {"left(name, -5)", ""},
+      {"right(name, 5)", "abc"},         {"right(name, -1)", "bc"},
+      {"right(name, -5)", ""},           {"substring(name FROM 2 FOR 1)", "b"}};
+  for (const auto& [call, expected] : kCases) {
+    // '' gives '' whatever the offsets; NULL gives NULL.
+    EXPECT_EQ(Eval(std::string(call) + " = '" + expected + "'"),
+              (Rows{1, static_cast<uint8_t>(expected[0] == 0 ? 1 : 0), 0}))
+        << call;
+  }
+  Set("name", MakeStrings({"abc", "héllo", "", kNull}));
+  EXPECT_EQ(Eval("substring(name, 2, 3) = 'éll'"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("left(name, 2) = 'hé' AND right(name, 2) = 'lo'"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("substring(name, -3, 2) = 'll'"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("substring(name, 1, 1) IS NULL"), (Rows{0, 0, 0, 1}));
+  EXPECT_FALSE(Try("substring(name, id) = 'x'").ok());
+  EXPECT_FALSE(Try("substring(name, 4294967296) = 'x'").ok());
+  EXPECT_FALSE(Try("left(name) = 'x'").ok());
+  EXPECT_FALSE(Try("substring(bin, 1, 1) = 'x'").ok());
+}
+
 // abs: integers in the one int64 domain (abs(INT64_MIN) overflows, as in DuckDB), decimals at
 // their scale, floats; coalesce: the first non-NULL in the operands' common type.
 TEST_F(ExprEvaluateTest, AbsAndCoalesce) {

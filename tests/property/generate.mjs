@@ -727,12 +727,23 @@ function atom(rng, ctx) {
       if (leaf.cat === 'str') {
         const s = String(v ?? '');
         const cased = rng.pick([s, s.toLowerCase(), s.toUpperCase(), flipCase(s)]);
-        switch (rng.int(0, 4)) {
+        switch (rng.int(0, 5)) {
           case 0: return `${rng.pick(['lower', 'upper', 'lcase', 'ucase'])}(${x}) ${op} ${sqlStr(cased)}`;
           case 1: return `${rng.pick(['length', 'len', 'char_length', 'strlen'])}(${x}) ${op} ${rng.int(0, 12)}`;
           case 2: return `lower(${x}) ${rng.chance(0.25) ? 'NOT ' : ''}LIKE ${sqlStr(likePattern(rng, leaf).toLowerCase())}`;
           case 3: return `${rng.pick(['coalesce', 'ifnull'])}(${x}, ${sqlStr(cased)}) ${op} ${lit()}`;
-          default: return `coalesce(upper(${x}), 'NONE') ${op} ${sqlStr(cased)}`;
+          case 4: return `coalesce(upper(${x}), 'NONE') ${op} ${sqlStr(cased)}`;
+          default: {
+            // substring/left/right with offsets and lengths zero, negative or past either end,
+            // against a piece of a value (code points, as DuckDB's).
+            const a = rng.pick([1, 2, 0, -1, -2, -5, 3, 10]);
+            const b = rng.pick([1, 2, 3, 0, -1, -2, 8]);
+            const call = rng.pick([`substring(${x}, ${a}, ${b})`, `substr(${x}, ${a})`, `substring(${x} FROM ${a} FOR ${b})`,
+                                   `left(${x}, ${b})`, `right(${x}, ${b})`]);
+            const chars = [...s];
+            const piece = chars.slice(rng.int(0, chars.length), rng.int(0, chars.length + 1)).join('');
+            return `${call} ${op} ${sqlStr(rng.chance(0.7) ? piece : cased)}`;
+          }
         }
       }
       if (leaf.cat === 'bool') {

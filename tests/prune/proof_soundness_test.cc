@@ -171,6 +171,7 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kOctetLength:
     case Op::kAbs:
     case Op::kCoalesce:
+    case Op::kSubstring:
     case Op::kVariantGet:
     case Op::kGuarded: break;
   }
