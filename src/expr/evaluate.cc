@@ -617,6 +617,24 @@ class Evaluator {
     return v;
   }
 
+  // A bytes vector of n_ rows: append(i, &data) appends row i's bytes (none for a NULL row).
+  template <typename F>
+  Vec BuildBytes(F&& append) {
+    auto holder = std::make_shared<std::pair<std::vector<int64_t>, std::string>>();
+    holder->first.resize(static_cast<size_t>(n_) + 1);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(holder->second.size());
+      append(i, &holder->second);
+    }
+    holder->first[static_cast<size_t>(n_)] = static_cast<int64_t>(holder->second.size());
+    Vec out;
+    out.phys = Phys::kBytes;
+    out.offsets = holder->first.data();
+    out.data = reinterpret_cast<const uint8_t*>(holder->second.data());
+    out.keep_values = std::move(holder);
+    return out;
+  }
+
   // A scalar as a full vector (for the few kernels that take no scalars).
   Vec Broadcast(const Vec& s) {
     Vec v;
@@ -628,21 +646,10 @@ class Evaluator {
     }
     const Value& x = s.scalar_value;
     if (IsBytesPhys(s.phys)) {
-      auto holder = std::make_shared<std::pair<std::vector<int64_t>, std::string>>();
-      holder->first.resize(static_cast<size_t>(n_ + 1));
-      std::string repeated;
-      repeated.reserve(x.bytes.size() * static_cast<size_t>(n_));
-      for (int64_t i = 0, n = n_; i < n; ++i) {
-        holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(repeated.size());
-        repeated += x.bytes;
-      }
-      holder->first[static_cast<size_t>(n_)] = static_cast<int64_t>(repeated.size());
-      holder->second = std::move(repeated);
-      v.phys = Phys::kBytes;
-      v.offsets = holder->first.data();
-      v.data = reinterpret_cast<const uint8_t*>(holder->second.data());
-      v.keep_values = holder;
-      return v;
+      Vec bytes = BuildBytes([&](int64_t, std::string* data) { *data += x.bytes; });
+      bytes.valid = v.valid;
+      bytes.keep_valid = v.keep_valid;
+      return bytes;
     }
     VisitFixed(s.phys, [&](auto tag) {
       using T = decltype(tag);
@@ -1160,17 +1167,6 @@ class Evaluator {
 
   // ---- lower, upper, length, octet_length, abs, coalesce ----
 
-  // A bytes vector of n_ rows over strings built in *holder (offsets[i] to offsets[i + 1]).
-  using BytesHolder = std::pair<std::vector<int64_t>, std::string>;
-  static Vec BytesVec(std::shared_ptr<BytesHolder> holder) {
-    Vec out;
-    out.phys = Phys::kBytes;
-    out.offsets = holder->first.data();
-    out.data = reinterpret_cast<const uint8_t*>(holder->second.data());
-    out.keep_values = std::move(holder);
-    return out;
-  }
-
   Result<Vec> EvalStringFunction(const Expr& e) {
     PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
     if (a.scalar) a = Broadcast(a);
@@ -1184,19 +1180,14 @@ class Evaluator {
       }
       return out;
     }
-    auto holder = std::make_shared<BytesHolder>();
-    holder->first.resize(static_cast<size_t>(n_) + 1);
-    for (int64_t i = 0, n = n_; i < n; ++i) {
-      holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(holder->second.size());
-      if (a.valid != nullptr && !a.valid[i]) continue;
+    Vec out = BuildBytes([&](int64_t i, std::string* data) {
+      if (a.valid != nullptr && !a.valid[i]) return;
       if (e.op == Op::kSubstring) {
-        holder->second += SubstringByMode(e.pattern, BytesAt(a, i), e.list);
+        *data += SubstringByMode(e.pattern, BytesAt(a, i), e.list);
       } else {
-        AppendCaseMapped(BytesAt(a, i), e.op == Op::kUpper, &holder->second);
+        AppendCaseMapped(BytesAt(a, i), e.op == Op::kUpper, data);
       }
-    }
-    holder->first[static_cast<size_t>(n_)] = static_cast<int64_t>(holder->second.size());
-    Vec out = BytesVec(std::move(holder));
+    });
     out.valid = a.valid;
     out.keep_valid = a.keep_valid;
     return out;
@@ -1272,18 +1263,13 @@ class Evaluator {
       return k < args.size() ? &args[k] : nullptr;
     };
     if (IsBytesPhys(phys)) {
-      auto holder = std::make_shared<BytesHolder>();
-      holder->first.resize(static_cast<size_t>(n_) + 1);
-      for (int64_t i = 0, n = n_; i < n; ++i) {
-        holder->first[static_cast<size_t>(i)] = static_cast<int64_t>(holder->second.size());
+      Vec bytes = BuildBytes([&](int64_t i, std::string* data) {
         if (const Vec* v = from(i)) {
-          holder->second += BytesAt(*v, i);
+          *data += BytesAt(*v, i);
         } else if (phys == Phys::kFixed) {  // a NULL row keeps its place
-          holder->second.append(static_cast<size_t>(e.type->byte_width), '\0');
+          data->append(static_cast<size_t>(e.type->byte_width), '\0');
         }
-      }
-      holder->first[static_cast<size_t>(n_)] = static_cast<int64_t>(holder->second.size());
-      Vec bytes = BytesVec(std::move(holder));
+      });
       if (phys == Phys::kFixed) {  // same width in every child: the bytes laid end to end
         bytes.phys = Phys::kFixed;
         bytes.width = e.type->byte_width;
