@@ -547,7 +547,8 @@ void SyntheticSeeds(SeedSink& sink) {
       "d <= DATE '1998-12-01' - INTERVAL '90' DAY AND ts < DATE '1994-01-01' + INTERVAL 1 YEAR "
       "AND tsz >= TIMESTAMP '2024-01-31 10:00' + INTERVAL '1 month -2 days 1.5 hours' AND "
       "d = DATE '2024-01-01' + 5 AND substring(s FROM -2 FOR 3) = left(s, -1) AND "
-      "right(s, 2) <> substr(s, 0) AND ts < now() - INTERVAL 1 DAY AND d < current_date",
+      "right(s, 2) <> substr(s, 0) AND ts < now() - INTERVAL 1 DAY AND d < current_date AND "
+      "NOT isnan(f32) AND isfinite(f64 / i64) AND NOT isinf(dec)",
   };
   int k = 0;
   for (const char* f : filters) {

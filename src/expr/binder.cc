@@ -506,7 +506,10 @@ class Binder {
                                                                  {"substring", Op::kSubstring},
                                                                  {"substr", Op::kSubstring},
                                                                  {"left", Op::kSubstring},
-                                                                 {"right", Op::kSubstring}};
+                                                                 {"right", Op::kSubstring},
+                                                                 {"isnan", Op::kFloatTest},
+                                                                 {"isinf", Op::kFloatTest},
+                                                                 {"isfinite", Op::kFloatTest}};
     for (const auto& [n, op] : kNames) {
       if (name == n) return op;
     }
@@ -516,6 +519,7 @@ class Binder {
   Result<Operand> BindValueFunction(const AstNode& n, Op op) {
     if (op == Op::kCoalesce) return BindCoalesce(n);
     if (op == Op::kSubstring) return BindSubstring(n);
+    if (op == Op::kFloatTest) return BindFloatTest(n);
     if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
     x = SettleVariant(x, op == Op::kAbs ? variant::SqlType::kDouble : variant::SqlType::kVarchar);
@@ -591,6 +595,49 @@ class Binder {
     }
     out.kind = Literal::Kind::kInteger;
     out.i = op == Op::kLength ? CodePointCount(lit.s) : static_cast<int64_t>(lit.s.size());
+    return out;
+  }
+
+  // isnan(x), isinf(x), isfinite(x) of a number (an integer or decimal as a double: never NaN
+  // or infinite), as DuckDB's.
+  Result<Operand> BindFloatTest(const AstNode& n) {
+    if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+    x = SettleVariant(x, variant::SqlType::kDouble);
+    Operand out;
+    out.pos = n.pos;
+    out.description = n.name + " of " + x.description;
+    auto test = [&](double v) {
+      return n.name == "isnan"   ? std::isnan(v)
+             : n.name == "isinf" ? std::isinf(v)
+                                 : std::isfinite(v);
+    };
+    if (x.is_literal()) {
+      const Literal& lit = x.literal;
+      if (lit.kind == Literal::Kind::kNull) return x;
+      if (lit.kind != Literal::Kind::kInteger && lit.kind != Literal::Kind::kDecimal &&
+          lit.kind != Literal::Kind::kFloat) {
+        return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
+      }
+      out.literal.kind = Literal::Kind::kBool;
+      out.literal.b = test(lit.kind == Literal::Kind::kFloat ? lit.f : 0.0);
+      out.description = LiteralText(out.literal);
+      return out;
+    }
+    if (!IsNumeric(FamilyOf(*x.expr->type))) {
+      return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
+    }
+    ExprPtr operand = x.expr;
+    const TypeId id = operand->type->id;
+    if (id != TypeId::kFloat64 && id != TypeId::kFloat32 && id != TypeId::kFloat16) {
+      operand = MakeCast(operand, Float64());
+    }
+    auto e = std::make_shared<Expr>();
+    e->op = Op::kFloatTest;
+    e->type = Boolean();
+    e->pattern = n.name;
+    e->children = {operand};
+    out.expr = ExprPtr(e);
     return out;
   }
 

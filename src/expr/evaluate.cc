@@ -350,6 +350,7 @@ class Evaluator {
       case Op::kOctetLength:
       case Op::kSubstring: return EvalStringFunction(e);
       case Op::kAbs: return EvalAbs(e);
+      case Op::kFloatTest: return EvalFloatTest(e);
       case Op::kCoalesce: return EvalCoalesce(e);
       case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
       case Op::kAdd:
@@ -1190,6 +1191,30 @@ class Evaluator {
     });
     out.valid = a.valid;
     out.keep_valid = a.keep_valid;
+    return out;
+  }
+
+  // isnan(x), isinf(x), isfinite(x) of a float vector.
+  Result<Vec> EvalFloatTest(const Expr& e) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+    if (a.scalar) a = Broadcast(a);
+    if (!IsFloatPhys(a.phys)) return Status::Internal("a float test of a non-float vector");
+    uint8_t* result = nullptr;
+    Vec out = NullWhere(a, Phys::kBool, &result);
+    const int test = e.pattern == "isnan" ? 0 : e.pattern == "isinf" ? 1 : 2;
+    auto classify = [&](auto tag) {
+      using T = decltype(tag);
+      const auto* in = static_cast<const T*>(a.values);
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        const T v = in[i];
+        result[i] = test == 0 ? std::isnan(v) : test == 1 ? std::isinf(v) : std::isfinite(v);
+      }
+    };
+    if (a.phys == Phys::kF32) {
+      classify(float{});
+    } else {
+      classify(double{});
+    }
     return out;
   }
 

@@ -95,6 +95,7 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kAbs:
     case Op::kCoalesce:
     case Op::kSubstring:
+    case Op::kFloatTest:
     case Op::kIntersectsExtent:
     case Op::kVariantGet:
     case Op::kGuarded: return ToString(e, filter);
@@ -220,6 +221,7 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
       }
       return out + ")";
     }
+    case Op::kFloatTest: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
     case Op::kSubstring: {
       std::string out = e.pattern + "(" + ToString(*e.children[0], filter);
       for (const Value& v : e.list) out += ", " + DebugString(v);

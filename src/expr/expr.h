@@ -35,6 +35,8 @@
 //   kAbs: one child of the node's own type: int64 (any integer, widened; an unsigned one binds
 //        to itself), decimal128 or a float; abs(INT64_MIN) is an overflow error at evaluation
 //   kCoalesce: two or more children of the node's own type; the first non-NULL, else NULL
+//   kFloatTest: one float64 or float32 child (numbers cast to double); `pattern` "isnan",
+//        "isinf" or "isfinite"; boolean, NULL for NULL
 //   kSubstring: one string child; `pattern` "substring" with `list` {offset} or {offset,
 //        length}, or "left" / "right" with {n}: integers in DuckDB's range (+-2^32); a string
 //        (string_functions.h SubstringOf, LeftOf, RightOf: code points, as DuckDB's)
@@ -126,6 +128,7 @@ enum class Op : uint8_t {
   kAbs,
   kCoalesce,
   kSubstring,
+  kFloatTest,
 };
 
 struct Expr {

@@ -298,7 +298,8 @@ class Prover {
       case Op::kIntersectsExtent: return IntersectsExtent(e);
       case Op::kILike:
       case Op::kEndsWith:
-      case Op::kContains: {
+      case Op::kContains:
+      case Op::kFloatTest: {  // NULL in, NULL out; otherwise TRUE or FALSE
         if (e.children.size() != 1) return Any();
         if (e.children[0]->op == Op::kLiteral) return LiteralLike(e);
         Ranges r = Values(*e.children[0]);  // NULL in, NULL out; otherwise TRUE or FALSE

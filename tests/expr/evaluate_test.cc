@@ -315,6 +315,26 @@ TEST_F(ExprEvaluateTest, SubstringLeftRightAsDuckDB) {
   EXPECT_FALSE(Try("substring(bin, 1, 1) = 'x'").ok());
 }
 
+// isnan, isinf, isfinite of floats; numbers of other types are never NaN or infinite.
+TEST_F(ExprEvaluateTest, FloatTests) {
+  const double nan = std::nan("");
+  const double inf = std::numeric_limits<double>::infinity();
+  Set("f64", MakeFixed<double>(Float64(), {nan, inf, -inf, 1.5, kNull}));
+  Set("f32", MakeFixed<float>(Float32(), {1.0F, std::nanf(""), kNull,
+                                          -std::numeric_limits<float>::infinity(), 0.0F}));
+  Set("id", MakeFixed<int64_t>(Int64(), {1, kNull, 3, 4, 5}));
+  EXPECT_EQ(Eval("isnan(f64)"), (Rows{1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("isinf(f64)"), (Rows{0, 1, 1, 0, 0}));
+  EXPECT_EQ(Eval("isfinite(f64)"), (Rows{0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("isnan(f64) IS NULL"), (Rows{0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("isnan(f32) OR isinf(f32)"), (Rows{0, 1, 0, 1, 0}));
+  EXPECT_EQ(Eval("NOT isnan(id)"), (Rows{1, 0, 1, 1, 1}));
+  EXPECT_EQ(Eval("isfinite(id) AND isinf(1.5e0) = FALSE"), (Rows{1, 0, 1, 1, 1}));
+  EXPECT_EQ(Eval("isinf(f64 / 0)"), (Rows{0, 1, 1, 1, 0}));
+  EXPECT_FALSE(Try("isnan(name)").ok());
+  EXPECT_FALSE(Try("isnan('nan')").ok());
+}
+
 // abs: integers in the one int64 domain (abs(INT64_MIN) overflows, as in DuckDB), decimals at
 // their scale, floats; coalesce: the first non-NULL in the operands' common type.
 TEST_F(ExprEvaluateTest, AbsAndCoalesce) {

@@ -172,6 +172,7 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kAbs:
     case Op::kCoalesce:
     case Op::kSubstring:
+    case Op::kFloatTest:
     case Op::kVariantGet:
     case Op::kGuarded: break;
   }
