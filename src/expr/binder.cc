@@ -1,5 +1,6 @@
 // The binder: resolves names against the schema, types every node, and coerces literals to the
-// column side's comparison domain without ever rounding (docs/filter-language.md).
+// column side's comparison domain without ever rounding (docs/filter-language.md). The
+// function calls are bound in binder_functions.cc.
 #include "expr/binder.h"
 
 #include "arrow/cast.h"
@@ -7,48 +8,22 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <utility>
 
 #include "column/arrow_type.h"
+#include "expr/binder_internal.h"
 #include "expr/lexer.h"
 #include "expr/parser.h"
-#include "expr/string_functions.h"
 #include "expr/temporal_text.h"
-#include "geo/geoarrow.h"
 #include "variant/shredding.h"
 
 namespace pqsift::expr {
-namespace {
-
-using ExprPtr = std::shared_ptr<const Expr>;
-using TypePtr = std::shared_ptr<const DataType>;
-
-// Beyond every value of every kInt domain: a literal further out is clamped here, which changes
-// no comparison (arrow/cast.h).
-const int128 kClampLimit = cast::ClampLimit();
-
-using cast::Pow10;
-using cast::ScaleExact;
-using cast::TickDigits;
-using cast::Ticks;
+namespace binding {
 
 std::string Int128Text(int128 v) { return DebugString(Value::Int(v)); }
-
-enum class Family : uint8_t {
-  kBool,
-  kInt,
-  kDecimal,
-  kFloat,
-  kBytes,  // large_utf8, large_binary, fixed_size_binary
-  kDate,
-  kTimestamp,
-  kTime,
-  kOther,
-};
 
 // The day (since 1970-01-01) of an instant in nanoseconds, floored.
 int128 DayOfNanos(int128 nanos) {
@@ -149,9 +124,6 @@ ExprPtr MakeNode(Op op, TypePtr type, std::vector<ExprPtr> children) {
 ExprPtr MakeCompare(Op op, ExprPtr a, ExprPtr b) {
   return MakeNode(op, Boolean(), {std::move(a), std::move(b)});
 }
-
-ExprPtr MakeLiteral(Value v, TypePtr type);
-double RationalToFloat(int128 unscaled, int32_t scale, bool single);
 
 // A cast of a literal is done now; the binder only casts literals to types that hold them
 // exactly, or round them as DuckDB does (integers to int64, a float or a decimal of a larger
@@ -282,1843 +254,1201 @@ std::optional<std::string> ParseUuid(std::string_view text) {
 
 // ---- the binder ----
 
-// A path into a VARIANT column not yet given a SQL type: `v.a.b` takes its type where it is
-// used (Binder::SettleVariant).
-struct VariantPath {
-  ExprPtr column;  // kColumn of the VARIANT group
-  std::vector<variant::PathStep> steps;
-};
+Result<BoundFilter> Binder::Bind(std::string_view text) {
+  PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<AstNode> ast, Parse(text));
+  PQSIFT_ASSIGN_OR_RETURN(ExprPtr root, BindPredicate(*ast));
+  filter_.root = std::move(root);
+  filter_.text = std::string(text);
+  return std::move(filter_);
+}
 
-struct Operand {
-  ExprPtr expr;  // null for a literal (and for a variant path until settled)
-  Literal literal;
-  int32_t pos = 0;
-  std::string description;  // "int64 column 'id'", "string 'abc'"
-  bool uuid = false;        // a UUID column: strings in UUID text form compare as its 16 bytes
-  std::optional<VariantPath> variant;
+Result<BoundFilter> Binder::Bind(const AstNode& ast, std::string_view text) {
+  PQSIFT_ASSIGN_OR_RETURN(ExprPtr root, BindPredicate(ast));
+  filter_.root = std::move(root);
+  filter_.text = std::string(text);
+  return std::move(filter_);
+}
 
-  bool is_literal() const { return expr == nullptr && !variant; }
-};
-
-// How a literal meets the column side.
-struct Coerced {
-  enum class Kind : uint8_t { kExact, kBetween, kFloatCast } kind = Kind::kExact;
-  Value value;       // kExact: in the column side's domain
-  int128 floor = 0;  // kBetween: the literal lies strictly between floor and floor + 1
-};
-
-class Binder {
- public:
-  explicit Binder(const Schema& schema) : schema_(schema) {}
-
-  Result<BoundFilter> Bind(std::string_view text) {
-    PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<AstNode> ast, Parse(text));
-    PQSIFT_ASSIGN_OR_RETURN(ExprPtr root, BindPredicate(*ast));
-    filter_.root = std::move(root);
-    filter_.text = std::string(text);
-    return std::move(filter_);
-  }
-
-  Result<BoundFilter> Bind(const AstNode& ast, std::string_view text) {
-    PQSIFT_ASSIGN_OR_RETURN(ExprPtr root, BindPredicate(ast));
-    filter_.root = std::move(root);
-    filter_.text = std::string(text);
-    return std::move(filter_);
-  }
-
- private:
-  // ---- operands ----
-
-  Result<Operand> BindOperand(const AstNode& n) {
-    switch (n.kind) {
-      case AstNode::Kind::kColumn: return BindColumn(n);
-      case AstNode::Kind::kLiteral: {
-        Operand o;
-        o.literal = n.literal;
-        o.pos = n.pos;
-        o.description = LiteralText(n.literal);
-        return o;
+// ---- operands ----
+Result<Operand> Binder::BindOperand(const AstNode& n) {
+  switch (n.kind) {
+    case AstNode::Kind::kColumn: return BindColumn(n);
+    case AstNode::Kind::kLiteral: {
+      Operand o;
+      o.literal = n.literal;
+      o.pos = n.pos;
+      o.description = LiteralText(n.literal);
+      return o;
+    }
+    case AstNode::Kind::kNegate: return BindNegate(n);
+    case AstNode::Kind::kArithmetic: return BindArithmetic(n);
+    case AstNode::Kind::kCast: return BindCast(n);
+    case AstNode::Kind::kCall:
+      if (n.name == "variant_get") return BindVariantGet(n);
+      if (std::optional<std::string> field = DateFieldOfCall(n)) return BindDatePart(n, *field);
+      if (n.name == "date_trunc" || n.name == "datetrunc") return BindDateTrunc(n);
+      if (std::optional<Op> op = ValueFunctionNamed(n.name)) return BindValueFunction(n, *op);
+      if (std::optional<Operand> clock = ClockLiteral(n.name, n.pos); clock && n.children.empty()) {
+        return *clock;
       }
-      case AstNode::Kind::kNegate: return BindNegate(n);
-      case AstNode::Kind::kArithmetic: return BindArithmetic(n);
-      case AstNode::Kind::kCast: return BindCast(n);
-      case AstNode::Kind::kCall:
-        if (n.name == "variant_get") return BindVariantGet(n);
-        if (std::optional<std::string> field = DateFieldOfCall(n)) return BindDatePart(n, *field);
-        if (n.name == "date_trunc" || n.name == "datetrunc") return BindDateTrunc(n);
-        if (std::optional<Op> op = ValueFunctionNamed(n.name)) return BindValueFunction(n, *op);
-        if (std::optional<Operand> clock = ClockLiteral(n.name, n.pos);
-            clock && n.children.empty()) {
-          return *clock;
-        }
-        [[fallthrough]];
-      default: {
-        PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
-        Operand o;
-        o.expr = std::move(p);
-        o.pos = n.pos;
-        o.description = "boolean expression";
-        return o;
-      }
+      [[fallthrough]];
+    default: {
+      PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(n));
+      Operand o;
+      o.expr = std::move(p);
+      o.pos = n.pos;
+      o.description = "boolean expression";
+      return o;
     }
   }
+}
 
-  // The field a call names: year(x), month(x), ... (DuckDB's names and aliases), or
-  // date_part('field', x), which extract(field FROM x) parses into; nullopt for other calls.
-  static std::optional<std::string> DateFieldOfCall(const AstNode& n) {
-    static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
-        {"dayofmonth", "day"}, {"dayofweek", "dow"}, {"weekday", "dow"}, {"dayofyear", "doy"},
-        {"years", "year"},     {"months", "month"},  {"days", "day"},    {"hours", "hour"},
-        {"minutes", "minute"}, {"seconds", "second"}};
-    auto canonical = [](std::string name) {
-      for (const auto& [alias, field] : kAliases) {
-        if (name == alias) return std::string(field);
-      }
-      return name;
-    };
-    if (n.name == "date_part" || n.name == "datepart") {
-      if (n.children.size() != 2 || n.children[0]->kind != AstNode::Kind::kLiteral ||
-          n.children[0]->literal.kind != Literal::Kind::kString) {
-        return std::string();  // an error for BindDatePart to report
-      }
-      std::string name = n.children[0]->literal.s;
-      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return canonical(std::move(name));
+Result<Operand> Binder::BindColumn(const AstNode& n) {
+  std::string path;
+  for (const std::string& part : n.path) path += (path.empty() ? "" : ".") + part;
+  const ColumnDescriptor* column = n.subscripts.empty() ? FindLeaf(path) : nullptr;
+  if (column == nullptr) {
+    if (std::optional<Result<Operand>> v = BindVariantPath(n)) return *v;
+    if (!n.subscripts.empty()) {
+      return ErrorAt(n.subscripts[0].pos, "[ ] subscripts need a VARIANT column");
     }
-    // The functions DuckDB has (no dow() or doy(): those are date_part's names).
-    static constexpr std::string_view kFunctions[] = {
-        "year",   "quarter", "month",     "day",     "dayofmonth", "hour",
-        "minute", "second",  "dayofweek", "weekday", "isodow",     "dayofyear"};
-    for (std::string_view f : kFunctions) {
-      if (n.name == f) return canonical(n.name);
-    }
-    return std::nullopt;
-  }
-
-  // date_trunc('unit', x) of a date or timestamp: a microsecond timestamp, of x's zone (expr.h
-  // kDateTrunc), as DuckDB's.
-  Result<Operand> BindDateTrunc(const AstNode& n) {
-    if (n.children.size() != 2 || n.children[0]->kind != AstNode::Kind::kLiteral ||
-        n.children[0]->literal.kind != Literal::Kind::kString) {
-      return ErrorAt(n.pos,
-                     "date_trunc needs a unit ('year', 'quarter', 'month', 'week', 'day', "
-                     "'hour', 'minute', 'second') and a date or timestamp");
-    }
-    std::string unit = n.children[0]->literal.s;
-    for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!TruncUnitNamed(unit)) {
-      return ErrorAt(n.children[0]->pos, "date_trunc: unknown unit '" + unit + "'");
-    }
-    return BindDateFunction(n, *n.children[1], Op::kDateTrunc, std::move(unit));
-  }
-
-  // A date function (kDatePart: BIGINT; kDateTrunc: a microsecond timestamp of the operand's
-  // zone) named `pattern`, over the date or timestamp operand `arg` of call `n`.
-  Result<Operand> BindDateFunction(const AstNode& n, const AstNode& arg, Op op,
-                                   std::string pattern) {
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(arg));
-    if (x.is_literal()) {
-      return ErrorAt(x.pos, n.name + " needs a date or timestamp column, not " + x.description);
-    }
-    const Family f = FamilyOf(*x.expr->type);
-    if (f != Family::kDate && f != Family::kTimestamp) {
-      return ErrorAt(x.pos, n.name + " needs a date or timestamp, not " + x.description);
-    }
-    auto e = std::make_shared<Expr>();
-    e->op = op;
-    e->type =
-        op == Op::kDatePart
-            ? Int64()
-            : Timestamp(TimeUnit::kMicros, f == Family::kTimestamp ? x.expr->type->timezone : "");
-    e->children = {x.expr};
-    Operand out;
-    out.pos = n.pos;
-    out.description = (op == Op::kDatePart ? pattern : n.name) + " of " + x.description;
-    e->pattern = std::move(pattern);
-    out.expr = ExprPtr(e);
-    return out;
-  }
-
-  // year(x) and the other fields of a date or timestamp operand (expr.h kDatePart).
-  Result<Operand> BindDatePart(const AstNode& n, const std::string& field) {
-    const bool part_call = n.name == "date_part" || n.name == "datepart";
-    if (!DateFieldNamed(field)) {
-      return ErrorAt(n.pos, part_call ? "date_part needs a field name ('year', 'month', 'day', "
-                                        "'hour', ...) and a date or timestamp"
-                                      : "unknown date part '" + field + "'");
-    }
-    const size_t arity = part_call ? 2 : 1;
-    if (n.children.size() != arity) {
+    if (std::string group = FindGroup(path); !group.empty()) {
       return ErrorAt(
-          n.pos, n.name + " takes " + std::to_string(arity) + " argument" + (arity > 1 ? "s" : ""));
+          n.pos, "column '" + group + "' is a group (struct, list or map): name a leaf inside it");
     }
-    return BindDateFunction(n, *n.children[arity - 1], Op::kDatePart, field);
+    // SQL's current_date and current_timestamp, where no column has the name.
+    std::string lower = path;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "current_date" || lower == "current_timestamp") {
+      return *ClockLiteral(lower, n.pos);
+    }
+    std::string message = "no column '" + path + "'";
+    if (std::string near = NearestName(path); !near.empty()) {
+      message += " (did you mean '" + near + "'?)";
+    }
+    return ErrorAt(n.pos, message);
   }
-
-  // ---- now(), current_date ----
-
-  // now() (current_timestamp, get_current_timestamp, transaction_timestamp): the time the
-  // filter is bound, a TIMESTAMP WITH TIME ZONE of microseconds, as DuckDB's (the start of its
-  // transaction); today() (current_date): its day in UTC. One instant for the whole filter.
-  // nullopt for other names.
-  std::optional<Operand> ClockLiteral(const std::string& name, int32_t pos) {
-    const bool instant = name == "now" || name == "current_timestamp" ||
-                         name == "get_current_timestamp" || name == "transaction_timestamp";
-    const bool day = name == "today" || name == "current_date";
-    if (!instant && !day) return std::nullopt;
-    if (!now_micros_) {
-      now_micros_ = std::chrono::duration_cast<std::chrono::microseconds>(
-                        std::chrono::system_clock::now().time_since_epoch())
-                        .count();
-    }
-    Operand o;
-    o.pos = pos;
-    if (instant) {
-      o.literal.kind = Literal::Kind::kTimestamp;
-      o.literal.i = int128{*now_micros_} * 1000;
-      o.literal.has_zone = true;
-    } else {
-      constexpr int64_t kMicrosPerDay = 86'400'000'000;
-      o.literal.kind = Literal::Kind::kDate;
-      o.literal.i = *now_micros_ / kMicrosPerDay - (*now_micros_ % kMicrosPerDay < 0 ? 1 : 0);
-    }
-    o.description = LiteralText(o.literal);
-    return o;
+  if (column->max_repetition_level > 0) {
+    return ErrorAt(n.pos, "column '" + column->path +
+                              "' is inside a list or map: filters take top-level or struct "
+                              "fields only");
   }
-
-  // ---- lower, upper, length, strlen, octet_length, abs, coalesce ----
-
-  // The op of a value function by its name (DuckDB's names and aliases); nullopt for others.
-  static std::optional<Op> ValueFunctionNamed(std::string_view name) {
-    static constexpr std::pair<std::string_view, Op> kNames[] = {{"lower", Op::kLower},
-                                                                 {"lcase", Op::kLower},
-                                                                 {"upper", Op::kUpper},
-                                                                 {"ucase", Op::kUpper},
-                                                                 {"length", Op::kLength},
-                                                                 {"len", Op::kLength},
-                                                                 {"char_length", Op::kLength},
-                                                                 {"character_length", Op::kLength},
-                                                                 {"strlen", Op::kOctetLength},
-                                                                 {"octet_length", Op::kOctetLength},
-                                                                 {"abs", Op::kAbs},
-                                                                 {"coalesce", Op::kCoalesce},
-                                                                 {"ifnull", Op::kCoalesce},
-                                                                 {"substring", Op::kSubstring},
-                                                                 {"substr", Op::kSubstring},
-                                                                 {"left", Op::kSubstring},
-                                                                 {"right", Op::kSubstring},
-                                                                 {"isnan", Op::kFloatTest},
-                                                                 {"isinf", Op::kFloatTest},
-                                                                 {"isfinite", Op::kFloatTest}};
-    for (const auto& [n, op] : kNames) {
-      if (name == n) return op;
-    }
-    return std::nullopt;
+  auto leaf = static_cast<int32_t>(column - schema_.columns().data());
+  int32_t index = -1;
+  for (size_t k = 0; k < filter_.columns.size(); ++k) {
+    if (filter_.columns[k].leaf == leaf) index = static_cast<int32_t>(k);
   }
-
-  Result<Operand> BindValueFunction(const AstNode& n, Op op) {
-    if (op == Op::kCoalesce) return BindCoalesce(n);
-    if (op == Op::kSubstring) return BindSubstring(n);
-    if (op == Op::kFloatTest) return BindFloatTest(n);
-    if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    x = SettleVariant(x, op == Op::kAbs ? variant::SqlType::kDouble : variant::SqlType::kVarchar);
-    Operand out;
-    out.pos = n.pos;
-    out.description = n.name + " of " + x.description;
-    if (x.is_literal()) {
-      if (x.literal.kind == Literal::Kind::kNull) {
-        out.literal.kind = Literal::Kind::kNull;
-        out.description = "NULL";
-        return out;
-      }
-      PQSIFT_ASSIGN_OR_RETURN(out.literal, FoldValueFunction(n, op, x));
-      out.description = LiteralText(out.literal);
-      return out;
-    }
-    const DataType& type = *x.expr->type;
-    const Family family = FamilyOf(type);
-    const bool string = type.id == TypeId::kLargeString;
-    TypePtr result = x.expr->type;
-    ExprPtr operand = x.expr;
-    switch (op) {
-      case Op::kLower:
-      case Op::kUpper:
-      case Op::kLength:
-        if (!string) return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
-        if (op == Op::kLength) result = Int64();
-        break;
-      case Op::kOctetLength:
-        if (family != Family::kBytes || (n.name == "strlen" && !string)) {
-          return ErrorAt(x.pos, n.name + " needs a string" +
-                                    (n.name == "strlen" ? "" : " or blob") + ", not " +
-                                    x.description);
-        }
-        result = Int64();
-        break;
-      default:  // kAbs
-        if (!IsNumeric(family)) return ErrorAt(x.pos, "abs needs a number, not " + x.description);
-        if (family == Family::kInt) {
-          const bool is_unsigned = type.id == TypeId::kUInt8 || type.id == TypeId::kUInt16 ||
-                                   type.id == TypeId::kUInt32 || type.id == TypeId::kUInt64;
-          if (is_unsigned) return x;  // its own absolute value
-          if (type.id != TypeId::kInt64) operand = MakeCast(operand, Int64());
-          result = Int64();  // integers are one int64 domain here, as in arithmetic
-        }
-    }
-    out.expr = MakeNode(op, result, {operand});
-    return out;
+  if (index < 0) {
+    Result<TypePtr> type = column::ArrowTypeForLeaf(*column);
+    if (!type.ok()) return ErrorAt(n.pos, type.status().message());
+    ColumnRef ref;
+    ref.path = column->path;
+    ref.leaf = leaf;
+    ref.type = *type;
+    index = static_cast<int32_t>(filter_.columns.size());
+    filter_.columns.push_back(std::move(ref));
   }
+  const ColumnRef& ref = filter_.columns[static_cast<size_t>(index)];
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kColumn;
+  e->column = index;
+  e->type = ref.type;
+  Operand o;
+  o.expr = std::move(e);
+  o.pos = n.pos;
+  o.description = ref.type->ToString() + " column '" + ref.path + "'";
+  o.uuid = column->logical_type.kind == LogicalType::Kind::kUuid;
+  return o;
+}
 
-  // lower('ABC'), abs(-2.5), ...: the value now, as the evaluator would give it.
-  Result<Literal> FoldValueFunction(const AstNode& n, Op op, const Operand& x) {
-    const Literal& lit = x.literal;
-    Literal out;
-    if (op == Op::kAbs) {
-      if (lit.kind != Literal::Kind::kInteger && lit.kind != Literal::Kind::kDecimal &&
-          lit.kind != Literal::Kind::kFloat) {
-        return ErrorAt(x.pos, "abs needs a number, not " + x.description);
-      }
-      out = lit;
-      out.i = lit.i < 0 ? -lit.i : lit.i;
-      out.f = std::fabs(lit.f);
-      return out;
-    }
-    if (lit.kind != Literal::Kind::kString &&
-        !(op == Op::kOctetLength && n.name != "strlen" && lit.kind == Literal::Kind::kBytes)) {
-      return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
-    }
-    if (op == Op::kLower || op == Op::kUpper) {
-      out.kind = Literal::Kind::kString;
-      AppendCaseMapped(lit.s, op == Op::kUpper, &out.s);
-      return out;
-    }
-    out.kind = Literal::Kind::kInteger;
-    out.i = op == Op::kLength ? CodePointCount(lit.s) : static_cast<int64_t>(lit.s.size());
-    return out;
-  }
-
-  // isnan(x), isinf(x), isfinite(x) of a number (an integer or decimal as a double: never NaN
-  // or infinite), as DuckDB's.
-  Result<Operand> BindFloatTest(const AstNode& n) {
-    if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    x = SettleVariant(x, variant::SqlType::kDouble);
-    Operand out;
-    out.pos = n.pos;
-    out.description = n.name + " of " + x.description;
-    auto test = [&](double v) {
-      return n.name == "isnan"   ? std::isnan(v)
-             : n.name == "isinf" ? std::isinf(v)
-                                 : std::isfinite(v);
-    };
-    if (x.is_literal()) {
-      const Literal& lit = x.literal;
-      if (lit.kind == Literal::Kind::kNull) return x;
-      if (lit.kind != Literal::Kind::kInteger && lit.kind != Literal::Kind::kDecimal &&
-          lit.kind != Literal::Kind::kFloat) {
-        return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
-      }
-      out.literal.kind = Literal::Kind::kBool;
-      out.literal.b = test(lit.kind == Literal::Kind::kFloat ? lit.f : 0.0);
-      out.description = LiteralText(out.literal);
-      return out;
-    }
-    if (!IsNumeric(FamilyOf(*x.expr->type))) {
-      return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
-    }
-    ExprPtr operand = x.expr;
-    const TypeId id = operand->type->id;
-    if (id != TypeId::kFloat64 && id != TypeId::kFloat32 && id != TypeId::kFloat16) {
-      operand = MakeCast(operand, Float64());
-    }
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kFloatTest;
-    e->type = Boolean();
-    e->pattern = n.name;
-    e->children = {operand};
-    out.expr = ExprPtr(e);
-    return out;
-  }
-
-  // substring(s, offset[, length]) (substr; SQL's substring(s FROM offset [FOR length])),
-  // left(s, n), right(s, n) of a string, with integer literals in DuckDB's range (expr.h).
-  Result<Operand> BindSubstring(const AstNode& n) {
-    const bool substring = n.name == "substring" || n.name == "substr";
-    if (substring ? n.children.size() < 2 || n.children.size() > 3 : n.children.size() != 2) {
-      return ErrorAt(n.pos, n.name + (substring ? " takes a string, an offset and a length"
-                                                : " takes a string and a count"));
-    }
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    x = SettleVariant(x, variant::SqlType::kVarchar);
-    std::vector<Value> numbers;
-    for (size_t k = 1; k < n.children.size(); ++k) {
-      PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[k]));
-      if (a.is_literal() && a.literal.kind == Literal::Kind::kNull) {
-        Operand null;
-        null.literal.kind = Literal::Kind::kNull;
-        null.pos = n.pos;
-        null.description = "NULL";
-        return null;
-      }
-      // DuckDB's range: offsets and lengths of 32 bits, either sign.
-      constexpr int128 kLimit = int128{1} << 32;
-      if (!a.is_literal() || a.literal.kind != Literal::Kind::kInteger || a.literal.i < -kLimit ||
-          a.literal.i >= kLimit) {
-        return ErrorAt(
-            a.pos,
-            n.name + " needs an integer literal between -2^32 and 2^32 - 1, not " + a.description);
-      }
-      numbers.push_back(Value::Int(a.literal.i));
-    }
-    const std::string mode = substring ? "substring" : n.name;
-    Operand out;
-    out.pos = n.pos;
-    out.description = n.name + " of " + x.description;
-    if (x.is_literal()) {
-      if (x.literal.kind == Literal::Kind::kNull) return x;
-      if (x.literal.kind != Literal::Kind::kString) {
-        return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
-      }
-      out.literal.kind = Literal::Kind::kString;
-      out.literal.s = std::string(SubstringByMode(mode, x.literal.s, numbers));
-      out.description = LiteralText(out.literal);
-      return out;
-    }
-    if (x.expr->type->id != TypeId::kLargeString) {
-      return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
-    }
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kSubstring;
-    e->type = x.expr->type;
-    e->pattern = mode;
-    e->list = std::move(numbers);
-    e->children = {x.expr};
-    out.expr = ExprPtr(e);
-    return out;
-  }
-
-  // coalesce(a, b, ...) (ifnull(a, b)): the operands in one type, the column sides' common one
-  // (as a comparison's), literals converted to it exactly. Arguments after a non-NULL literal
-  // are never reached and NULL literals never chosen: both go, and what is left of one operand
-  // is that operand.
-  Result<Operand> BindCoalesce(const AstNode& n) {
-    if (n.children.empty() || (n.name == "ifnull" && n.children.size() != 2)) {
-      return ErrorAt(n.pos, n.name + (n.name == "ifnull" ? " takes two arguments"
-                                                         : " takes one or more arguments"));
-    }
-    std::vector<Operand> args;
-    for (const auto& child : n.children) {
-      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*child));
-      if (x.variant) {
-        return ErrorAt(x.pos, n.name + " of a VARIANT path needs its type: use variant_get");
-      }
-      if (x.is_literal() && x.literal.kind == Literal::Kind::kNull) continue;
-      args.push_back(std::move(x));
-      if (args.back().is_literal()) break;
-    }
-    if (args.empty()) {
-      Operand null;
-      null.literal.kind = Literal::Kind::kNull;
-      null.pos = n.pos;
-      null.description = "NULL";
-      return null;
-    }
-    if (args.size() == 1) return args[0];
-    // The columns' common type: each next one unified with the type so far.
-    Operand common = args[0];
-    for (size_t k = 1; k < args.size() && !args[k].is_literal(); ++k) {
-      PQSIFT_ASSIGN_OR_RETURN(auto pair, Unify(common, args[k], args[k].pos));
-      common.expr = pair.first;
-      if (FamilyOf(*pair.first->type) == Family::kDecimal &&
-          pair.second->type->precision > pair.first->type->precision) {
-        common.expr = pair.second;  // one scale: the wider precision holds both
-      }
-      if (FamilyOf(*pair.first->type) == Family::kInt &&
-          !(*pair.first->type == *pair.second->type)) {
-        // Integers of two widths compare directly; a value of both is an int64, or a
-        // decimal(20, 0) where one is a uint64.
-        const bool unsigned64 =
-            pair.first->type->id == TypeId::kUInt64 || pair.second->type->id == TypeId::kUInt64;
-        common.expr = MakeCast(pair.first, unsigned64 ? Decimal128(20, 0) : Int64());
-      }
-    }
-    // The last operand may be a literal: in the columns' type, or a float literal that makes
-    // a number of them all doubles (as DuckDB's coalesce(f32, 1.5e0) is a DOUBLE).
-    TypePtr type = common.expr->type;
-    std::optional<Coerced> last;
-    if (args.back().is_literal() && args.back().literal.kind == Literal::Kind::kFloat &&
-        IsNumeric(FamilyOf(*type))) {
-      // A double literal makes the numbers doubles, also where it is a float32 (DuckDB).
-      type = Float64();
-      last = Coerced{Coerced::Kind::kFloatCast, Value::Float(args.back().literal.f), 0};
-    } else if (args.back().is_literal() && args.back().literal.kind == Literal::Kind::kInteger &&
-               FamilyOf(*type) == Family::kInt) {
-      // An integer literal meets integer columns in a type that holds it and them: int64
-      // (uint64 for a uint64 column), else decimal(38, 0). coalesce(u32, -97) is -97.
-      const int128 v = args.back().literal.i;
-      if (type->id == TypeId::kUInt64 ? v < 0 || v > int128{UINT64_MAX}
-                                      : v < INT64_MIN || v > INT64_MAX) {
-        type = Decimal128(38, 0);
-      } else if (type->id != TypeId::kUInt64) {
-        type = Int64();
-      }
-      last = Coerced{Coerced::Kind::kExact, Value::Int(v), 0};
-    } else if (args.back().is_literal()) {
-      PQSIFT_ASSIGN_OR_RETURN(last, CoerceLiteral(common, args.back()));
-      if (last->kind == Coerced::Kind::kBetween) {
-        return ErrorAt(args.back().pos, n.name + ": " + args.back().description +
-                                            " is not a value of " + common.description +
-                                            "'s type (" + type->ToString() + ")");
-      }
-      if (last->kind == Coerced::Kind::kFloatCast) type = Float64();
-    }
-    std::vector<ExprPtr> children;
-    for (const Operand& x : args) {
-      if (x.is_literal()) continue;
-      const DataType& own = *x.expr->type;
-      const bool same_decimal_scale = own.id == TypeId::kDecimal128 &&
-                                      type->id == TypeId::kDecimal128 && own.scale == type->scale;
-      children.push_back(own == *type || same_decimal_scale ? x.expr : MakeCast(x.expr, type));
-    }
-    if (last) children.push_back(MakeLiteral(std::move(last->value), type));
-    Operand out;
-    out.pos = n.pos;
-    out.description = n.name + " of " + args[0].description;
-    out.expr = MakeNode(Op::kCoalesce, type, std::move(children));
-    return out;
-  }
-
-  Result<Operand> BindColumn(const AstNode& n) {
-    std::string path;
-    for (const std::string& part : n.path) path += (path.empty() ? "" : ".") + part;
-    const ColumnDescriptor* column = n.subscripts.empty() ? FindLeaf(path) : nullptr;
-    if (column == nullptr) {
-      if (std::optional<Result<Operand>> v = BindVariantPath(n)) return *v;
-      if (!n.subscripts.empty()) {
-        return ErrorAt(n.subscripts[0].pos, "[ ] subscripts need a VARIANT column");
-      }
-      if (std::string group = FindGroup(path); !group.empty()) {
-        return ErrorAt(n.pos, "column '" + group +
-                                  "' is a group (struct, list or map): name a leaf inside it");
-      }
-      // SQL's current_date and current_timestamp, where no column has the name.
-      std::string lower = path;
-      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (lower == "current_date" || lower == "current_timestamp") {
-        return *ClockLiteral(lower, n.pos);
-      }
-      std::string message = "no column '" + path + "'";
-      if (std::string near = NearestName(path); !near.empty()) {
-        message += " (did you mean '" + near + "'?)";
-      }
-      return ErrorAt(n.pos, message);
-    }
-    if (column->max_repetition_level > 0) {
-      return ErrorAt(n.pos, "column '" + column->path +
+// `n` as a path into a VARIANT column: the longest prefix of its dotted parts that names a
+// group annotated VARIANT, the rest and the subscripts the steps inside it. nullopt when no
+// prefix names one.
+std::optional<Result<Operand>> Binder::BindVariantPath(const AstNode& n) {
+  for (size_t len = n.path.size(); len > 0; --len) {
+    std::string prefix;
+    for (size_t k = 0; k < len; ++k) prefix += (k == 0 ? "" : ".") + n.path[k];
+    int32_t node = schema_.FindNode(prefix);
+    if (node < 0) continue;
+    const SchemaNode& group = schema_.nodes()[static_cast<size_t>(node)];
+    if (group.is_leaf() || group.logical_type.kind != LogicalType::Kind::kVariant) return {};
+    if (group.max_repetition_level > 0) {
+      return ErrorAt(n.pos, "column '" + schema_.NodePath(node) +
                                 "' is inside a list or map: filters take top-level or struct "
                                 "fields only");
     }
-    auto leaf = static_cast<int32_t>(column - schema_.columns().data());
-    int32_t index = -1;
-    for (size_t k = 0; k < filter_.columns.size(); ++k) {
-      if (filter_.columns[k].leaf == leaf) index = static_cast<int32_t>(k);
+    VariantPath v;
+    for (size_t k = len; k < n.path.size(); ++k) {
+      variant::PathStep step;
+      step.name = n.path[k];
+      v.steps.push_back(std::move(step));
     }
-    if (index < 0) {
-      Result<TypePtr> type = column::ArrowTypeForLeaf(*column);
-      if (!type.ok()) return ErrorAt(n.pos, type.status().message());
-      ColumnRef ref;
-      ref.path = column->path;
-      ref.leaf = leaf;
-      ref.type = *type;
-      index = static_cast<int32_t>(filter_.columns.size());
-      filter_.columns.push_back(std::move(ref));
+    for (const AstSubscript& sub : n.subscripts) {
+      variant::PathStep step;
+      if (sub.is_index) {
+        // As DuckDB: v.a[1] is the first element; 0 is refused.
+        if (sub.index < 1 || sub.index > UINT32_MAX) {
+          return ErrorAt(sub.pos, "variant array indexes are 1-based: [1] is the first element");
+        }
+        step.is_index = true;
+        step.index = static_cast<uint32_t>(sub.index - 1);
+      } else {
+        step.name = sub.name;
+      }
+      v.steps.push_back(std::move(step));
     }
-    const ColumnRef& ref = filter_.columns[static_cast<size_t>(index)];
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kColumn;
-    e->column = index;
-    e->type = ref.type;
+    v.column = VariantColumn(node);
     Operand o;
-    o.expr = std::move(e);
     o.pos = n.pos;
-    o.description = ref.type->ToString() + " column '" + ref.path + "'";
-    o.uuid = column->logical_type.kind == LogicalType::Kind::kUuid;
+    o.description =
+        "VARIANT path '" + schema_.NodePath(node) + variant::FormatPath(v.steps).substr(1) + "'";
+    o.variant = std::move(v);
     return o;
   }
+  return {};
+}
 
-  // `n` as a path into a VARIANT column: the longest prefix of its dotted parts that names a
-  // group annotated VARIANT, the rest and the subscripts the steps inside it. nullopt when no
-  // prefix names one.
-  std::optional<Result<Operand>> BindVariantPath(const AstNode& n) {
-    for (size_t len = n.path.size(); len > 0; --len) {
-      std::string prefix;
-      for (size_t k = 0; k < len; ++k) prefix += (k == 0 ? "" : ".") + n.path[k];
-      int32_t node = schema_.FindNode(prefix);
-      if (node < 0) continue;
-      const SchemaNode& group = schema_.nodes()[static_cast<size_t>(node)];
-      if (group.is_leaf() || group.logical_type.kind != LogicalType::Kind::kVariant) return {};
-      if (group.max_repetition_level > 0) {
-        return ErrorAt(n.pos, "column '" + schema_.NodePath(node) +
-                                  "' is inside a list or map: filters take top-level or struct "
-                                  "fields only");
-      }
-      VariantPath v;
-      for (size_t k = len; k < n.path.size(); ++k) {
-        variant::PathStep step;
-        step.name = n.path[k];
-        v.steps.push_back(std::move(step));
-      }
-      for (const AstSubscript& sub : n.subscripts) {
-        variant::PathStep step;
-        if (sub.is_index) {
-          // As DuckDB: v.a[1] is the first element; 0 is refused.
-          if (sub.index < 1 || sub.index > UINT32_MAX) {
-            return ErrorAt(sub.pos, "variant array indexes are 1-based: [1] is the first element");
-          }
-          step.is_index = true;
-          step.index = static_cast<uint32_t>(sub.index - 1);
-        } else {
-          step.name = sub.name;
-        }
-        v.steps.push_back(std::move(step));
-      }
-      v.column = VariantColumn(node);
-      Operand o;
-      o.pos = n.pos;
-      o.description =
-          "VARIANT path '" + schema_.NodePath(node) + variant::FormatPath(v.steps).substr(1) + "'";
-      o.variant = std::move(v);
-      return o;
+// The kColumn of VARIANT group `node` (read whole: the unshredded variant), added to the
+// filter's columns once.
+ExprPtr Binder::VariantColumn(int32_t node) {
+  const std::string& path = schema_.NodePath(node);
+  int32_t index = -1;
+  for (size_t k = 0; k < filter_.columns.size(); ++k) {
+    if (filter_.columns[k].leaf < 0 && filter_.columns[k].path == path) {
+      index = static_cast<int32_t>(k);
     }
-    return {};
   }
+  if (index < 0) {
+    ColumnRef ref;
+    ref.path = path;
+    ref.type = variant::VariantArrowType();
+    index = static_cast<int32_t>(filter_.columns.size());
+    filter_.columns.push_back(std::move(ref));
+  }
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kColumn;
+  e->column = index;
+  e->type = filter_.columns[static_cast<size_t>(index)].type;
+  return e;
+}
 
-  // The kColumn of VARIANT group `node` (read whole: the unshredded variant), added to the
-  // filter's columns once.
-  ExprPtr VariantColumn(int32_t node) {
-    const std::string& path = schema_.NodePath(node);
-    int32_t index = -1;
-    for (size_t k = 0; k < filter_.columns.size(); ++k) {
-      if (filter_.columns[k].leaf < 0 && filter_.columns[k].path == path) {
-        index = static_cast<int32_t>(k);
-      }
+// A variant path given its SQL type: kVariantGet.
+Operand Binder::SettleVariant(const Operand& x, variant::SqlType type) {
+  if (!x.variant) return x;
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kVariantGet;
+  e->type = variant::ArrowTypeOf(type);
+  e->variant_path = x.variant->steps;
+  e->variant_type = type;
+  e->children = {x.variant->column};
+  Operand out;
+  out.expr = std::move(e);
+  out.pos = x.pos;
+  out.description = x.description + " as " + std::string(variant::SqlTypeName(type));
+  return out;
+}
+
+// The type a variant path takes when it meets `other` (docs/filter-language.md): numbers as
+// DOUBLE (so 42.5 = 42 is FALSE, as in DuckDB), strings as VARCHAR, booleans as BOOLEAN,
+// dates as DATE; NULL as VARCHAR (any value is non-null there).
+Result<variant::SqlType> Binder::VariantTypeFor(const Operand& x, const Operand& other) {
+  auto mismatch = [&] {
+    return ErrorAt(other.pos, "cannot compare " + x.description + " with " + other.description +
+                                  ": CAST the path or use variant_get");
+  };
+  if (other.variant) return mismatch();
+  if (other.is_literal()) {
+    switch (other.literal.kind) {
+      case Literal::Kind::kInteger:
+      case Literal::Kind::kDecimal:
+      case Literal::Kind::kFloat: return variant::SqlType::kDouble;
+      case Literal::Kind::kString:
+      case Literal::Kind::kNull: return variant::SqlType::kVarchar;
+      case Literal::Kind::kBool: return variant::SqlType::kBoolean;
+      case Literal::Kind::kDate: return variant::SqlType::kDate;
+      default: return mismatch();
     }
-    if (index < 0) {
-      ColumnRef ref;
-      ref.path = path;
-      ref.type = variant::VariantArrowType();
-      index = static_cast<int32_t>(filter_.columns.size());
-      filter_.columns.push_back(std::move(ref));
-    }
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kColumn;
-    e->column = index;
-    e->type = filter_.columns[static_cast<size_t>(index)].type;
-    return e;
   }
-
-  // A variant path given its SQL type: kVariantGet.
-  static Operand SettleVariant(const Operand& x, variant::SqlType type) {
-    if (!x.variant) return x;
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kVariantGet;
-    e->type = variant::ArrowTypeOf(type);
-    e->variant_path = x.variant->steps;
-    e->variant_type = type;
-    e->children = {x.variant->column};
-    Operand out;
-    out.expr = std::move(e);
-    out.pos = x.pos;
-    out.description = x.description + " as " + std::string(variant::SqlTypeName(type));
-    return out;
+  Family f = FamilyOf(*other.expr->type);
+  if (IsNumeric(f)) return variant::SqlType::kDouble;
+  if (f == Family::kBool) return variant::SqlType::kBoolean;
+  if (f == Family::kDate) return variant::SqlType::kDate;
+  if (f == Family::kBytes && other.expr->type->id == TypeId::kLargeString) {
+    return variant::SqlType::kVarchar;
   }
+  return mismatch();
+}
 
-  // The type a variant path takes when it meets `other` (docs/filter-language.md): numbers as
-  // DOUBLE (so 42.5 = 42 is FALSE, as in DuckDB), strings as VARCHAR, booleans as BOOLEAN,
-  // dates as DATE; NULL as VARCHAR (any value is non-null there).
-  Result<variant::SqlType> VariantTypeFor(const Operand& x, const Operand& other) {
-    auto mismatch = [&] {
-      return ErrorAt(other.pos, "cannot compare " + x.description + " with " + other.description +
-                                    ": CAST the path or use variant_get");
-    };
-    if (other.variant) return mismatch();
-    if (other.is_literal()) {
-      switch (other.literal.kind) {
-        case Literal::Kind::kInteger:
-        case Literal::Kind::kDecimal:
-        case Literal::Kind::kFloat: return variant::SqlType::kDouble;
-        case Literal::Kind::kString:
-        case Literal::Kind::kNull: return variant::SqlType::kVarchar;
-        case Literal::Kind::kBool: return variant::SqlType::kBoolean;
-        case Literal::Kind::kDate: return variant::SqlType::kDate;
-        default: return mismatch();
-      }
-    }
-    Family f = FamilyOf(*other.expr->type);
-    if (IsNumeric(f)) return variant::SqlType::kDouble;
-    if (f == Family::kBool) return variant::SqlType::kBoolean;
-    if (f == Family::kDate) return variant::SqlType::kDate;
-    if (f == Family::kBytes && other.expr->type->id == TypeId::kLargeString) {
-      return variant::SqlType::kVarchar;
-    }
-    return mismatch();
+// Both sides of a comparison with a variant path settled by the other side.
+Status Binder::SettlePair(Operand& a, Operand& b) {
+  if (a.variant) {
+    PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(a, b));
+    a = SettleVariant(a, t);
+  } else if (b.variant) {
+    PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(b, a));
+    b = SettleVariant(b, t);
   }
+  return Status::OK();
+}
 
-  // Both sides of a comparison with a variant path settled by the other side.
-  Status SettlePair(Operand& a, Operand& b) {
-    if (a.variant) {
-      PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(a, b));
-      a = SettleVariant(a, t);
-    } else if (b.variant) {
-      PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(b, a));
-      b = SettleVariant(b, t);
-    }
-    return Status::OK();
-  }
+// The leaf `path` names (Schema::FindNode: the one resolution of names), or null.
+const ColumnDescriptor* Binder::FindLeaf(const std::string& path) const {
+  int32_t node = schema_.FindNode(path);
+  if (node < 0 || !schema_.nodes()[static_cast<size_t>(node)].is_leaf()) return nullptr;
+  return &schema_.columns()[static_cast<size_t>(
+      schema_.nodes()[static_cast<size_t>(node)].column_index)];
+}
 
-  // variant_get(v[.path], '$.path', 'TYPE'): the path's value as TYPE, NULL where missing or
-  // not convertible.
-  Result<Operand> BindVariantGet(const AstNode& n) {
-    if (n.children.size() != 3) {
-      return ErrorAt(n.pos, "variant_get takes three arguments: (column, '$.path', 'TYPE')");
-    }
-    PQSIFT_ASSIGN_OR_RETURN(Operand v, BindOperand(*n.children[0]));
-    if (!v.variant) {
-      return ErrorAt(v.pos, "variant_get needs a VARIANT column, not " + v.description);
-    }
-    auto string_argument = [&](size_t k, std::string_view what) -> Result<std::string> {
-      const AstNode& a = *n.children[k];
-      if (a.kind != AstNode::Kind::kLiteral || a.literal.kind != Literal::Kind::kString) {
-        return ErrorAt(a.pos, "variant_get needs a string literal " + std::string(what));
-      }
-      return a.literal.s;
-    };
-    PQSIFT_ASSIGN_OR_RETURN(std::string path_text, string_argument(1, "path"));
-    PQSIFT_ASSIGN_OR_RETURN(std::string type_text, string_argument(2, "type"));
-    Result<std::vector<variant::PathStep>> steps = variant::ParsePath(path_text);
-    if (!steps.ok()) return ErrorAt(n.children[1]->pos, steps.status().message());
-    Result<variant::SqlType> type = variant::ParseSqlType(type_text);
-    if (!type.ok()) return ErrorAt(n.children[2]->pos, type.status().message());
-    v.variant->steps.insert(v.variant->steps.end(), steps->begin(), steps->end());
-    v.description = "variant_get of " + v.description;
-    return SettleVariant(v, *type);
-  }
+// The group `path` names, as the schema spells it, or empty.
+std::string Binder::FindGroup(const std::string& path) const {
+  int32_t node = schema_.FindNode(path);
+  if (node < 0 || schema_.nodes()[static_cast<size_t>(node)].is_leaf()) return {};
+  return schema_.NodePath(node);
+}
 
-  // The leaf `path` names (Schema::FindNode: the one resolution of names), or null.
-  const ColumnDescriptor* FindLeaf(const std::string& path) const {
-    int32_t node = schema_.FindNode(path);
-    if (node < 0 || !schema_.nodes()[static_cast<size_t>(node)].is_leaf()) return nullptr;
-    return &schema_.columns()[static_cast<size_t>(
-        schema_.nodes()[static_cast<size_t>(node)].column_index)];
-  }
-
-  // The group `path` names, as the schema spells it, or empty.
-  std::string FindGroup(const std::string& path) const {
-    int32_t node = schema_.FindNode(path);
-    if (node < 0 || schema_.nodes()[static_cast<size_t>(node)].is_leaf()) return {};
-    return schema_.NodePath(node);
-  }
-
-  // The leaf path within edit distance 2 (case-insensitive) of `path`, if exactly one is closest.
-  std::string NearestName(const std::string& path) const {
-    auto distance = [](std::string_view a, std::string_view b) {
-      std::vector<size_t> row(b.size() + 1);
-      for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-      for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-          size_t up = row[j];
-          bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                      std::tolower(static_cast<unsigned char>(b[j - 1]));
-          row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-          diagonal = up;
-        }
-      }
-      return row[b.size()];
-    };
-    std::string best;
-    size_t best_distance = 3;
-    for (const ColumnDescriptor& c : schema_.columns()) {
-      size_t d = distance(path, c.path);
-      if (d < best_distance) {
-        best_distance = d;
-        best = c.path;
+// The leaf path within edit distance 2 (case-insensitive) of `path`, if exactly one is closest.
+std::string Binder::NearestName(const std::string& path) const {
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        size_t up = row[j];
+        bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                    std::tolower(static_cast<unsigned char>(b[j - 1]));
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+        diagonal = up;
       }
     }
-    return best;
-  }
-
-  Result<Operand> BindNegate(const AstNode& n) {
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    x = SettleVariant(x, variant::SqlType::kDouble);
-    if (x.is_literal()) {
-      Literal& lit = x.literal;
-      switch (lit.kind) {
-        case Literal::Kind::kInteger:
-        case Literal::Kind::kDecimal: lit.i = -lit.i; break;
-        case Literal::Kind::kFloat: lit.f = -lit.f; break;
-        case Literal::Kind::kNull: break;
-        default: return ErrorAt(n.pos, "cannot negate " + x.description);
-      }
-      x.pos = n.pos;
-      x.description = LiteralText(lit);
-      return x;
+    return row[b.size()];
+  };
+  std::string best;
+  size_t best_distance = 3;
+  for (const ColumnDescriptor& c : schema_.columns()) {
+    size_t d = distance(path, c.path);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c.path;
     }
-    Family f = FamilyOf(*x.expr->type);
-    if (!IsNumeric(f)) return ErrorAt(n.pos, "cannot negate " + x.description);
-    Operand zero;
-    zero.literal.kind = Literal::Kind::kInteger;
-    zero.pos = n.pos;
-    zero.description = "integer 0";
-    return Arithmetic(Op::kSub, zero, x, n.pos);
   }
+  return best;
+}
 
-  Result<Operand> BindArithmetic(const AstNode& n) {
-    PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[0]));
-    PQSIFT_ASSIGN_OR_RETURN(Operand b, BindOperand(*n.children[1]));
-    return Arithmetic(n.op, a, b, n.pos);
-  }
-
-  // The typed literal an arithmetic operand stands for: integers as int64 (decimal(38, 0) when
-  // larger), decimals as decimal(digits, scale), floats as float64.
-  Result<ExprPtr> ArithmeticLiteral(const Operand& o, int32_t pos) {
-    const Literal& lit = o.literal;
+Result<Operand> Binder::BindNegate(const AstNode& n) {
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+  x = SettleVariant(x, variant::SqlType::kDouble);
+  if (x.is_literal()) {
+    Literal& lit = x.literal;
     switch (lit.kind) {
       case Literal::Kind::kInteger:
-        if (lit.i >= INT64_MIN && lit.i <= INT64_MAX)
-          return MakeLiteral(Value::Int(lit.i), Int64());
-        return MakeLiteral(Value::Int(lit.i), Decimal128(38, 0));
-      case Literal::Kind::kDecimal: {
-        int digits = static_cast<int>(Int128Text(lit.i < 0 ? -lit.i : lit.i).size());
-        int32_t precision = std::max(digits, lit.scale);
-        precision = std::max(precision, 1);
-        return MakeLiteral(Value::Int(lit.i), Decimal128(precision, lit.scale));
-      }
-      case Literal::Kind::kFloat: return MakeLiteral(Value::Float(lit.f), Float64());
-      case Literal::Kind::kNull: return MakeLiteral(Value::Null(), Int64());
-      default: return ErrorAt(pos, "arithmetic on " + o.description + " is not supported");
+      case Literal::Kind::kDecimal: lit.i = -lit.i; break;
+      case Literal::Kind::kFloat: lit.f = -lit.f; break;
+      case Literal::Kind::kNull: break;
+      default: return ErrorAt(n.pos, "cannot negate " + x.description);
     }
-  }
-
-  Result<Operand> Arithmetic(Op op, const Operand& variant_a, const Operand& variant_b,
-                             int32_t pos) {
-    const Operand a = SettleVariant(variant_a, variant::SqlType::kDouble);
-    const Operand b = SettleVariant(variant_b, variant::SqlType::kDouble);
-    if (a.is_literal() && b.is_literal()) return FoldArithmetic(op, a, b, pos);
-    for (const Operand* o : {&a, &b}) {
-      if (o->is_literal() && o->literal.kind == Literal::Kind::kInterval) {
-        return ErrorAt(o->pos,
-                       "an INTERVAL is added to a DATE or TIMESTAMP literal, not to a column: "
-                       "move it to the literal's side (ts > TIMESTAMP '2024-01-01' - INTERVAL "
-                       "1 DAY)");
-      }
-    }
-    ExprPtr x;
-    ExprPtr y;
-    if (a.is_literal()) {
-      PQSIFT_ASSIGN_OR_RETURN(x, ArithmeticLiteral(a, a.pos));
-    } else {
-      x = a.expr;
-    }
-    if (b.is_literal()) {
-      PQSIFT_ASSIGN_OR_RETURN(y, ArithmeticLiteral(b, b.pos));
-    } else {
-      y = b.expr;
-    }
-    Family fx = FamilyOf(*x->type);
-    Family fy = FamilyOf(*y->type);
-    if (!IsNumeric(fx) || !IsNumeric(fy)) {
-      const Operand& bad = IsNumeric(fx) ? b : a;
-      return ErrorAt(pos, "arithmetic on " + bad.description + " is not supported");
-    }
-    TypePtr result;
-    if (fx == Family::kFloat || fy == Family::kFloat) {
-      // As DuckDB: a float32 (or float16) meeting integers, decimals or float32 stays a float32,
-      // computed in single precision; a double anywhere (a literal with an exponent) makes it
-      // a double.
-      bool single = x->type->id != TypeId::kFloat64 && y->type->id != TypeId::kFloat64;
-      result = single ? Float32() : Float64();
-      x = MakeCast(x, result);
-      y = MakeCast(y, result);
-    } else if (op == Op::kDiv) {
-      // DuckDB: '/' on integers and decimals gives a double.
-      result = Float64();
-      x = MakeCast(x, result);
-      y = MakeCast(y, result);
-    } else if (fx == Family::kInt && fy == Family::kInt) {
-      result = Int64();
-      x = MakeCast(x, result);
-      y = MakeCast(y, result);
-    } else {
-      auto as_decimal = [](const ExprPtr& e) {
-        if (e->type->id == TypeId::kDecimal128) return e;
-        return MakeCast(e, Decimal128(IntegerDigits(e->type->id), 0));
-      };
-      x = as_decimal(x);
-      y = as_decimal(y);
-      const DataType& tx = *x->type;
-      const DataType& ty = *y->type;
-      if (op == Op::kMul) {
-        // Children keep their scales; the product's scale is their sum (exact, as DuckDB).
-        int32_t scale = tx.scale + ty.scale;
-        if (scale > 38) return ErrorAt(pos, "decimal product needs more than 38 digits of scale");
-        result = Decimal128(std::min(38, tx.precision + ty.precision), scale);
-      } else {
-        int32_t scale = std::max(tx.scale, ty.scale);
-        int32_t integer = std::max(tx.precision - tx.scale, ty.precision - ty.scale);
-        if (integer + scale > 38) {
-          return ErrorAt(pos, "decimal sum needs more than 38 digits");
-        }
-        result = Decimal128(std::min(38, integer + scale + 1), scale);
-        auto rescale = [&](const ExprPtr& e) {
-          const DataType& t = *e->type;
-          if (t.scale == scale) return e;
-          return MakeCast(e, Decimal128(t.precision + scale - t.scale, scale));
-        };
-        x = rescale(x);
-        y = rescale(y);
-      }
-    }
-    Operand out;
-    out.expr = MakeNode(op, result, {x, y});
-    out.pos = pos;
-    out.description = result->ToString() + " expression";
-    return out;
-  }
-
-  // Arithmetic between two literals, done now: integers exactly in int64 (overflow is an error),
-  // decimals exactly, anything with a float or '/' in double. NULL propagates.
-  static std::string_view OpSymbol(Op op) {
-    switch (op) {
-      case Op::kAdd: return "+";
-      case Op::kSub: return "-";
-      case Op::kMul: return "*";
-      case Op::kDiv: return "/";
-      default: return "%";
-    }
-  }
-
-  // DATE or TIMESTAMP literal +- INTERVAL (TIMESTAMP, as DuckDB), INTERVAL + either, and DATE
-  // +- an integer of days (DATE); nullopt when neither side is a date, timestamp or interval.
-  std::optional<Result<Operand>> FoldTemporal(Op op, const Operand& a, const Operand& b,
-                                              int32_t pos) {
-    using K = Literal::Kind;
-    auto temporal = [](const Literal& l) { return l.kind == K::kDate || l.kind == K::kTimestamp; };
-    const Literal& x = a.literal;
-    const Literal& y = b.literal;
-    if (!temporal(x) && !temporal(y) && x.kind != K::kInterval && y.kind != K::kInterval) {
-      return std::nullopt;
-    }
-    Operand out;
-    out.pos = pos;
-    if (x.kind == K::kNull || y.kind == K::kNull) {
-      out.literal.kind = K::kNull;
-      out.description = "NULL";
-      return out;
-    }
-    const bool add = op == Op::kAdd;
-    const bool sub = op == Op::kSub;
-    const Literal* instant = temporal(x) ? &x : &y;
-    const Literal* other = temporal(x) ? &y : &x;
-    // An interval or a day count after the instant, or one added before it.
-    const bool ordered = temporal(x) ? (add || sub) : add;
-    const int sign = sub ? -1 : 1;
-    Literal& r = out.literal;
-    if (ordered && temporal(*instant) && other->kind == K::kInterval) {
-      const int128 nanos =
-          instant->kind == K::kDate ? int128{instant->i} * 86'400'000'000'000 : instant->i;
-      std::optional<int128> sum = AddInterval(nanos, other->interval, sign);
-      if (!sum) return Result<Operand>(ErrorAt(pos, "a timestamp beyond the timestamp range"));
-      r.kind = K::kTimestamp;
-      r.i = *sum;
-      r.has_zone = instant->kind == K::kTimestamp && instant->has_zone;
-    } else if (ordered && instant->kind == K::kDate && other->kind == K::kInteger &&
-               other->i >= INT32_MIN && other->i <= INT32_MAX) {
-      r.kind = K::kDate;
-      r.i = instant->i + sign * other->i;
-    } else {
-      return Result<Operand>(
-          ErrorAt(pos, "cannot compute " + LiteralText(x) + " " + std::string(OpSymbol(op)) + " " +
-                           LiteralText(y) +
-                           " (a date or timestamp +- an INTERVAL, or a date +- a number of days)"));
-    }
-    out.description = LiteralText(r);
-    return out;
-  }
-
-  Result<Operand> FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos) {
-    if (std::optional<Result<Operand>> temporal = FoldTemporal(op, a, b, pos)) {
-      return std::move(*temporal);
-    }
-    Operand out;
-    out.pos = pos;
-    const Literal& x = a.literal;
-    const Literal& y = b.literal;
-    auto numeric = [](const Literal& l) {
-      return l.kind == Literal::Kind::kInteger || l.kind == Literal::Kind::kDecimal ||
-             l.kind == Literal::Kind::kFloat || l.kind == Literal::Kind::kNull;
-    };
-    if (!numeric(x) || !numeric(y)) {
-      const Operand& bad = numeric(x) ? b : a;
-      return ErrorAt(pos, "arithmetic on " + bad.description + " is not supported");
-    }
-    Literal& r = out.literal;
-    if (x.kind == Literal::Kind::kNull || y.kind == Literal::Kind::kNull) {
-      r.kind = Literal::Kind::kNull;
-    } else if (op == Op::kDiv || x.kind == Literal::Kind::kFloat ||
-               y.kind == Literal::Kind::kFloat) {
-      auto as_double = [](const Literal& l) {
-        return l.kind == Literal::Kind::kFloat ? l.f : RationalToFloat(l.i, l.scale, false);
-      };
-      double dx = as_double(x);
-      double dy = as_double(y);
-      r.kind = Literal::Kind::kFloat;
-      switch (op) {
-        case Op::kAdd: r.f = dx + dy; break;
-        case Op::kSub: r.f = dx - dy; break;
-        case Op::kMul: r.f = dx * dy; break;
-        case Op::kMod: r.f = std::fmod(dx, dy); break;  // x % 0 is NaN, as DuckDB
-        default: r.f = dx / dy; break;                  // IEEE, as DuckDB 1.5: 1 / 0 is inf
-      }
-    } else {
-      // Exact: integers are decimals of scale 0.
-      int32_t scale = op == Op::kMul ? x.scale + y.scale : std::max(x.scale, y.scale);
-      int128 ix = x.i;
-      int128 iy = y.i;
-      bool overflow = scale > 38;
-      if (op != Op::kMul) {
-        overflow = overflow || __builtin_mul_overflow(ix, Pow10(scale - x.scale), &ix) ||
-                   __builtin_mul_overflow(iy, Pow10(scale - y.scale), &iy);
-      }
-      int128 v = 0;
-      if (!overflow && op == Op::kMod && iy == 0) {
-        r.kind = Literal::Kind::kNull;  // an integer or decimal % 0 is NULL, as DuckDB
-        out.description = LiteralText(r);
-        return out;
-      }
-      if (!overflow) {
-        switch (op) {
-          case Op::kAdd: overflow = __builtin_add_overflow(ix, iy, &v); break;
-          case Op::kSub: overflow = __builtin_sub_overflow(ix, iy, &v); break;
-          case Op::kMod: v = ix % iy; break;  // truncated: the dividend's sign
-          default: overflow = __builtin_mul_overflow(ix, iy, &v); break;
-        }
-      }
-      bool integers = x.kind == Literal::Kind::kInteger && y.kind == Literal::Kind::kInteger;
-      if (integers && !overflow && (v < INT64_MIN || v > INT64_MAX) &&
-          (x.i >= INT64_MIN && x.i <= INT64_MAX && y.i >= INT64_MIN && y.i <= INT64_MAX)) {
-        overflow = true;  // int64 arithmetic, as DuckDB's BIGINT
-      }
-      if (overflow || v >= kClampLimit || v <= -kClampLimit) {
-        return ErrorAt(pos, "overflow in constant arithmetic");
-      }
-      r.kind = integers ? Literal::Kind::kInteger : Literal::Kind::kDecimal;
-      r.i = v;
-      r.scale = scale;
-    }
-    out.description = LiteralText(r);
-    return out;
-  }
-
-  Result<Operand> BindCast(const AstNode& n) {
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    const std::string& type = n.name;
-    bool to_double = type == "double" || type == "float8" || type == "double precision";
-    bool to_integer = type == "bigint" || type == "integer" || type == "int" || type == "int8" ||
-                      type == "int4" || type == "int64" || type == "hugeint";
-    if (x.variant) {
-      // CAST of a variant path is variant_get's conversion: NULL where it does not convert
-      // (TRY_CAST; DuckDB's CAST fails the query there).
-      std::optional<variant::SqlType> to;
-      if (to_integer) to = variant::SqlType::kBigint;
-      if (to_double) to = variant::SqlType::kDouble;
-      if (type == "varchar" || type == "text" || type == "string") to = variant::SqlType::kVarchar;
-      if (type == "boolean" || type == "bool") to = variant::SqlType::kBoolean;
-      if (type == "date") to = variant::SqlType::kDate;
-      if (!to) {
-        return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
-                                  " is not supported (BIGINT, DOUBLE, VARCHAR, BOOLEAN, DATE)");
-      }
-      return SettleVariant(x, *to);
-    }
-    if (x.is_literal()) {
-      Literal& lit = x.literal;
-      std::optional<Literal> out;
-      if (lit.kind == Literal::Kind::kNull) {
-        out = lit;
-      } else if (to_double || to_integer || type.starts_with("decimal") ||
-                 type.starts_with("numeric")) {
-        if (lit.kind == Literal::Kind::kString) {
-          out = ParseNumberText(lit.s, to_double);
-        } else if (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal ||
-                   lit.kind == Literal::Kind::kFloat) {
-          out = lit;
-        }
-        if (out && to_double && out->kind != Literal::Kind::kFloat) {
-          out->f = RationalToFloat(out->i, out->scale, false);
-          out->kind = Literal::Kind::kFloat;
-        }
-        if (out && to_integer) {
-          Ticks t = out->kind == Literal::Kind::kFloat ? Ticks{0, false}
-                                                       : ScaleExact(out->i, 1, Pow10(out->scale));
-          if (!t.exact)
-            return ErrorAt(n.pos, "CAST of " + x.description + " to " + type +
-                                      " would round; write the integer");
-          out->kind = Literal::Kind::kInteger;
-          out->i = t.floor;
-          out->scale = 0;
-        }
-      } else if (type == "date" && lit.kind == Literal::Kind::kString) {
-        if (std::optional<int64_t> days = ParseDate(lit.s)) {
-          out.emplace();
-          out->kind = Literal::Kind::kDate;
-          out->i = *days;
-        } else if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
-          out.emplace();  // '2026-01-05 10:00'::DATE, as DuckDB: the day
-          out->kind = Literal::Kind::kDate;
-          out->i = DayOfNanos(ts->nanos);
-        }
-      } else if (type == "date" && lit.kind == Literal::Kind::kTimestamp) {
-        out.emplace();
-        out->kind = Literal::Kind::kDate;
-        out->i = DayOfNanos(lit.i);
-      } else if (type == "date" && lit.kind == Literal::Kind::kDate) {
-        out = lit;
-      } else if ((type == "timestamp" || type == "timestamptz") &&
-                 lit.kind == Literal::Kind::kString) {
-        if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
-          out.emplace();
-          out->kind = Literal::Kind::kTimestamp;
-          out->i = ts->nanos;
-          out->has_zone = ts->has_zone;
-        }
-      } else if ((type == "varchar" || type == "text" || type == "string") &&
-                 lit.kind == Literal::Kind::kString) {
-        out = lit;
-      } else if ((type == "blob" || type == "bytea" || type == "varbinary") &&
-                 (lit.kind == Literal::Kind::kString || lit.kind == Literal::Kind::kBytes)) {
-        out = lit;
-        out->kind = Literal::Kind::kBytes;
-      }
-      if (!out) return ErrorAt(n.pos, "cannot CAST " + x.description + " AS " + type);
-      x.literal = *out;
-      x.description = LiteralText(*out);
-      x.pos = n.pos;
-      return x;
-    }
-    Family f = FamilyOf(*x.expr->type);
-    TypePtr to;
-    if (to_double && IsNumeric(f)) {
-      to = Float64();
-    } else if (type == "timestamp" && (f == Family::kDate || f == Family::kTimestamp)) {
-      to = f == Family::kDate ? Timestamp(TimeUnit::kMicros, "") : x.expr->type;
-    } else if (type == "date" && f == Family::kDate) {
-      to = x.expr->type;
-    } else if (type == "date" && f == Family::kTimestamp) {
-      to = Date32();  // the day of the timestamp (a zoned one's in UTC)
-    } else if (to_integer && f == Family::kInt &&
-               CastFitsEveryValue(x.expr->type->id, type == "bigint" || type == "int8" ||
-                                                        type == "int64" || type == "hugeint")) {
-      to = Int64();  // every value fits: the value itself, in the one integer domain
-    } else if (f == Family::kBytes &&
-               (x.expr->type->id == TypeId::kLargeString
-                    ? type == "varchar" || type == "text" || type == "string"
-                    : type == "blob" || type == "bytea" || type == "varbinary")) {
-      to = x.expr->type;
-    }
-    if (to == nullptr) {
-      return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
-                                " is not supported (only to DOUBLE from numbers, to TIMESTAMP "
-                                "from dates, to DATE from timestamps, and a column to its own "
-                                "type: BIGINT, VARCHAR, BLOB, DATE)");
-    }
-    x.expr = MakeCast(x.expr, to);
-    x.description = to->ToString() + " expression";
+    x.pos = n.pos;
+    x.description = LiteralText(lit);
     return x;
   }
+  Family f = FamilyOf(*x.expr->type);
+  if (!IsNumeric(f)) return ErrorAt(n.pos, "cannot negate " + x.description);
+  Operand zero;
+  zero.literal.kind = Literal::Kind::kInteger;
+  zero.pos = n.pos;
+  zero.description = "integer 0";
+  return Arithmetic(Op::kSub, zero, x, n.pos);
+}
 
-  // ---- predicates ----
+Result<Operand> Binder::BindArithmetic(const AstNode& n) {
+  PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[0]));
+  PQSIFT_ASSIGN_OR_RETURN(Operand b, BindOperand(*n.children[1]));
+  return Arithmetic(n.op, a, b, n.pos);
+}
 
-  Result<ExprPtr> BindPredicate(const AstNode& n) {
-    switch (n.kind) {
-      case AstNode::Kind::kAnd:
-      case AstNode::Kind::kOr: {
-        std::vector<ExprPtr> parts;
-        for (const auto& child : n.children) {
-          PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(*child));
-          parts.push_back(std::move(p));
-        }
-        return MakeLogic(n.kind == AstNode::Kind::kAnd ? Op::kAnd : Op::kOr, parts);
-      }
-      case AstNode::Kind::kNot: {
-        PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(*n.children[0]));
-        return MakeNode(Op::kNot, Boolean(), {p});
-      }
-      case AstNode::Kind::kCompare: {
-        PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[0]));
-        PQSIFT_ASSIGN_OR_RETURN(Operand b, BindOperand(*n.children[1]));
-        return BindComparison(n.op, std::move(a), std::move(b), n.pos);
-      }
-      case AstNode::Kind::kIsNull: {
-        PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-        // Any value is a VARCHAR: NULL exactly where the path is missing or Variant null.
-        x = SettleVariant(x, variant::SqlType::kVarchar);
-        if (x.is_literal()) {
-          bool is_null = x.literal.kind == Literal::Kind::kNull;
-          return MakeLiteral(Value::Bool(is_null != n.negated), Boolean());
-        }
-        return MakeNode(n.negated ? Op::kIsNotNull : Op::kIsNull, Boolean(), {x.expr});
-      }
-      case AstNode::Kind::kBetween: {
-        PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-        PQSIFT_ASSIGN_OR_RETURN(Operand low, BindOperand(*n.children[1]));
-        PQSIFT_ASSIGN_OR_RETURN(Operand high, BindOperand(*n.children[2]));
-        if (x.variant) {
-          const Operand& by =
-              low.is_literal() && low.literal.kind == Literal::Kind::kNull ? high : low;
-          PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(x, by));
-          x = SettleVariant(x, t);
-        }
-        if (!x.is_literal()) x.expr = BetweenCommonType(x.expr, low, high);
-        PQSIFT_ASSIGN_OR_RETURN(ExprPtr ge, BindComparison(Op::kGe, x, std::move(low), n.pos));
-        PQSIFT_ASSIGN_OR_RETURN(ExprPtr le, BindComparison(Op::kLe, x, std::move(high), n.pos));
-        ExprPtr both = MakeLogic(Op::kAnd, {ge, le});
-        return n.negated ? MakeNode(Op::kNot, Boolean(), {both}) : both;
-      }
-      case AstNode::Kind::kIn: {
-        PQSIFT_ASSIGN_OR_RETURN(ExprPtr in, BindIn(n));
-        return n.negated ? MakeNode(Op::kNot, Boolean(), {in}) : in;
-      }
-      case AstNode::Kind::kLike: {
-        PQSIFT_ASSIGN_OR_RETURN(ExprPtr like, BindLike(n));
-        return n.negated ? MakeNode(Op::kNot, Boolean(), {like}) : like;
-      }
-      case AstNode::Kind::kCall: return BindCall(n);
-      default: break;
+// The typed literal an arithmetic operand stands for: integers as int64 (decimal(38, 0) when
+// larger), decimals as decimal(digits, scale), floats as float64.
+Result<ExprPtr> Binder::ArithmeticLiteral(const Operand& o, int32_t pos) {
+  const Literal& lit = o.literal;
+  switch (lit.kind) {
+    case Literal::Kind::kInteger:
+      if (lit.i >= INT64_MIN && lit.i <= INT64_MAX) return MakeLiteral(Value::Int(lit.i), Int64());
+      return MakeLiteral(Value::Int(lit.i), Decimal128(38, 0));
+    case Literal::Kind::kDecimal: {
+      int digits = static_cast<int>(Int128Text(lit.i < 0 ? -lit.i : lit.i).size());
+      int32_t precision = std::max(digits, lit.scale);
+      precision = std::max(precision, 1);
+      return MakeLiteral(Value::Int(lit.i), Decimal128(precision, lit.scale));
     }
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(n));
-    return AsPredicate(x);
+    case Literal::Kind::kFloat: return MakeLiteral(Value::Float(lit.f), Float64());
+    case Literal::Kind::kNull: return MakeLiteral(Value::Null(), Int64());
+    default: return ErrorAt(pos, "arithmetic on " + o.description + " is not supported");
   }
+}
 
-  // DuckDB gives BETWEEN one type for its three operands, where two comparisons would each
-  // pick their own: a double among the bounds (a literal with an exponent, a double column)
-  // makes a numeric x a double for both bounds, a float32 column bound makes an integer or
-  // decimal x a float32. (`f32 BETWEEN 7e0 AND 8.99996757507324` compares the upper bound
-  // as a double there, not as the float nearest to it.)
-  static ExprPtr BetweenCommonType(ExprPtr x, const Operand& low, const Operand& high) {
-    Family family = FamilyOf(*x->type);
-    if (!IsNumeric(family) || x->type->id == TypeId::kFloat64) return x;
-    auto is_double = [](const Operand& o) {
-      return o.is_literal() ? o.literal.kind == Literal::Kind::kFloat
-                            : o.expr->type->id == TypeId::kFloat64;
+Result<Operand> Binder::Arithmetic(Op op, const Operand& variant_a, const Operand& variant_b,
+                                   int32_t pos) {
+  const Operand a = SettleVariant(variant_a, variant::SqlType::kDouble);
+  const Operand b = SettleVariant(variant_b, variant::SqlType::kDouble);
+  if (a.is_literal() && b.is_literal()) return FoldArithmetic(op, a, b, pos);
+  for (const Operand* o : {&a, &b}) {
+    if (o->is_literal() && o->literal.kind == Literal::Kind::kInterval) {
+      return ErrorAt(o->pos,
+                     "an INTERVAL is added to a DATE or TIMESTAMP literal, not to a column: "
+                     "move it to the literal's side (ts > TIMESTAMP '2024-01-01' - INTERVAL "
+                     "1 DAY)");
+    }
+  }
+  ExprPtr x;
+  ExprPtr y;
+  if (a.is_literal()) {
+    PQSIFT_ASSIGN_OR_RETURN(x, ArithmeticLiteral(a, a.pos));
+  } else {
+    x = a.expr;
+  }
+  if (b.is_literal()) {
+    PQSIFT_ASSIGN_OR_RETURN(y, ArithmeticLiteral(b, b.pos));
+  } else {
+    y = b.expr;
+  }
+  Family fx = FamilyOf(*x->type);
+  Family fy = FamilyOf(*y->type);
+  if (!IsNumeric(fx) || !IsNumeric(fy)) {
+    const Operand& bad = IsNumeric(fx) ? b : a;
+    return ErrorAt(pos, "arithmetic on " + bad.description + " is not supported");
+  }
+  TypePtr result;
+  if (fx == Family::kFloat || fy == Family::kFloat) {
+    // As DuckDB: a float32 (or float16) meeting integers, decimals or float32 stays a float32,
+    // computed in single precision; a double anywhere (a literal with an exponent) makes it
+    // a double.
+    bool single = x->type->id != TypeId::kFloat64 && y->type->id != TypeId::kFloat64;
+    result = single ? Float32() : Float64();
+    x = MakeCast(x, result);
+    y = MakeCast(y, result);
+  } else if (op == Op::kDiv) {
+    // DuckDB: '/' on integers and decimals gives a double.
+    result = Float64();
+    x = MakeCast(x, result);
+    y = MakeCast(y, result);
+  } else if (fx == Family::kInt && fy == Family::kInt) {
+    result = Int64();
+    x = MakeCast(x, result);
+    y = MakeCast(y, result);
+  } else {
+    auto as_decimal = [](const ExprPtr& e) {
+      if (e->type->id == TypeId::kDecimal128) return e;
+      return MakeCast(e, Decimal128(IntegerDigits(e->type->id), 0));
     };
-    auto is_single = [](const Operand& o) {
-      return !o.is_literal() && FamilyOf(*o.expr->type) == Family::kFloat;
-    };
-    if (is_double(low) || is_double(high)) return MakeCast(std::move(x), Float64());
-    if (family != Family::kFloat && (is_single(low) || is_single(high))) {
-      return MakeCast(std::move(x), Float32());
-    }
-    return x;
-  }
-
-  Result<ExprPtr> AsPredicate(const Operand& variant_x) {
-    const Operand x = SettleVariant(variant_x, variant::SqlType::kBoolean);
-    if (x.is_literal()) {
-      if (x.literal.kind == Literal::Kind::kBool) {
-        return MakeLiteral(Value::Bool(x.literal.b), Boolean());
-      }
-      if (x.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
-    } else if (x.expr->type->id == TypeId::kBoolean) {
-      return x.expr;
-    }
-    return ErrorAt(x.pos, "expected a boolean condition, not " + x.description);
-  }
-
-  // st_intersects_extent(geom, xmin, ymin, xmax, ymax): a GEOMETRY/GEOGRAPHY column and four
-  // number literals (expr.h).
-  Result<ExprPtr> BindIntersectsExtent(const AstNode& n) {
-    if (n.children.size() != 5) {
-      return ErrorAt(n.pos,
-                     "st_intersects_extent takes five arguments (geom, xmin, ymin, xmax, ymax)");
-    }
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    if (x.is_literal() || x.expr->op != Op::kColumn ||
-        x.expr->type->extension_name != geo::kGeoArrowWkb) {
-      return ErrorAt(
-          x.pos, "st_intersects_extent needs a GEOMETRY or GEOGRAPHY column, not " + x.description);
-    }
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kIntersectsExtent;
-    e->type = Boolean();
-    e->geography = geo::HasCurvedEdges(x.expr->type->extension_metadata);
-    e->children = {x.expr};
-    for (size_t k = 1; k < 5; ++k) {
-      PQSIFT_ASSIGN_OR_RETURN(Operand c, BindOperand(*n.children[k]));
-      const Literal& lit = c.literal;
-      if (c.is_literal() && lit.kind == Literal::Kind::kNull) {
-        return MakeLiteral(Value::Null(), Boolean());
-      }
-      double v = 0;
-      if (c.is_literal() && lit.kind == Literal::Kind::kFloat) {
-        v = lit.f;
-      } else if (c.is_literal() &&
-                 (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal)) {
-        v = RationalToFloat(lit.i, lit.scale, false);
-      } else {
-        return ErrorAt(
-            c.pos, "st_intersects_extent needs number literals for the box, not " + c.description);
-      }
-      if (std::isnan(v)) return ErrorAt(c.pos, "st_intersects_extent: a box coordinate is NaN");
-      e->list.push_back(Value::Float(v));
-    }
-    if (e->list[1].f > e->list[3].f) {
-      return ErrorAt(n.pos, "st_intersects_extent: ymin is greater than ymax");
-    }
-    return ExprPtr(e);
-  }
-
-  Result<ExprPtr> BindCall(const AstNode& n) {
-    if (n.name == "st_intersects_extent") return BindIntersectsExtent(n);
-    if (ValueFunctionNamed(n.name) || DateFieldOfCall(n) || n.name == "date_trunc" ||
-        n.name == "datetrunc") {  // coalesce(flag, FALSE); year(ts) is an error there
-      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(n));
-      return AsPredicate(x);
-    }
-    if (n.name == "variant_get") {
-      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindVariantGet(n));
-      return AsPredicate(x);
-    }
-    // DuckDB's names: prefix and suffix are starts_with's and ends_with's aliases.
-    const Op op = n.name == "starts_with" || n.name == "prefix" ? Op::kStartsWith
-                  : n.name == "ends_with" || n.name == "suffix" ? Op::kEndsWith
-                  : n.name == "contains"                        ? Op::kContains
-                                                                : Op::kLiteral;
-    if (op == Op::kLiteral) {
-      return ErrorAt(n.pos,
-                     "unknown function '" + n.name +
-                         "' or not a condition (conditions: starts_with, ends_with, contains, "
-                         "prefix, suffix, st_intersects_extent; values: abs, coalesce, "
-                         "ifnull, length, lower, upper, strlen, octet_length, year, "
-                         "month, day, ..., date_part, date_trunc, variant_get)");
-    }
-    if (n.children.size() != 2) return ErrorAt(n.pos, n.name + " takes two arguments");
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    x = SettleVariant(x, variant::SqlType::kVarchar);
-    PQSIFT_ASSIGN_OR_RETURN(Operand text, BindOperand(*n.children[1]));
-    if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
-      return ErrorAt(x.pos, n.name + " needs a string or binary column, not " + x.description);
-    }
-    if (!text.is_literal() ||
-        (text.literal.kind != Literal::Kind::kString &&
-         text.literal.kind != Literal::Kind::kBytes && text.literal.kind != Literal::Kind::kNull)) {
-      return ErrorAt(text.pos, n.name + " needs a string literal, not " + text.description);
-    }
-    if (text.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
-    auto e = std::make_shared<Expr>();
-    e->op = op;
-    e->type = Boolean();
-    e->pattern = text.literal.s;
-    e->children = {x.expr};
-    return ExprPtr(e);
-  }
-
-  Result<ExprPtr> BindLike(const AstNode& n) {
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    x = SettleVariant(x, variant::SqlType::kVarchar);
-    PQSIFT_ASSIGN_OR_RETURN(Operand pattern, BindOperand(*n.children[1]));
-    if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
-      return ErrorAt(x.pos, "LIKE needs a string or binary column, not " + x.description);
-    }
-    if (!pattern.is_literal() || (pattern.literal.kind != Literal::Kind::kString &&
-                                  pattern.literal.kind != Literal::Kind::kNull)) {
-      return ErrorAt(pattern.pos,
-                     "LIKE needs a string literal pattern, not " + pattern.description);
-    }
-    if (pattern.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
-    const std::string& p = pattern.literal.s;
-    // The pattern's literal text (no escape character, as in DuckDB), and whether its wildcards are
-    // exactly one
-    // '%' at the end (a prefix test) or none at all (an equality).
-    std::string text;
-    int wildcards = 0;
-    bool trailing_percent = false;
-    for (size_t k = 0; k < p.size(); ++k) {
-      if (p[k] == '%' || p[k] == '_') {
-        ++wildcards;
-        trailing_percent = p[k] == '%' && k + 1 == p.size();
-      } else {
-        text.push_back(p[k]);
-      }
-    }
-    if (n.op == Op::kLike && wildcards == 0) {
-      return MakeCompare(Op::kEq, x.expr, MakeLiteral(Value::Bytes(text), x.expr->type));
-    }
-    auto e = std::make_shared<Expr>();
-    e->type = Boolean();
-    e->children = {x.expr};
-    if (n.op == Op::kLike && wildcards == 1 && trailing_percent) {
-      // 'abc%' is starts_with(x, 'abc'): the same rows, and a prefix the pruning understands.
-      e->op = Op::kStartsWith;
-      e->pattern = text;
-    } else {
-      e->op = n.op;
-      e->pattern = p;
-    }
-    return ExprPtr(e);
-  }
-
-  Result<ExprPtr> BindIn(const AstNode& n) {
-    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
-    std::vector<Operand> items;
-    for (size_t k = 1; k < n.children.size(); ++k) {
-      PQSIFT_ASSIGN_OR_RETURN(Operand item, BindOperand(*n.children[k]));
-      items.push_back(std::move(item));
-    }
-    if (x.variant) {
-      // Typed by the first item that is not NULL.
-      const Operand* by = &items[0];
-      for (const Operand& item : items) {
-        if (!item.is_literal() || item.literal.kind != Literal::Kind::kNull) {
-          by = &item;
-          break;
-        }
-      }
-      PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(x, *by));
-      x = SettleVariant(x, t);
-    }
-    bool all_literals = !x.is_literal();
-    for (Operand& item : items) {
-      if (item.variant) {
-        PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(item, x));
-        item = SettleVariant(item, t);
-      }
-      all_literals = all_literals && item.is_literal();
-    }
-    if (!all_literals) {
-      // x IN (a, b) is x = a OR x = b, NULLs included.
-      std::vector<ExprPtr> parts;
-      for (Operand& item : items) {
-        PQSIFT_ASSIGN_OR_RETURN(ExprPtr eq, BindComparison(Op::kEq, x, std::move(item), n.pos));
-        parts.push_back(std::move(eq));
-      }
-      return MakeLogic(Op::kOr, parts);
-    }
-    ExprPtr column = x.expr;
-    // As in DuckDB, the list and the column meet in one common type: a DOUBLE literal (one
-    // with an exponent) in the list makes a float32 or float16 column compare as a double.
-    bool narrow_float =
-        column->type->id == TypeId::kFloat32 || column->type->id == TypeId::kFloat16;
-    bool double_item = std::any_of(items.begin(), items.end(), [](const Operand& item) {
-      return item.literal.kind == Literal::Kind::kFloat;
-    });
-    if (narrow_float && double_item) column = MakeCast(column, Float64());
-    bool has_null = false;
-    std::vector<Coerced> coerced;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      coerced.clear();
-      bool needs_float = false;
-      Operand side = x;
-      side.expr = column;
-      for (const Operand& item : items) {
-        if (item.literal.kind == Literal::Kind::kNull) {
-          has_null = true;
-          continue;
-        }
-        PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(side, item));
-        needs_float = needs_float || c.kind == Coerced::Kind::kFloatCast;
-        coerced.push_back(std::move(c));
-      }
-      if (!needs_float) break;
-      column = MakeCast(column, Float64());
-    }
-    std::vector<Value> values;
-    std::optional<int128> inexact;
-    for (Coerced& c : coerced) {
-      if (c.kind == Coerced::Kind::kBetween) {
-        if (!inexact) inexact = c.floor;  // never equal: drop it
-      } else {
-        values.push_back(std::move(c.value));
-      }
-    }
-    std::sort(values.begin(), values.end(),
-              [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
-    values.erase(std::unique(values.begin(), values.end(),
-                             [](const Value& a, const Value& b) { return Compare(a, b) == 0; }),
-                 values.end());
-    if (values.empty()) {
-      if (has_null) return MakeLiteral(Value::Null(), Boolean());  // NULL or no match: NULL
-      return CompareBetween(Op::kEq, column, *inexact);
-    }
-    auto e = std::make_shared<Expr>();
-    e->op = Op::kIn;
-    e->type = Boolean();
-    e->children = {column};
-    e->list = std::move(values);
-    e->list_has_null = has_null;
-    return ExprPtr(e);
-  }
-
-  Result<ExprPtr> BindComparison(Op op, Operand a, Operand b, int32_t pos) {
-    PQSIFT_RETURN_IF_ERROR(SettlePair(a, b));
-    bool distinct_op = op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom;
-    if (a.is_literal() && b.is_literal()) return FoldComparison(op, a, b, pos);
-    if (a.is_literal()) {
-      std::swap(a, b);
-      op = FlipComparison(op);
-    }
-    if (b.is_literal()) {
-      if (b.literal.kind == Literal::Kind::kNull) {
-        if (!distinct_op) return MakeLiteral(Value::Null(), Boolean());
-        return MakeNode(op == Op::kIsDistinctFrom ? Op::kIsNotNull : Op::kIsNull, Boolean(),
-                        {a.expr});
-      }
-      if (std::optional<Result<ExprPtr>> moved = MoveConstant(op, a, b, pos)) return *moved;
-      PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(a, b));
-      switch (c.kind) {
-        case Coerced::Kind::kExact:
-          return MakeCompare(op, a.expr, MakeLiteral(std::move(c.value), a.expr->type));
-        case Coerced::Kind::kBetween: return CompareBetween(op, a.expr, c.floor);
-        case Coerced::Kind::kFloatCast:
-          return MakeCompare(op, MakeCast(a.expr, Float64()),
-                             MakeLiteral(std::move(c.value), Float64()));
-      }
-    }
-    PQSIFT_ASSIGN_OR_RETURN(auto pair, Unify(a, b, pos));
-    return MakeCompare(op, pair.first, pair.second);
-  }
-
-  // As DuckDB's optimizer does: an integer `x + c1 op c2` becomes `x op c2 - c1` (likewise
-  // x - c1, c1 - x and x * c1), so the comparison computes nothing (no overflow error where
-  // DuckDB gives rows) and prunes with x's statistics. nullopt when `a` is no such arithmetic.
-  // A product that cannot reach c2 (c2 / c1 not an integer) compares x with a value between
-  // two integers; the result is exact arithmetic, as DuckDB's wherever DuckDB has no overflow.
-  std::optional<Result<ExprPtr>> MoveConstant(Op op, const Operand& a, const Operand& b,
-                                              int32_t pos) {
-    const Expr& e = *a.expr;
-    bool arithmetic = e.op == Op::kAdd || e.op == Op::kSub || e.op == Op::kMul;
-    if (!arithmetic || e.type->id != TypeId::kInt64 || e.children.size() != 2 ||
-        b.literal.kind != Literal::Kind::kInteger || b.literal.i > INT64_MAX ||
-        b.literal.i < INT64_MIN) {
-      return std::nullopt;
-    }
-    auto is_constant = [](const ExprPtr& c) {
-      return c->op == Op::kLiteral && c->literal.kind == Value::Kind::kInt;
-    };
-    int constant_side = is_constant(e.children[1]) ? 1 : is_constant(e.children[0]) ? 0 : -1;
-    if (constant_side < 0) return std::nullopt;
-    const int128 c1 = e.children[static_cast<size_t>(constant_side)]->literal.i;
-    const int128 c2 = b.literal.i;
-    Operand x = a;
-    x.expr = e.children[static_cast<size_t>(1 - constant_side)];
-    if (x.expr->op == Op::kCast && FamilyOf(*x.expr->children[0]->type) == Family::kInt) {
-      x.expr = x.expr->children[0];  // a narrower integer: its own literal rules apply
-    }
-    int128 moved = 0;
-    switch (e.op) {
-      case Op::kAdd: moved = c2 - c1; break;
-      case Op::kSub:
-        if (constant_side == 1) {
-          moved = c2 + c1;
-        } else {
-          moved = c1 - c2;  // c1 - x op c2: x flip(op) c1 - c2
-          op = FlipComparison(op);
-        }
-        break;
-      default: {
-        if (c1 == 0) return std::nullopt;  // x * 0: 0 or NULL, left to the evaluator
-        if (c1 < 0) op = FlipComparison(op);
-        Ticks quotient = c1 > 0 ? ScaleExact(c2, 1, c1) : ScaleExact(-c2, 1, -c1);
-        if (!quotient.exact) {
-          // c2 / c1 lies strictly between two integers.
-          ExprPtr wide = e.children[static_cast<size_t>(1 - constant_side)];
-          return Result<ExprPtr>(CompareBetween(op, wide, quotient.floor));
-        }
-        moved = quotient.floor;
-      }
-    }
-    Operand literal = b;
-    literal.literal.i = moved;  // beyond int64 too: the literal rules compare it exactly
-    literal.description = LiteralText(literal.literal);
-    return BindComparison(op, std::move(x), std::move(literal), pos);
-  }
-
-  // Two column-side operands in one comparison domain, casting the narrower one.
-  Result<std::pair<ExprPtr, ExprPtr>> Unify(const Operand& a, const Operand& b, int32_t pos) {
-    ExprPtr x = a.expr;
-    ExprPtr y = b.expr;
+    x = as_decimal(x);
+    y = as_decimal(y);
     const DataType& tx = *x->type;
     const DataType& ty = *y->type;
-    Family fx = FamilyOf(tx);
-    Family fy = FamilyOf(ty);
-    auto mismatch = [&] {
-      return ErrorAt(pos, "cannot compare " + a.description + " with " + b.description);
-    };
-    if (fx == fy) {
-      switch (fx) {
-        case Family::kBool:
-        case Family::kInt:
-        case Family::kFloat:
-        case Family::kBytes:
-        case Family::kDate: return std::make_pair(x, y);
-        case Family::kDecimal: {
-          if (tx.scale == ty.scale) return std::make_pair(x, y);
-          bool x_finer = tx.scale > ty.scale;
-          const ExprPtr& coarse = x_finer ? y : x;
-          int32_t scale = std::max(tx.scale, ty.scale);
-          int32_t precision = coarse->type->precision + scale - coarse->type->scale;
-          if (precision > 38) return mismatch();
-          ExprPtr cast = MakeCast(coarse, Decimal128(precision, scale));
-          return x_finer ? std::make_pair(x, cast) : std::make_pair(cast, y);
-        }
-        case Family::kTimestamp:
-        case Family::kTime: {
-          if (tx.unit == ty.unit) return std::make_pair(x, y);
-          bool x_finer = TickDigits(tx.unit) > TickDigits(ty.unit);
-          const ExprPtr& coarse = x_finer ? y : x;
-          TimeUnit unit = x_finer ? tx.unit : ty.unit;
-          TypePtr to = fx == Family::kTime ? Time64(unit) : Timestamp(unit, coarse->type->timezone);
-          ExprPtr cast = MakeCast(coarse, to);
-          return x_finer ? std::make_pair(x, cast) : std::make_pair(cast, y);
-        }
-        default: return mismatch();
+    if (op == Op::kMul) {
+      // Children keep their scales; the product's scale is their sum (exact, as DuckDB).
+      int32_t scale = tx.scale + ty.scale;
+      if (scale > 38) return ErrorAt(pos, "decimal product needs more than 38 digits of scale");
+      result = Decimal128(std::min(38, tx.precision + ty.precision), scale);
+    } else {
+      int32_t scale = std::max(tx.scale, ty.scale);
+      int32_t integer = std::max(tx.precision - tx.scale, ty.precision - ty.scale);
+      if (integer + scale > 38) {
+        return ErrorAt(pos, "decimal sum needs more than 38 digits");
       }
+      result = Decimal128(std::min(38, integer + scale + 1), scale);
+      auto rescale = [&](const ExprPtr& e) {
+        const DataType& t = *e->type;
+        if (t.scale == scale) return e;
+        return MakeCast(e, Decimal128(t.precision + scale - t.scale, scale));
+      };
+      x = rescale(x);
+      y = rescale(y);
     }
-    if (IsNumeric(fx) && IsNumeric(fy)) {
-      if (fx == Family::kFloat || fy == Family::kFloat) {
-        // As DuckDB: a float32 meets integers and decimals as a float32 (16777217 = 16777216.0
-        // holds there), and anything meets a double as a double.
-        bool single = tx.id != TypeId::kFloat64 && ty.id != TypeId::kFloat64;
-        TypePtr to = single ? Float32() : Float64();
-        return std::make_pair(MakeCast(x, to), MakeCast(y, to));
-      }
-      // One integer, one decimal: the integer becomes a decimal of the other's scale.
-      bool x_int = fx == Family::kInt;
-      const ExprPtr& integer = x_int ? x : y;
-      int32_t scale = x_int ? ty.scale : tx.scale;
-      int32_t precision = IntegerDigits(integer->type->id) + scale;
-      if (precision > 38) return mismatch();
-      ExprPtr cast = MakeCast(integer, Decimal128(precision, scale));
-      return x_int ? std::make_pair(cast, y) : std::make_pair(x, cast);
-    }
-    if ((fx == Family::kDate && fy == Family::kTimestamp) ||
-        (fx == Family::kTimestamp && fy == Family::kDate)) {
-      bool x_date = fx == Family::kDate;
-      const DataType& ts = x_date ? ty : tx;
-      ExprPtr cast = MakeCast(x_date ? x : y, Timestamp(ts.unit, ts.timezone));
-      return x_date ? std::make_pair(cast, y) : std::make_pair(x, cast);
-    }
-    return mismatch();
   }
+  Operand out;
+  out.expr = MakeNode(op, result, {x, y});
+  out.pos = pos;
+  out.description = result->ToString() + " expression";
+  return out;
+}
 
-  // The literal in the domain of the column side `x` (see docs/filter-language.md).
-  Result<Coerced> CoerceLiteral(const Operand& x, const Operand& lit_operand) {
-    const DataType& t = *x.expr->type;
-    Literal lit = lit_operand.literal;
-    auto mismatch = [&] {
-      return ErrorAt(lit_operand.pos,
-                     "cannot compare " + x.description + " with " + lit_operand.description);
+Result<Operand> Binder::FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos) {
+  if (std::optional<Result<Operand>> temporal = FoldTemporal(op, a, b, pos)) {
+    return std::move(*temporal);
+  }
+  Operand out;
+  out.pos = pos;
+  const Literal& x = a.literal;
+  const Literal& y = b.literal;
+  auto numeric = [](const Literal& l) {
+    return l.kind == Literal::Kind::kInteger || l.kind == Literal::Kind::kDecimal ||
+           l.kind == Literal::Kind::kFloat || l.kind == Literal::Kind::kNull;
+  };
+  if (!numeric(x) || !numeric(y)) {
+    const Operand& bad = numeric(x) ? b : a;
+    return ErrorAt(pos, "arithmetic on " + bad.description + " is not supported");
+  }
+  Literal& r = out.literal;
+  if (x.kind == Literal::Kind::kNull || y.kind == Literal::Kind::kNull) {
+    r.kind = Literal::Kind::kNull;
+  } else if (op == Op::kDiv || x.kind == Literal::Kind::kFloat || y.kind == Literal::Kind::kFloat) {
+    auto as_double = [](const Literal& l) {
+      return l.kind == Literal::Kind::kFloat ? l.f : RationalToFloat(l.i, l.scale, false);
     };
-    Coerced out;
-    Family family = FamilyOf(t);
-    if (lit.kind == Literal::Kind::kString && (IsNumeric(family) || family == Family::kBool)) {
-      // As DuckDB: a string compared with a number is read as a number.
-      if (family == Family::kBool) {
-        std::string lower = lit.s;
-        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower != "true" && lower != "false") return mismatch();
-        lit.kind = Literal::Kind::kBool;
-        lit.b = lower == "true";
-      } else {
-        std::optional<Literal> number = ParseNumberText(lit.s, family == Family::kFloat);
-        if (!number) return mismatch();
-        lit = *number;
+    double dx = as_double(x);
+    double dy = as_double(y);
+    r.kind = Literal::Kind::kFloat;
+    switch (op) {
+      case Op::kAdd: r.f = dx + dy; break;
+      case Op::kSub: r.f = dx - dy; break;
+      case Op::kMul: r.f = dx * dy; break;
+      case Op::kMod: r.f = std::fmod(dx, dy); break;  // x % 0 is NaN, as DuckDB
+      default: r.f = dx / dy; break;                  // IEEE, as DuckDB 1.5: 1 / 0 is inf
+    }
+  } else {
+    // Exact: integers are decimals of scale 0.
+    int32_t scale = op == Op::kMul ? x.scale + y.scale : std::max(x.scale, y.scale);
+    int128 ix = x.i;
+    int128 iy = y.i;
+    bool overflow = scale > 38;
+    if (op != Op::kMul) {
+      overflow = overflow || __builtin_mul_overflow(ix, Pow10(scale - x.scale), &ix) ||
+                 __builtin_mul_overflow(iy, Pow10(scale - y.scale), &iy);
+    }
+    int128 v = 0;
+    if (!overflow && op == Op::kMod && iy == 0) {
+      r.kind = Literal::Kind::kNull;  // an integer or decimal % 0 is NULL, as DuckDB
+      out.description = LiteralText(r);
+      return out;
+    }
+    if (!overflow) {
+      switch (op) {
+        case Op::kAdd: overflow = __builtin_add_overflow(ix, iy, &v); break;
+        case Op::kSub: overflow = __builtin_sub_overflow(ix, iy, &v); break;
+        case Op::kMod: v = ix % iy; break;  // truncated: the dividend's sign
+        default: overflow = __builtin_mul_overflow(ix, iy, &v); break;
       }
     }
-    switch (family) {
+    bool integers = x.kind == Literal::Kind::kInteger && y.kind == Literal::Kind::kInteger;
+    if (integers && !overflow && (v < INT64_MIN || v > INT64_MAX) &&
+        (x.i >= INT64_MIN && x.i <= INT64_MAX && y.i >= INT64_MIN && y.i <= INT64_MAX)) {
+      overflow = true;  // int64 arithmetic, as DuckDB's BIGINT
+    }
+    if (overflow || v >= kClampLimit || v <= -kClampLimit) {
+      return ErrorAt(pos, "overflow in constant arithmetic");
+    }
+    r.kind = integers ? Literal::Kind::kInteger : Literal::Kind::kDecimal;
+    r.i = v;
+    r.scale = scale;
+  }
+  out.description = LiteralText(r);
+  return out;
+}
+
+Result<Operand> Binder::BindCast(const AstNode& n) {
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+  const std::string& type = n.name;
+  bool to_double = type == "double" || type == "float8" || type == "double precision";
+  bool to_integer = type == "bigint" || type == "integer" || type == "int" || type == "int8" ||
+                    type == "int4" || type == "int64" || type == "hugeint";
+  if (x.variant) {
+    // CAST of a variant path is variant_get's conversion: NULL where it does not convert
+    // (TRY_CAST; DuckDB's CAST fails the query there).
+    std::optional<variant::SqlType> to;
+    if (to_integer) to = variant::SqlType::kBigint;
+    if (to_double) to = variant::SqlType::kDouble;
+    if (type == "varchar" || type == "text" || type == "string") to = variant::SqlType::kVarchar;
+    if (type == "boolean" || type == "bool") to = variant::SqlType::kBoolean;
+    if (type == "date") to = variant::SqlType::kDate;
+    if (!to) {
+      return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
+                                " is not supported (BIGINT, DOUBLE, VARCHAR, BOOLEAN, DATE)");
+    }
+    return SettleVariant(x, *to);
+  }
+  if (x.is_literal()) {
+    Literal& lit = x.literal;
+    std::optional<Literal> out;
+    if (lit.kind == Literal::Kind::kNull) {
+      out = lit;
+    } else if (to_double || to_integer || type.starts_with("decimal") ||
+               type.starts_with("numeric")) {
+      if (lit.kind == Literal::Kind::kString) {
+        out = ParseNumberText(lit.s, to_double);
+      } else if (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal ||
+                 lit.kind == Literal::Kind::kFloat) {
+        out = lit;
+      }
+      if (out && to_double && out->kind != Literal::Kind::kFloat) {
+        out->f = RationalToFloat(out->i, out->scale, false);
+        out->kind = Literal::Kind::kFloat;
+      }
+      if (out && to_integer) {
+        Ticks t = out->kind == Literal::Kind::kFloat ? Ticks{0, false}
+                                                     : ScaleExact(out->i, 1, Pow10(out->scale));
+        if (!t.exact)
+          return ErrorAt(n.pos, "CAST of " + x.description + " to " + type +
+                                    " would round; write the integer");
+        out->kind = Literal::Kind::kInteger;
+        out->i = t.floor;
+        out->scale = 0;
+      }
+    } else if (type == "date" && lit.kind == Literal::Kind::kString) {
+      if (std::optional<int64_t> days = ParseDate(lit.s)) {
+        out.emplace();
+        out->kind = Literal::Kind::kDate;
+        out->i = *days;
+      } else if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
+        out.emplace();  // '2026-01-05 10:00'::DATE, as DuckDB: the day
+        out->kind = Literal::Kind::kDate;
+        out->i = DayOfNanos(ts->nanos);
+      }
+    } else if (type == "date" && lit.kind == Literal::Kind::kTimestamp) {
+      out.emplace();
+      out->kind = Literal::Kind::kDate;
+      out->i = DayOfNanos(lit.i);
+    } else if (type == "date" && lit.kind == Literal::Kind::kDate) {
+      out = lit;
+    } else if ((type == "timestamp" || type == "timestamptz") &&
+               lit.kind == Literal::Kind::kString) {
+      if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
+        out.emplace();
+        out->kind = Literal::Kind::kTimestamp;
+        out->i = ts->nanos;
+        out->has_zone = ts->has_zone;
+      }
+    } else if ((type == "varchar" || type == "text" || type == "string") &&
+               lit.kind == Literal::Kind::kString) {
+      out = lit;
+    } else if ((type == "blob" || type == "bytea" || type == "varbinary") &&
+               (lit.kind == Literal::Kind::kString || lit.kind == Literal::Kind::kBytes)) {
+      out = lit;
+      out->kind = Literal::Kind::kBytes;
+    }
+    if (!out) return ErrorAt(n.pos, "cannot CAST " + x.description + " AS " + type);
+    x.literal = *out;
+    x.description = LiteralText(*out);
+    x.pos = n.pos;
+    return x;
+  }
+  Family f = FamilyOf(*x.expr->type);
+  TypePtr to;
+  if (to_double && IsNumeric(f)) {
+    to = Float64();
+  } else if (type == "timestamp" && (f == Family::kDate || f == Family::kTimestamp)) {
+    to = f == Family::kDate ? Timestamp(TimeUnit::kMicros, "") : x.expr->type;
+  } else if (type == "date" && f == Family::kDate) {
+    to = x.expr->type;
+  } else if (type == "date" && f == Family::kTimestamp) {
+    to = Date32();  // the day of the timestamp (a zoned one's in UTC)
+  } else if (to_integer && f == Family::kInt &&
+             CastFitsEveryValue(x.expr->type->id, type == "bigint" || type == "int8" ||
+                                                      type == "int64" || type == "hugeint")) {
+    to = Int64();  // every value fits: the value itself, in the one integer domain
+  } else if (f == Family::kBytes &&
+             (x.expr->type->id == TypeId::kLargeString
+                  ? type == "varchar" || type == "text" || type == "string"
+                  : type == "blob" || type == "bytea" || type == "varbinary")) {
+    to = x.expr->type;
+  }
+  if (to == nullptr) {
+    return ErrorAt(n.pos, "CAST of " + x.description + " AS " + type +
+                              " is not supported (only to DOUBLE from numbers, to TIMESTAMP "
+                              "from dates, to DATE from timestamps, and a column to its own "
+                              "type: BIGINT, VARCHAR, BLOB, DATE)");
+  }
+  x.expr = MakeCast(x.expr, to);
+  x.description = to->ToString() + " expression";
+  return x;
+}
+
+// ---- predicates ----
+Result<ExprPtr> Binder::BindPredicate(const AstNode& n) {
+  switch (n.kind) {
+    case AstNode::Kind::kAnd:
+    case AstNode::Kind::kOr: {
+      std::vector<ExprPtr> parts;
+      for (const auto& child : n.children) {
+        PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(*child));
+        parts.push_back(std::move(p));
+      }
+      return MakeLogic(n.kind == AstNode::Kind::kAnd ? Op::kAnd : Op::kOr, parts);
+    }
+    case AstNode::Kind::kNot: {
+      PQSIFT_ASSIGN_OR_RETURN(ExprPtr p, BindPredicate(*n.children[0]));
+      return MakeNode(Op::kNot, Boolean(), {p});
+    }
+    case AstNode::Kind::kCompare: {
+      PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[0]));
+      PQSIFT_ASSIGN_OR_RETURN(Operand b, BindOperand(*n.children[1]));
+      return BindComparison(n.op, std::move(a), std::move(b), n.pos);
+    }
+    case AstNode::Kind::kIsNull: {
+      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+      // Any value is a VARCHAR: NULL exactly where the path is missing or Variant null.
+      x = SettleVariant(x, variant::SqlType::kVarchar);
+      if (x.is_literal()) {
+        bool is_null = x.literal.kind == Literal::Kind::kNull;
+        return MakeLiteral(Value::Bool(is_null != n.negated), Boolean());
+      }
+      return MakeNode(n.negated ? Op::kIsNotNull : Op::kIsNull, Boolean(), {x.expr});
+    }
+    case AstNode::Kind::kBetween: {
+      PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+      PQSIFT_ASSIGN_OR_RETURN(Operand low, BindOperand(*n.children[1]));
+      PQSIFT_ASSIGN_OR_RETURN(Operand high, BindOperand(*n.children[2]));
+      if (x.variant) {
+        const Operand& by =
+            low.is_literal() && low.literal.kind == Literal::Kind::kNull ? high : low;
+        PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(x, by));
+        x = SettleVariant(x, t);
+      }
+      if (!x.is_literal()) x.expr = BetweenCommonType(x.expr, low, high);
+      PQSIFT_ASSIGN_OR_RETURN(ExprPtr ge, BindComparison(Op::kGe, x, std::move(low), n.pos));
+      PQSIFT_ASSIGN_OR_RETURN(ExprPtr le, BindComparison(Op::kLe, x, std::move(high), n.pos));
+      ExprPtr both = MakeLogic(Op::kAnd, {ge, le});
+      return n.negated ? MakeNode(Op::kNot, Boolean(), {both}) : both;
+    }
+    case AstNode::Kind::kIn: {
+      PQSIFT_ASSIGN_OR_RETURN(ExprPtr in, BindIn(n));
+      return n.negated ? MakeNode(Op::kNot, Boolean(), {in}) : in;
+    }
+    case AstNode::Kind::kLike: {
+      PQSIFT_ASSIGN_OR_RETURN(ExprPtr like, BindLike(n));
+      return n.negated ? MakeNode(Op::kNot, Boolean(), {like}) : like;
+    }
+    case AstNode::Kind::kCall: return BindCall(n);
+    default: break;
+  }
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(n));
+  return AsPredicate(x);
+}
+
+// DuckDB gives BETWEEN one type for its three operands, where two comparisons would each
+// pick their own: a double among the bounds (a literal with an exponent, a double column)
+// makes a numeric x a double for both bounds, a float32 column bound makes an integer or
+// decimal x a float32. (`f32 BETWEEN 7e0 AND 8.99996757507324` compares the upper bound
+// as a double there, not as the float nearest to it.)
+ExprPtr Binder::BetweenCommonType(ExprPtr x, const Operand& low, const Operand& high) {
+  Family family = FamilyOf(*x->type);
+  if (!IsNumeric(family) || x->type->id == TypeId::kFloat64) return x;
+  auto is_double = [](const Operand& o) {
+    return o.is_literal() ? o.literal.kind == Literal::Kind::kFloat
+                          : o.expr->type->id == TypeId::kFloat64;
+  };
+  auto is_single = [](const Operand& o) {
+    return !o.is_literal() && FamilyOf(*o.expr->type) == Family::kFloat;
+  };
+  if (is_double(low) || is_double(high)) return MakeCast(std::move(x), Float64());
+  if (family != Family::kFloat && (is_single(low) || is_single(high))) {
+    return MakeCast(std::move(x), Float32());
+  }
+  return x;
+}
+
+Result<ExprPtr> Binder::AsPredicate(const Operand& variant_x) {
+  const Operand x = SettleVariant(variant_x, variant::SqlType::kBoolean);
+  if (x.is_literal()) {
+    if (x.literal.kind == Literal::Kind::kBool) {
+      return MakeLiteral(Value::Bool(x.literal.b), Boolean());
+    }
+    if (x.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+  } else if (x.expr->type->id == TypeId::kBoolean) {
+    return x.expr;
+  }
+  return ErrorAt(x.pos, "expected a boolean condition, not " + x.description);
+}
+
+Result<ExprPtr> Binder::BindLike(const AstNode& n) {
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+  x = SettleVariant(x, variant::SqlType::kVarchar);
+  PQSIFT_ASSIGN_OR_RETURN(Operand pattern, BindOperand(*n.children[1]));
+  if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
+    return ErrorAt(x.pos, "LIKE needs a string or binary column, not " + x.description);
+  }
+  if (!pattern.is_literal() || (pattern.literal.kind != Literal::Kind::kString &&
+                                pattern.literal.kind != Literal::Kind::kNull)) {
+    return ErrorAt(pattern.pos, "LIKE needs a string literal pattern, not " + pattern.description);
+  }
+  if (pattern.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+  const std::string& p = pattern.literal.s;
+  // The pattern's literal text (no escape character, as in DuckDB), and whether its wildcards are
+  // exactly one
+  // '%' at the end (a prefix test) or none at all (an equality).
+  std::string text;
+  int wildcards = 0;
+  bool trailing_percent = false;
+  for (size_t k = 0; k < p.size(); ++k) {
+    if (p[k] == '%' || p[k] == '_') {
+      ++wildcards;
+      trailing_percent = p[k] == '%' && k + 1 == p.size();
+    } else {
+      text.push_back(p[k]);
+    }
+  }
+  if (n.op == Op::kLike && wildcards == 0) {
+    return MakeCompare(Op::kEq, x.expr, MakeLiteral(Value::Bytes(text), x.expr->type));
+  }
+  auto e = std::make_shared<Expr>();
+  e->type = Boolean();
+  e->children = {x.expr};
+  if (n.op == Op::kLike && wildcards == 1 && trailing_percent) {
+    // 'abc%' is starts_with(x, 'abc'): the same rows, and a prefix the pruning understands.
+    e->op = Op::kStartsWith;
+    e->pattern = text;
+  } else {
+    e->op = n.op;
+    e->pattern = p;
+  }
+  return ExprPtr(e);
+}
+
+Result<ExprPtr> Binder::BindIn(const AstNode& n) {
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+  std::vector<Operand> items;
+  for (size_t k = 1; k < n.children.size(); ++k) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand item, BindOperand(*n.children[k]));
+    items.push_back(std::move(item));
+  }
+  if (x.variant) {
+    // Typed by the first item that is not NULL.
+    const Operand* by = &items[0];
+    for (const Operand& item : items) {
+      if (!item.is_literal() || item.literal.kind != Literal::Kind::kNull) {
+        by = &item;
+        break;
+      }
+    }
+    PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(x, *by));
+    x = SettleVariant(x, t);
+  }
+  bool all_literals = !x.is_literal();
+  for (Operand& item : items) {
+    if (item.variant) {
+      PQSIFT_ASSIGN_OR_RETURN(variant::SqlType t, VariantTypeFor(item, x));
+      item = SettleVariant(item, t);
+    }
+    all_literals = all_literals && item.is_literal();
+  }
+  if (!all_literals) {
+    // x IN (a, b) is x = a OR x = b, NULLs included.
+    std::vector<ExprPtr> parts;
+    for (Operand& item : items) {
+      PQSIFT_ASSIGN_OR_RETURN(ExprPtr eq, BindComparison(Op::kEq, x, std::move(item), n.pos));
+      parts.push_back(std::move(eq));
+    }
+    return MakeLogic(Op::kOr, parts);
+  }
+  ExprPtr column = x.expr;
+  // As in DuckDB, the list and the column meet in one common type: a DOUBLE literal (one
+  // with an exponent) in the list makes a float32 or float16 column compare as a double.
+  bool narrow_float = column->type->id == TypeId::kFloat32 || column->type->id == TypeId::kFloat16;
+  bool double_item = std::any_of(items.begin(), items.end(), [](const Operand& item) {
+    return item.literal.kind == Literal::Kind::kFloat;
+  });
+  if (narrow_float && double_item) column = MakeCast(column, Float64());
+  bool has_null = false;
+  std::vector<Coerced> coerced;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    coerced.clear();
+    bool needs_float = false;
+    Operand side = x;
+    side.expr = column;
+    for (const Operand& item : items) {
+      if (item.literal.kind == Literal::Kind::kNull) {
+        has_null = true;
+        continue;
+      }
+      PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(side, item));
+      needs_float = needs_float || c.kind == Coerced::Kind::kFloatCast;
+      coerced.push_back(std::move(c));
+    }
+    if (!needs_float) break;
+    column = MakeCast(column, Float64());
+  }
+  std::vector<Value> values;
+  std::optional<int128> inexact;
+  for (Coerced& c : coerced) {
+    if (c.kind == Coerced::Kind::kBetween) {
+      if (!inexact) inexact = c.floor;  // never equal: drop it
+    } else {
+      values.push_back(std::move(c.value));
+    }
+  }
+  std::sort(values.begin(), values.end(),
+            [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
+  values.erase(std::unique(values.begin(), values.end(),
+                           [](const Value& a, const Value& b) { return Compare(a, b) == 0; }),
+               values.end());
+  if (values.empty()) {
+    if (has_null) return MakeLiteral(Value::Null(), Boolean());  // NULL or no match: NULL
+    return CompareBetween(Op::kEq, column, *inexact);
+  }
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kIn;
+  e->type = Boolean();
+  e->children = {column};
+  e->list = std::move(values);
+  e->list_has_null = has_null;
+  return ExprPtr(e);
+}
+
+Result<ExprPtr> Binder::BindComparison(Op op, Operand a, Operand b, int32_t pos) {
+  PQSIFT_RETURN_IF_ERROR(SettlePair(a, b));
+  bool distinct_op = op == Op::kIsDistinctFrom || op == Op::kIsNotDistinctFrom;
+  if (a.is_literal() && b.is_literal()) return FoldComparison(op, a, b, pos);
+  if (a.is_literal()) {
+    std::swap(a, b);
+    op = FlipComparison(op);
+  }
+  if (b.is_literal()) {
+    if (b.literal.kind == Literal::Kind::kNull) {
+      if (!distinct_op) return MakeLiteral(Value::Null(), Boolean());
+      return MakeNode(op == Op::kIsDistinctFrom ? Op::kIsNotNull : Op::kIsNull, Boolean(),
+                      {a.expr});
+    }
+    if (std::optional<Result<ExprPtr>> moved = MoveConstant(op, a, b, pos)) return *moved;
+    PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(a, b));
+    switch (c.kind) {
+      case Coerced::Kind::kExact:
+        return MakeCompare(op, a.expr, MakeLiteral(std::move(c.value), a.expr->type));
+      case Coerced::Kind::kBetween: return CompareBetween(op, a.expr, c.floor);
+      case Coerced::Kind::kFloatCast:
+        return MakeCompare(op, MakeCast(a.expr, Float64()),
+                           MakeLiteral(std::move(c.value), Float64()));
+    }
+  }
+  PQSIFT_ASSIGN_OR_RETURN(auto pair, Unify(a, b, pos));
+  return MakeCompare(op, pair.first, pair.second);
+}
+
+// As DuckDB's optimizer does: an integer `x + c1 op c2` becomes `x op c2 - c1` (likewise
+// x - c1, c1 - x and x * c1), so the comparison computes nothing (no overflow error where
+// DuckDB gives rows) and prunes with x's statistics. nullopt when `a` is no such arithmetic.
+// A product that cannot reach c2 (c2 / c1 not an integer) compares x with a value between
+// two integers; the result is exact arithmetic, as DuckDB's wherever DuckDB has no overflow.
+std::optional<Result<ExprPtr>> Binder::MoveConstant(Op op, const Operand& a, const Operand& b,
+                                                    int32_t pos) {
+  const Expr& e = *a.expr;
+  bool arithmetic = e.op == Op::kAdd || e.op == Op::kSub || e.op == Op::kMul;
+  if (!arithmetic || e.type->id != TypeId::kInt64 || e.children.size() != 2 ||
+      b.literal.kind != Literal::Kind::kInteger || b.literal.i > INT64_MAX ||
+      b.literal.i < INT64_MIN) {
+    return std::nullopt;
+  }
+  auto is_constant = [](const ExprPtr& c) {
+    return c->op == Op::kLiteral && c->literal.kind == Value::Kind::kInt;
+  };
+  int constant_side = is_constant(e.children[1]) ? 1 : is_constant(e.children[0]) ? 0 : -1;
+  if (constant_side < 0) return std::nullopt;
+  const int128 c1 = e.children[static_cast<size_t>(constant_side)]->literal.i;
+  const int128 c2 = b.literal.i;
+  Operand x = a;
+  x.expr = e.children[static_cast<size_t>(1 - constant_side)];
+  if (x.expr->op == Op::kCast && FamilyOf(*x.expr->children[0]->type) == Family::kInt) {
+    x.expr = x.expr->children[0];  // a narrower integer: its own literal rules apply
+  }
+  int128 moved = 0;
+  switch (e.op) {
+    case Op::kAdd: moved = c2 - c1; break;
+    case Op::kSub:
+      if (constant_side == 1) {
+        moved = c2 + c1;
+      } else {
+        moved = c1 - c2;  // c1 - x op c2: x flip(op) c1 - c2
+        op = FlipComparison(op);
+      }
+      break;
+    default: {
+      if (c1 == 0) return std::nullopt;  // x * 0: 0 or NULL, left to the evaluator
+      if (c1 < 0) op = FlipComparison(op);
+      Ticks quotient = c1 > 0 ? ScaleExact(c2, 1, c1) : ScaleExact(-c2, 1, -c1);
+      if (!quotient.exact) {
+        // c2 / c1 lies strictly between two integers.
+        ExprPtr wide = e.children[static_cast<size_t>(1 - constant_side)];
+        return Result<ExprPtr>(CompareBetween(op, wide, quotient.floor));
+      }
+      moved = quotient.floor;
+    }
+  }
+  Operand literal = b;
+  literal.literal.i = moved;  // beyond int64 too: the literal rules compare it exactly
+  literal.description = LiteralText(literal.literal);
+  return BindComparison(op, std::move(x), std::move(literal), pos);
+}
+
+// Two column-side operands in one comparison domain, casting the narrower one.
+Result<std::pair<ExprPtr, ExprPtr>> Binder::Unify(const Operand& a, const Operand& b, int32_t pos) {
+  ExprPtr x = a.expr;
+  ExprPtr y = b.expr;
+  const DataType& tx = *x->type;
+  const DataType& ty = *y->type;
+  Family fx = FamilyOf(tx);
+  Family fy = FamilyOf(ty);
+  auto mismatch = [&] {
+    return ErrorAt(pos, "cannot compare " + a.description + " with " + b.description);
+  };
+  if (fx == fy) {
+    switch (fx) {
       case Family::kBool:
-        if (lit.kind != Literal::Kind::kBool) return mismatch();
-        out.value = Value::Bool(lit.b);
-        return out;
       case Family::kInt:
+      case Family::kFloat:
+      case Family::kBytes:
+      case Family::kDate: return std::make_pair(x, y);
       case Family::kDecimal: {
-        if (lit.kind == Literal::Kind::kFloat) {
-          out.kind = Coerced::Kind::kFloatCast;
-          out.value = Value::Float(lit.f);
-          return out;
-        }
-        if (lit.kind != Literal::Kind::kInteger && lit.kind != Literal::Kind::kDecimal) {
-          return mismatch();
-        }
-        int32_t column_scale = family == Family::kDecimal ? t.scale : 0;
-        Ticks ticks = column_scale >= lit.scale
-                          ? ScaleExact(lit.i, Pow10(column_scale - lit.scale), 1)
-                          : ScaleExact(lit.i, 1, Pow10(lit.scale - column_scale));
-        return FromTicks(ticks);
+        if (tx.scale == ty.scale) return std::make_pair(x, y);
+        bool x_finer = tx.scale > ty.scale;
+        const ExprPtr& coarse = x_finer ? y : x;
+        int32_t scale = std::max(tx.scale, ty.scale);
+        int32_t precision = coarse->type->precision + scale - coarse->type->scale;
+        if (precision > 38) return mismatch();
+        ExprPtr cast = MakeCast(coarse, Decimal128(precision, scale));
+        return x_finer ? std::make_pair(x, cast) : std::make_pair(cast, y);
       }
-      case Family::kFloat: {
-        bool single = t.id != TypeId::kFloat64;
-        if (lit.kind == Literal::Kind::kFloat) {
-          out.value = Value::Float(lit.f);
-        } else if (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal) {
-          out.value = Value::Float(RationalToFloat(lit.i, lit.scale, single));
-        } else {
-          return mismatch();
-        }
-        return out;
-      }
-      case Family::kBytes: {
-        if (lit.kind == Literal::Kind::kBytes) {
-          out.value = Value::Bytes(lit.s);
-        } else if (lit.kind == Literal::Kind::kString) {
-          std::optional<std::string> uuid;
-          if (x.uuid && t.id == TypeId::kFixedSizeBinary) uuid = ParseUuid(lit.s);
-          out.value = Value::Bytes(uuid ? *uuid : lit.s);
-        } else {
-          return mismatch();
-        }
-        return out;
-      }
-      case Family::kDate:
       case Family::kTimestamp:
       case Family::kTime: {
-        if (lit.kind == Literal::Kind::kString) {
-          // As DuckDB: a string compared with a temporal column is read as that type.
-          if (family == Family::kTime) {
-            std::optional<int64_t> nanos = ParseTimeOfDay(lit.s);
-            if (!nanos) return ErrorAt(lit_operand.pos, "invalid time '" + lit.s + "'");
-            return FromTicks(ScaleExact(*nanos, 1, Pow10(9 - TickDigits(t.unit))));
-          }
-          std::optional<int64_t> days = ParseDate(lit.s);
-          if (days && family == Family::kDate) {
-            lit.kind = Literal::Kind::kDate;
-            lit.i = *days;
-          } else if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
-            lit.kind = Literal::Kind::kTimestamp;
-            lit.i = ts->nanos;
-            lit.has_zone = ts->has_zone;
-          } else {
-            return ErrorAt(lit_operand.pos, std::string("invalid ") +
-                                                (family == Family::kDate ? "date" : "timestamp") +
-                                                " '" + lit.s + "'");
-          }
+        if (tx.unit == ty.unit) return std::make_pair(x, y);
+        bool x_finer = TickDigits(tx.unit) > TickDigits(ty.unit);
+        const ExprPtr& coarse = x_finer ? y : x;
+        TimeUnit unit = x_finer ? tx.unit : ty.unit;
+        TypePtr to = fx == Family::kTime ? Time64(unit) : Timestamp(unit, coarse->type->timezone);
+        ExprPtr cast = MakeCast(coarse, to);
+        return x_finer ? std::make_pair(x, cast) : std::make_pair(cast, y);
+      }
+      default: return mismatch();
+    }
+  }
+  if (IsNumeric(fx) && IsNumeric(fy)) {
+    if (fx == Family::kFloat || fy == Family::kFloat) {
+      // As DuckDB: a float32 meets integers and decimals as a float32 (16777217 = 16777216.0
+      // holds there), and anything meets a double as a double.
+      bool single = tx.id != TypeId::kFloat64 && ty.id != TypeId::kFloat64;
+      TypePtr to = single ? Float32() : Float64();
+      return std::make_pair(MakeCast(x, to), MakeCast(y, to));
+    }
+    // One integer, one decimal: the integer becomes a decimal of the other's scale.
+    bool x_int = fx == Family::kInt;
+    const ExprPtr& integer = x_int ? x : y;
+    int32_t scale = x_int ? ty.scale : tx.scale;
+    int32_t precision = IntegerDigits(integer->type->id) + scale;
+    if (precision > 38) return mismatch();
+    ExprPtr cast = MakeCast(integer, Decimal128(precision, scale));
+    return x_int ? std::make_pair(cast, y) : std::make_pair(x, cast);
+  }
+  if ((fx == Family::kDate && fy == Family::kTimestamp) ||
+      (fx == Family::kTimestamp && fy == Family::kDate)) {
+    bool x_date = fx == Family::kDate;
+    const DataType& ts = x_date ? ty : tx;
+    ExprPtr cast = MakeCast(x_date ? x : y, Timestamp(ts.unit, ts.timezone));
+    return x_date ? std::make_pair(cast, y) : std::make_pair(x, cast);
+  }
+  return mismatch();
+}
+
+// The literal in the domain of the column side `x` (see docs/filter-language.md).
+Result<Coerced> Binder::CoerceLiteral(const Operand& x, const Operand& lit_operand) {
+  const DataType& t = *x.expr->type;
+  Literal lit = lit_operand.literal;
+  auto mismatch = [&] {
+    return ErrorAt(lit_operand.pos,
+                   "cannot compare " + x.description + " with " + lit_operand.description);
+  };
+  Coerced out;
+  Family family = FamilyOf(t);
+  if (lit.kind == Literal::Kind::kString && (IsNumeric(family) || family == Family::kBool)) {
+    // As DuckDB: a string compared with a number is read as a number.
+    if (family == Family::kBool) {
+      std::string lower = lit.s;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower != "true" && lower != "false") return mismatch();
+      lit.kind = Literal::Kind::kBool;
+      lit.b = lower == "true";
+    } else {
+      std::optional<Literal> number = ParseNumberText(lit.s, family == Family::kFloat);
+      if (!number) return mismatch();
+      lit = *number;
+    }
+  }
+  switch (family) {
+    case Family::kBool:
+      if (lit.kind != Literal::Kind::kBool) return mismatch();
+      out.value = Value::Bool(lit.b);
+      return out;
+    case Family::kInt:
+    case Family::kDecimal: {
+      if (lit.kind == Literal::Kind::kFloat) {
+        out.kind = Coerced::Kind::kFloatCast;
+        out.value = Value::Float(lit.f);
+        return out;
+      }
+      if (lit.kind != Literal::Kind::kInteger && lit.kind != Literal::Kind::kDecimal) {
+        return mismatch();
+      }
+      int32_t column_scale = family == Family::kDecimal ? t.scale : 0;
+      Ticks ticks = column_scale >= lit.scale
+                        ? ScaleExact(lit.i, Pow10(column_scale - lit.scale), 1)
+                        : ScaleExact(lit.i, 1, Pow10(lit.scale - column_scale));
+      return FromTicks(ticks);
+    }
+    case Family::kFloat: {
+      bool single = t.id != TypeId::kFloat64;
+      if (lit.kind == Literal::Kind::kFloat) {
+        out.value = Value::Float(lit.f);
+      } else if (lit.kind == Literal::Kind::kInteger || lit.kind == Literal::Kind::kDecimal) {
+        out.value = Value::Float(RationalToFloat(lit.i, lit.scale, single));
+      } else {
+        return mismatch();
+      }
+      return out;
+    }
+    case Family::kBytes: {
+      if (lit.kind == Literal::Kind::kBytes) {
+        out.value = Value::Bytes(lit.s);
+      } else if (lit.kind == Literal::Kind::kString) {
+        std::optional<std::string> uuid;
+        if (x.uuid && t.id == TypeId::kFixedSizeBinary) uuid = ParseUuid(lit.s);
+        out.value = Value::Bytes(uuid ? *uuid : lit.s);
+      } else {
+        return mismatch();
+      }
+      return out;
+    }
+    case Family::kDate:
+    case Family::kTimestamp:
+    case Family::kTime: {
+      if (lit.kind == Literal::Kind::kString) {
+        // As DuckDB: a string compared with a temporal column is read as that type.
+        if (family == Family::kTime) {
+          std::optional<int64_t> nanos = ParseTimeOfDay(lit.s);
+          if (!nanos) return ErrorAt(lit_operand.pos, "invalid time '" + lit.s + "'");
+          return FromTicks(ScaleExact(*nanos, 1, Pow10(9 - TickDigits(t.unit))));
         }
-        if (family == Family::kTime) return mismatch();
-        constexpr int64_t kNanosPerDay = int64_t{86400} * 1000000000;
-        if (family == Family::kDate) {
-          if (lit.kind == Literal::Kind::kDate) return FromTicks({lit.i, true});
-          if (lit.kind == Literal::Kind::kTimestamp) {
-            return FromTicks(ScaleExact(lit.i, 1, kNanosPerDay));
-          }
-          return mismatch();
+        std::optional<int64_t> days = ParseDate(lit.s);
+        if (days && family == Family::kDate) {
+          lit.kind = Literal::Kind::kDate;
+          lit.i = *days;
+        } else if (std::optional<TimestampText> ts = ParseTimestamp(lit.s)) {
+          lit.kind = Literal::Kind::kTimestamp;
+          lit.i = ts->nanos;
+          lit.has_zone = ts->has_zone;
+        } else {
+          return ErrorAt(lit_operand.pos, std::string("invalid ") +
+                                              (family == Family::kDate ? "date" : "timestamp") +
+                                              " '" + lit.s + "'");
         }
-        int digits = TickDigits(t.unit);
-        if (lit.kind == Literal::Kind::kDate) {
-          return FromTicks(ScaleExact(lit.i, int128{86400} * Pow10(digits), 1));
-        }
+      }
+      if (family == Family::kTime) return mismatch();
+      constexpr int64_t kNanosPerDay = int64_t{86400} * 1000000000;
+      if (family == Family::kDate) {
+        if (lit.kind == Literal::Kind::kDate) return FromTicks({lit.i, true});
         if (lit.kind == Literal::Kind::kTimestamp) {
-          return FromTicks(ScaleExact(lit.i, 1, Pow10(9 - digits)));
+          return FromTicks(ScaleExact(lit.i, 1, kNanosPerDay));
         }
         return mismatch();
       }
-      case Family::kOther: break;
-    }
-    return mismatch();
-  }
-
-  static Coerced FromTicks(Ticks t) {
-    Coerced out;
-    if (t.exact) {
-      out.value = Value::Int(t.floor);
-    } else {
-      out.kind = Coerced::Kind::kBetween;
-      out.floor = t.floor;
-    }
-    return out;
-  }
-
-  // A comparison of two literals, decided now.
-  Result<ExprPtr> FoldComparison(Op op, const Operand& a, const Operand& b, int32_t pos) {
-    const Literal& x = a.literal;
-    const Literal& y = b.literal;
-    bool x_null = x.kind == Literal::Kind::kNull;
-    bool y_null = y.kind == Literal::Kind::kNull;
-    if (x_null || y_null) {
-      if (op == Op::kIsDistinctFrom) return MakeLiteral(Value::Bool(x_null != y_null), Boolean());
-      if (op == Op::kIsNotDistinctFrom) {
-        return MakeLiteral(Value::Bool(x_null == y_null), Boolean());
+      int digits = TickDigits(t.unit);
+      if (lit.kind == Literal::Kind::kDate) {
+        return FromTicks(ScaleExact(lit.i, int128{86400} * Pow10(digits), 1));
       }
-      return MakeLiteral(Value::Null(), Boolean());
+      if (lit.kind == Literal::Kind::kTimestamp) {
+        return FromTicks(ScaleExact(lit.i, 1, Pow10(9 - digits)));
+      }
+      return mismatch();
     }
-    // Compare through a column-side stand-in of the left literal's own type.
-    TypePtr type;
-    Value left;
-    switch (x.kind) {
-      case Literal::Kind::kBool:
-        type = Boolean();
-        left = Value::Bool(x.b);
-        break;
-      case Literal::Kind::kInteger:
-      case Literal::Kind::kDecimal:
-        type = Decimal128(38, x.scale);
-        left = Value::Int(x.i);
-        break;
-      case Literal::Kind::kFloat:
-        type = Float64();
-        left = Value::Float(x.f);
-        break;
-      case Literal::Kind::kString:
-      case Literal::Kind::kBytes:
-        type = LargeBinary();
-        left = Value::Bytes(x.s);
-        break;
-      case Literal::Kind::kDate:
-        type = Date32();
-        left = Value::Int(x.i);
-        break;
-      case Literal::Kind::kTimestamp:
-        type = Timestamp(TimeUnit::kNanos, "");
-        left = Value::Int(x.i);
-        break;
-      case Literal::Kind::kInterval:
-        return ErrorAt(pos, "cannot compare " + a.description + " with " + b.description);
-      case Literal::Kind::kNull: break;
-    }
-    Operand stand_in = a;
-    stand_in.expr = MakeLiteral(left, type);
-    PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(stand_in, b));
-    int order = 0;
-    if (c.kind == Coerced::Kind::kExact) {
-      order = Compare(left, c.value);
-    } else if (c.kind == Coerced::Kind::kBetween) {
-      order = left.i <= c.floor ? -1 : 1;
-    } else {
-      double lf = RationalToFloat(x.i, x.scale, false);
-      order = Compare(Value::Float(lf), c.value);
-    }
-    (void)pos;
-    bool result = false;
-    switch (op) {
-      case Op::kEq:
-      case Op::kIsNotDistinctFrom: result = order == 0; break;
-      case Op::kNe:
-      case Op::kIsDistinctFrom: result = order != 0; break;
-      case Op::kLt: result = order < 0; break;
-      case Op::kLe: result = order <= 0; break;
-      case Op::kGt: result = order > 0; break;
-      default: result = order >= 0; break;
-    }
-    return MakeLiteral(Value::Bool(result), Boolean());
+    case Family::kOther: break;
   }
+  return mismatch();
+}
 
-  const Schema& schema_;
-  std::optional<int64_t> now_micros_;  // ClockLiteral's instant, once read
-  BoundFilter filter_;
-};
+Coerced Binder::FromTicks(Ticks t) {
+  Coerced out;
+  if (t.exact) {
+    out.value = Value::Int(t.floor);
+  } else {
+    out.kind = Coerced::Kind::kBetween;
+    out.floor = t.floor;
+  }
+  return out;
+}
 
-}  // namespace
+// A comparison of two literals, decided now.
+Result<ExprPtr> Binder::FoldComparison(Op op, const Operand& a, const Operand& b, int32_t pos) {
+  const Literal& x = a.literal;
+  const Literal& y = b.literal;
+  bool x_null = x.kind == Literal::Kind::kNull;
+  bool y_null = y.kind == Literal::Kind::kNull;
+  if (x_null || y_null) {
+    if (op == Op::kIsDistinctFrom) return MakeLiteral(Value::Bool(x_null != y_null), Boolean());
+    if (op == Op::kIsNotDistinctFrom) {
+      return MakeLiteral(Value::Bool(x_null == y_null), Boolean());
+    }
+    return MakeLiteral(Value::Null(), Boolean());
+  }
+  // Compare through a column-side stand-in of the left literal's own type.
+  TypePtr type;
+  Value left;
+  switch (x.kind) {
+    case Literal::Kind::kBool:
+      type = Boolean();
+      left = Value::Bool(x.b);
+      break;
+    case Literal::Kind::kInteger:
+    case Literal::Kind::kDecimal:
+      type = Decimal128(38, x.scale);
+      left = Value::Int(x.i);
+      break;
+    case Literal::Kind::kFloat:
+      type = Float64();
+      left = Value::Float(x.f);
+      break;
+    case Literal::Kind::kString:
+    case Literal::Kind::kBytes:
+      type = LargeBinary();
+      left = Value::Bytes(x.s);
+      break;
+    case Literal::Kind::kDate:
+      type = Date32();
+      left = Value::Int(x.i);
+      break;
+    case Literal::Kind::kTimestamp:
+      type = Timestamp(TimeUnit::kNanos, "");
+      left = Value::Int(x.i);
+      break;
+    case Literal::Kind::kInterval:
+      return ErrorAt(pos, "cannot compare " + a.description + " with " + b.description);
+    case Literal::Kind::kNull: break;
+  }
+  Operand stand_in = a;
+  stand_in.expr = MakeLiteral(left, type);
+  PQSIFT_ASSIGN_OR_RETURN(Coerced c, CoerceLiteral(stand_in, b));
+  int order = 0;
+  if (c.kind == Coerced::Kind::kExact) {
+    order = Compare(left, c.value);
+  } else if (c.kind == Coerced::Kind::kBetween) {
+    order = left.i <= c.floor ? -1 : 1;
+  } else {
+    double lf = RationalToFloat(x.i, x.scale, false);
+    order = Compare(Value::Float(lf), c.value);
+  }
+  (void)pos;
+  bool result = false;
+  switch (op) {
+    case Op::kEq:
+    case Op::kIsNotDistinctFrom: result = order == 0; break;
+    case Op::kNe:
+    case Op::kIsDistinctFrom: result = order != 0; break;
+    case Op::kLt: result = order < 0; break;
+    case Op::kLe: result = order <= 0; break;
+    case Op::kGt: result = order > 0; break;
+    default: result = order >= 0; break;
+  }
+  return MakeLiteral(Value::Bool(result), Boolean());
+}
+
+}  // namespace binding
+
+using binding::Binder;
 
 Result<BoundFilter> BindFilter(std::string_view text, const Schema& schema) {
   Binder binder(schema);
