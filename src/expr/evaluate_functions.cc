@@ -1,0 +1,264 @@
+// The evaluator's functions (evaluate_internal.h): LIKE, ILIKE and the substring tests, date
+// parts and date_trunc, the value functions (lower, upper, length, substring, abs, coalesce,
+// isnan, ...), st_intersects_extent and variant_get.
+#include "expr/evaluate_internal.h"
+
+#include "arrow/cast.h"
+#include "expr/like.h"
+#include "expr/string_functions.h"
+#include "geo/extent.h"
+#include "variant/get.h"
+
+namespace pqsift::expr::evaluation {
+
+// variant_get over the batch (variant/get.h), the result read as a vector.
+Result<Vec> Evaluator::EvalVariantGet(const Expr& e) {
+  const Expr& column = *e.children[0];
+  auto k = static_cast<size_t>(column.column);
+  if (column.op != Op::kColumn || k >= arrays_.size()) {
+    return Status::InvalidArgument("variant_get needs a VARIANT column");
+  }
+  PQSIFT_ASSIGN_OR_RETURN(const Array* a, ColumnArray(k));
+  Array head = *a;
+  head.length = n_;  // the batch's rows only
+  PQSIFT_ASSIGN_OR_RETURN(std::shared_ptr<Array> values,
+                          variant::VariantGet(head, e.variant_path, e.variant_type));
+  PQSIFT_ASSIGN_OR_RETURN(Vec v, ArrayVec(*values, *e.type, filter_.columns[k].path));
+  if (v.keep_values == nullptr) v.keep_values = values;  // values read in place
+  if (v.keep_valid == nullptr) v.keep_valid = values;
+  return v;
+}
+
+// Per row from the WKB (geo/extent.h); bytes that are not WKB are NULL.
+Result<Vec> Evaluator::EvalIntersectsExtent(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  if (!IsBytesPhys(a.phys) || e.list.size() != 4) {
+    return Status::Internal("st_intersects_extent over a non-binary vector");
+  }
+  const geo::QueryBox box{e.list[0].f, e.list[1].f, e.list[2].f, e.list[3].f};
+  Vec out;
+  out.phys = Phys::kBool;
+  uint8_t* result = Allocate<uint8_t>(&out.keep_values, n_);
+  uint8_t* valid = Allocate<uint8_t>(&out.keep_valid, n_);
+  out.values = result;
+  out.valid = valid;
+  for (int64_t i = 0, n = n_; i < n; ++i) {
+    result[i] = 0;
+    valid[i] = a.valid ? a.valid[i] : 1;
+    if (!valid[i]) continue;
+    std::string_view bytes = BytesAt(a, i);
+    Result<geo::WkbSummary> s =
+        geo::Summarize({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, e.geography);
+    if (!s.ok()) {
+      valid[i] = 0;
+      continue;
+    }
+    result[i] = geo::Intersects(s->extent, box) ? 1 : 0;
+  }
+  return out;
+}
+
+Result<Vec> Evaluator::EvalLike(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  if (!IsBytesPhys(a.phys)) return Status::Internal("LIKE over a non-string vector");
+  uint8_t* result = nullptr;
+  Vec out = NullWhere(a, Phys::kBool, &result);
+  if (e.op == Op::kStartsWith || e.op == Op::kEndsWith || e.op == Op::kContains) {
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      result[i] = PassesSubstringTest(e.op, e.pattern, BytesAt(a, i)) ? 1 : 0;
+    }
+    return out;
+  }
+  LikeMatcher matcher(e.pattern, e.op == Op::kILike);
+  for (int64_t i = 0, n = n_; i < n; ++i) result[i] = matcher.Matches(BytesAt(a, i)) ? 1 : 0;
+  return out;
+}
+
+// year(x), extract(month FROM x), ...
+Result<Vec> Evaluator::EvalDatePart(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  std::optional<DateField> field = DateFieldNamed(e.pattern);
+  if (!field) return Status::Internal("unknown date part '" + e.pattern + "'");
+  int64_t* values = nullptr;
+  Vec out = NullWhere(a, Phys::kI64, &values);
+  PQSIFT_RETURN_IF_ERROR(
+      ForEachInstant(a, *e.children[0]->type, [&](int64_t i, const cast::TimestampDay& t) {
+        values[i] = DatePartOf(*field, t);
+        return Status::OK();
+      }));
+  return out;
+}
+
+// date_trunc('unit', x): microseconds since the epoch of x cut to the unit.
+Result<Vec> Evaluator::EvalDateTrunc(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  std::optional<TruncUnit> unit = TruncUnitNamed(e.pattern);
+  if (!unit) return Status::Internal("unknown date_trunc unit '" + e.pattern + "'");
+  int64_t* values = nullptr;
+  Vec out = NullWhere(a, Phys::kI64, &values);
+  PQSIFT_RETURN_IF_ERROR(
+      ForEachInstant(a, *e.children[0]->type, [&](int64_t i, const cast::TimestampDay& t) {
+        std::optional<int64_t> cut = TruncatedMicros(*unit, t);
+        values[i] = cut.value_or(0);
+        if (cut || (a.valid != nullptr && !a.valid[i])) return Status::OK();  // NULL: any bytes
+        return Status::InvalidArgument("date_trunc('" + e.pattern +
+                                       "'): a value beyond the timestamp range");
+      }));
+  return out;
+}
+
+Result<Vec> Evaluator::EvalStringFunction(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  if (!IsBytesPhys(a.phys)) return Status::Internal("a string function over a non-string vector");
+  if (e.op == Op::kLength || e.op == Op::kOctetLength) {
+    int64_t* values = nullptr;
+    Vec out = NullWhere(a, Phys::kI64, &values);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      const std::string_view v = BytesAt(a, i);
+      values[i] = e.op == Op::kLength ? CodePointCount(v) : static_cast<int64_t>(v.size());
+    }
+    return out;
+  }
+  Vec out = BuildBytes([&](int64_t i, std::string* data) {
+    if (a.valid != nullptr && !a.valid[i]) return;
+    if (e.op == Op::kSubstring) {
+      *data += SubstringByMode(e.pattern, BytesAt(a, i), e.list);
+    } else {
+      AppendCaseMapped(BytesAt(a, i), e.op == Op::kUpper, data);
+    }
+  });
+  out.valid = a.valid;
+  out.keep_valid = a.keep_valid;
+  return out;
+}
+
+// isnan(x), isinf(x), isfinite(x) of a float vector.
+Result<Vec> Evaluator::EvalFloatTest(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  if (!IsFloatPhys(a.phys)) return Status::Internal("a float test of a non-float vector");
+  uint8_t* result = nullptr;
+  Vec out = NullWhere(a, Phys::kBool, &result);
+  const int test = e.pattern == "isnan" ? 0 : e.pattern == "isinf" ? 1 : 2;
+  auto classify = [&](auto tag) {
+    using T = decltype(tag);
+    const auto* in = static_cast<const T*>(a.values);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      const T v = in[i];
+      result[i] = test == 0 ? std::isnan(v) : test == 1 ? std::isinf(v) : std::isfinite(v);
+    }
+  };
+  if (a.phys == Phys::kF32) {
+    classify(float{});
+  } else {
+    classify(double{});
+  }
+  return out;
+}
+
+// abs(x) of an int64 (INT64_MIN overflows, as in DuckDB), decimal or float vector.
+Result<Vec> Evaluator::EvalAbs(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  bool overflow = false;
+  Vec out;
+  auto absolute = [&](auto tag) {
+    using T = decltype(tag);
+    T* values = nullptr;
+    out = NullWhere(a, a.phys, &values);
+    const auto* in = static_cast<const T*>(a.values);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      if constexpr (std::is_floating_point_v<T>) {
+        values[i] = std::fabs(in[i]);
+      } else {
+        const bool minimum = std::is_same_v<T, int64_t> && in[i] == INT64_MIN;
+        overflow |= minimum && (a.valid == nullptr || a.valid[i]);
+        values[i] = minimum ? 0 : (in[i] < 0 ? -in[i] : in[i]);
+      }
+    }
+  };
+  switch (a.phys) {
+    case Phys::kI64: absolute(int64_t{}); break;
+    case Phys::kI128: absolute(int128{}); break;  // decimals: 38 digits either sign
+    case Phys::kF32: absolute(float{}); break;
+    case Phys::kF64: absolute(double{}); break;
+    default: return Status::Internal("abs over a vector that is no int64, decimal or float");
+  }
+  if (overflow) return Status::InvalidArgument("overflow in " + ToString(e, filter_));
+  return out;
+}
+
+// coalesce(a, b, ...): each row's first non-NULL child (every child of the node's type).
+Result<Vec> Evaluator::EvalCoalesce(const Expr& e) {
+  std::vector<Vec> args;
+  for (const ExprPtr& child : e.children) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec v, Eval(*child));
+    if (v.scalar_null()) continue;
+    args.push_back(v.scalar ? Broadcast(v) : std::move(v));
+    if (args.back().valid == nullptr) break;  // never NULL: later ones are never reached
+  }
+  const Phys phys = PhysOfType(*e.type);
+  if (args.empty()) {
+    Vec out;
+    out.scalar = true;
+    out.phys = phys;
+    return out;
+  }
+  // pick[i]: the child row i takes its value from; args.size() where every one is NULL.
+  std::vector<uint32_t> pick(static_cast<size_t>(n_), static_cast<uint32_t>(args.size()));
+  uint8_t* valid = nullptr;
+  Vec out;
+  bool some_null = args.back().valid != nullptr;
+  if (some_null) valid = Allocate<uint8_t>(&out.keep_valid, n_);
+  for (int64_t i = 0, n = n_; i < n; ++i) {
+    auto k = static_cast<uint32_t>(args.size());
+    for (uint32_t c = 0; c < args.size(); ++c) {
+      if (args[c].valid == nullptr || args[c].valid[i]) {
+        k = c;
+        break;
+      }
+    }
+    pick[static_cast<size_t>(i)] = k;
+    if (valid != nullptr) valid[i] = k < args.size() ? 1 : 0;
+  }
+  auto from = [&](int64_t i) -> const Vec* {
+    uint32_t k = pick[static_cast<size_t>(i)];
+    return k < args.size() ? &args[k] : nullptr;
+  };
+  if (IsBytesPhys(phys)) {
+    Vec bytes = BuildBytes([&](int64_t i, std::string* data) {
+      if (const Vec* v = from(i)) {
+        *data += BytesAt(*v, i);
+      } else if (phys == Phys::kFixed) {  // a NULL row keeps its place
+        data->append(static_cast<size_t>(e.type->byte_width), '\0');
+      }
+    });
+    if (phys == Phys::kFixed) {  // same width in every child: the bytes laid end to end
+      bytes.phys = Phys::kFixed;
+      bytes.width = e.type->byte_width;
+      bytes.offsets = nullptr;
+    }
+    bytes.valid = valid;
+    bytes.keep_valid = out.keep_valid;
+    return bytes;
+  }
+  VisitFixed(phys, [&](auto tag) {
+    using T = decltype(tag);
+    T* values = Allocate<T>(&out.keep_values, n_);
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      const Vec* v = from(i);
+      values[i] = v != nullptr ? static_cast<const T*>(v->values)[i] : T{};
+    }
+    out.values = values;
+  });
+  out.phys = phys;
+  out.valid = valid;
+  return out;
+}
+
+}  // namespace pqsift::expr::evaluation
