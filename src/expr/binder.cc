@@ -27,7 +27,6 @@ std::string Int128Text(int128 v) { return DebugString(Value::Int(v)); }
 
 // The day (since 1970-01-01) of an instant in nanoseconds, floored.
 int128 DayOfNanos(int128 nanos) {
-  constexpr int128 kNanosPerDay = int128{86400} * 1000000000;
   int128 day = nanos / kNanosPerDay;
   return nanos % kNanosPerDay < 0 ? day - 1 : day;
 }
@@ -192,8 +191,7 @@ std::optional<Literal> ParseNumberText(std::string_view text, bool allow_special
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   bool negative = !text.empty() && (text[0] == '-' || text[0] == '+') && text[0] == '-';
   if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = AsciiLower(text);
   if (allow_special && (lower == "nan" || lower == "inf" || lower == "infinity")) {
     Literal lit;
     lit.kind = Literal::Kind::kFloat;
@@ -317,8 +315,7 @@ Result<Operand> Binder::BindColumn(const AstNode& n) {
           n.pos, "column '" + group + "' is a group (struct, list or map): name a leaf inside it");
     }
     // SQL's current_date and current_timestamp, where no column has the name.
-    std::string lower = path;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = AsciiLower(path);
     if (lower == "current_date" || lower == "current_timestamp") {
       return *ClockLiteral(lower, n.pos);
     }
@@ -673,6 +670,8 @@ Result<Operand> Binder::Arithmetic(Op op, const Operand& variant_a, const Operan
   return out;
 }
 
+// Arithmetic between two literals, done now: integers exactly in int64 (overflow is an error),
+// decimals exactly, anything with a float or '/' in double. NULL propagates.
 Result<Operand> Binder::FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos) {
   if (std::optional<Result<Operand>> temporal = FoldTemporal(op, a, b, pos)) {
     return std::move(*temporal);
@@ -1259,8 +1258,7 @@ Result<Coerced> Binder::CoerceLiteral(const Operand& x, const Operand& lit_opera
   if (lit.kind == Literal::Kind::kString && (IsNumeric(family) || family == Family::kBool)) {
     // As DuckDB: a string compared with a number is read as a number.
     if (family == Family::kBool) {
-      std::string lower = lit.s;
-      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string lower = AsciiLower(lit.s);
       if (lower != "true" && lower != "false") return mismatch();
       lit.kind = Literal::Kind::kBool;
       lit.b = lower == "true";
@@ -1339,7 +1337,6 @@ Result<Coerced> Binder::CoerceLiteral(const Operand& x, const Operand& lit_opera
         }
       }
       if (family == Family::kTime) return mismatch();
-      constexpr int64_t kNanosPerDay = int64_t{86400} * 1000000000;
       if (family == Family::kDate) {
         if (lit.kind == Literal::Kind::kDate) return FromTicks({lit.i, true});
         if (lit.kind == Literal::Kind::kTimestamp) {

@@ -35,9 +35,7 @@ std::optional<std::string> Binder::DateFieldOfCall(const AstNode& n) {
         n.children[0]->literal.kind != Literal::Kind::kString) {
       return std::string();  // an error for BindDatePart to report
     }
-    std::string name = n.children[0]->literal.s;
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return canonical(std::move(name));
+    return canonical(AsciiLower(n.children[0]->literal.s));
   }
   // The functions DuckDB has (no dow() or doy(): those are date_part's names).
   static constexpr std::string_view kFunctions[] = {"year",       "quarter", "month",  "day",
@@ -58,8 +56,7 @@ Result<Operand> Binder::BindDateTrunc(const AstNode& n) {
                    "date_trunc needs a unit ('year', 'quarter', 'month', 'week', 'day', "
                    "'hour', 'minute', 'second') and a date or timestamp");
   }
-  std::string unit = n.children[0]->literal.s;
-  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string unit = AsciiLower(n.children[0]->literal.s);
   if (!TruncUnitNamed(unit)) {
     return ErrorAt(n.children[0]->pos, "date_trunc: unknown unit '" + unit + "'");
   }
@@ -130,9 +127,8 @@ std::optional<Operand> Binder::ClockLiteral(const std::string& name, int32_t pos
     o.literal.i = int128{*now_micros_} * 1000;
     o.literal.has_zone = true;
   } else {
-    constexpr int64_t kMicrosPerDay = 86'400'000'000;
     o.literal.kind = Literal::Kind::kDate;
-    o.literal.i = *now_micros_ / kMicrosPerDay - (*now_micros_ % kMicrosPerDay < 0 ? 1 : 0);
+    o.literal.i = DayOfNanos(int128{*now_micros_} * 1000);
   }
   o.description = LiteralText(o.literal);
   return o;
@@ -328,7 +324,7 @@ Result<Operand> Binder::BindSubstring(const AstNode& n) {
       return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
     }
     out.literal.kind = Literal::Kind::kString;
-    out.literal.s = std::string(SubstringByMode(mode, x.literal.s, numbers));
+    out.literal.s = std::string(SubstringCallOf(mode, numbers).Apply(x.literal.s));
     out.description = LiteralText(out.literal);
     return out;
   }
@@ -463,18 +459,6 @@ Result<Operand> Binder::BindVariantGet(const AstNode& n) {
   return SettleVariant(v, *type);
 }
 
-// Arithmetic between two literals, done now: integers exactly in int64 (overflow is an error),
-// decimals exactly, anything with a float or '/' in double. NULL propagates.
-std::string_view Binder::OpSymbol(Op op) {
-  switch (op) {
-    case Op::kAdd: return "+";
-    case Op::kSub: return "-";
-    case Op::kMul: return "*";
-    case Op::kDiv: return "/";
-    default: return "%";
-  }
-}
-
 // DATE or TIMESTAMP literal +- INTERVAL (TIMESTAMP, as DuckDB), INTERVAL + either, and DATE
 // +- an integer of days (DATE); nullopt when neither side is a date, timestamp or interval.
 std::optional<Result<Operand>> Binder::FoldTemporal(Op op, const Operand& a, const Operand& b,
@@ -502,8 +486,7 @@ std::optional<Result<Operand>> Binder::FoldTemporal(Op op, const Operand& a, con
   const int sign = sub ? -1 : 1;
   Literal& r = out.literal;
   if (ordered && temporal(*instant) && other->kind == K::kInterval) {
-    const int128 nanos =
-        instant->kind == K::kDate ? int128{instant->i} * 86'400'000'000'000 : instant->i;
+    const int128 nanos = instant->kind == K::kDate ? instant->i * kNanosPerDay : instant->i;
     std::optional<int128> sum = AddInterval(nanos, other->interval, sign);
     if (!sum) return Result<Operand>(ErrorAt(pos, "a timestamp beyond the timestamp range"));
     r.kind = K::kTimestamp;
@@ -515,8 +498,7 @@ std::optional<Result<Operand>> Binder::FoldTemporal(Op op, const Operand& a, con
     r.i = instant->i + sign * other->i;
   } else {
     return Result<Operand>(
-        ErrorAt(pos, "cannot compute " + LiteralText(x) + " " + std::string(OpSymbol(op)) + " " +
-                         LiteralText(y) +
+        ErrorAt(pos, "cannot compute " + LiteralText(x) + std::string(OpText(op)) + LiteralText(y) +
                          " (a date or timestamp +- an INTERVAL, or a date +- a number of days)"));
   }
   out.description = LiteralText(r);

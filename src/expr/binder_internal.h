@@ -27,6 +27,8 @@ using TypePtr = std::shared_ptr<const DataType>;
 // Beyond every value of every kInt domain: a literal further out is clamped here, which changes
 // no comparison (arrow/cast.h).
 inline const int128 kClampLimit = cast::ClampLimit();
+
+inline constexpr int128 kNanosPerDay = int128{86400} * 1000000000;
 using cast::Pow10;
 using cast::ScaleExact;
 using cast::TickDigits;
@@ -142,7 +144,6 @@ class Binder {
   Result<Operand> BindSubstring(const AstNode& n);
   Result<Operand> BindCoalesce(const AstNode& n);
   Result<Operand> BindVariantGet(const AstNode& n);
-  static std::string_view OpSymbol(Op op);
   std::optional<Result<Operand>> FoldTemporal(Op op, const Operand& a, const Operand& b,
                                               int32_t pos);
   Result<ExprPtr> BindIntersectsExtent(const AstNode& n);

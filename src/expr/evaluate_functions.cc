@@ -124,10 +124,11 @@ Result<Vec> Evaluator::EvalStringFunction(const Expr& e) {
     }
     return out;
   }
+  const SubstringCall substring = SubstringCallOf(e.pattern, e.list);  // read once, not per row
   Vec out = BuildBytes([&](int64_t i, std::string* data) {
     if (a.valid != nullptr && !a.valid[i]) return;
     if (e.op == Op::kSubstring) {
-      *data += SubstringByMode(e.pattern, BytesAt(a, i), e.list);
+      *data += substring.Apply(BytesAt(a, i));
     } else {
       AppendCaseMapped(BytesAt(a, i), e.op == Op::kUpper, data);
     }

@@ -41,29 +41,6 @@ std::string ColumnText(const std::string& path) {
   return out + "\"";
 }
 
-std::string_view OpText(Op op) {
-  switch (op) {
-    case Op::kEq: return " = ";
-    case Op::kNe: return " <> ";
-    case Op::kLt: return " < ";
-    case Op::kLe: return " <= ";
-    case Op::kGt: return " > ";
-    case Op::kGe: return " >= ";
-    case Op::kIsDistinctFrom: return " IS DISTINCT FROM ";
-    case Op::kIsNotDistinctFrom: return " IS NOT DISTINCT FROM ";
-    case Op::kAnd: return " AND ";
-    case Op::kOr: return " OR ";
-    case Op::kAdd: return " + ";
-    case Op::kSub: return " - ";
-    case Op::kMul: return " * ";
-    case Op::kDiv: return " / ";
-    case Op::kMod: return " % ";
-    case Op::kLike: return " LIKE ";
-    case Op::kILike: return " ILIKE ";
-    default: return " ? ";
-  }
-}
-
 // The name a value function's node is written with.
 std::string_view FunctionName(Op op) {
   switch (op) {
@@ -105,15 +82,37 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
 
 }  // namespace
 
-std::string_view SubstringByMode(std::string_view mode, std::string_view value,
-                                 const std::vector<Value>& numbers) {
-  if (numbers.empty()) return {};
-  const auto first = static_cast<int64_t>(numbers[0].i);
-  if (mode == "left") return LeftOf(value, first);
-  if (mode == "right") return RightOf(value, first);
-  std::optional<int64_t> length;
-  if (numbers.size() > 1) length = static_cast<int64_t>(numbers[1].i);
-  return SubstringOf(value, first, length);
+SubstringCall SubstringCallOf(std::string_view mode, const std::vector<Value>& numbers) {
+  SubstringCall call;
+  call.kind = mode == "left"    ? SubstringCall::Kind::kLeft
+              : mode == "right" ? SubstringCall::Kind::kRight
+                                : SubstringCall::Kind::kSubstring;
+  if (!numbers.empty()) call.first = static_cast<int64_t>(numbers[0].i);
+  if (numbers.size() > 1) call.length = static_cast<int64_t>(numbers[1].i);
+  return call;
+}
+
+std::string_view OpText(Op op) {
+  switch (op) {
+    case Op::kEq: return " = ";
+    case Op::kNe: return " <> ";
+    case Op::kLt: return " < ";
+    case Op::kLe: return " <= ";
+    case Op::kGt: return " > ";
+    case Op::kGe: return " >= ";
+    case Op::kIsDistinctFrom: return " IS DISTINCT FROM ";
+    case Op::kIsNotDistinctFrom: return " IS NOT DISTINCT FROM ";
+    case Op::kAnd: return " AND ";
+    case Op::kOr: return " OR ";
+    case Op::kAdd: return " + ";
+    case Op::kSub: return " - ";
+    case Op::kMul: return " * ";
+    case Op::kDiv: return " / ";
+    case Op::kMod: return " % ";
+    case Op::kLike: return " LIKE ";
+    case Op::kILike: return " ILIKE ";
+    default: return " ? ";
+  }
 }
 
 Op FlipComparison(Op op) {

@@ -81,6 +81,7 @@
 #include <vector>
 
 #include "arrow/cast.h"
+#include "expr/string_functions.h"
 #include "expr/value.h"
 #include "pqsift/array.h"
 #include "variant/get.h"
@@ -162,6 +163,9 @@ struct BoundFilter {
 // SQL-like rendering of a bound tree, for explain ("(id >= 1000) AND (region = 'eu')").
 std::string ToString(const Expr& e, const BoundFilter& filter);
 
+// An infix operator as ToString writes it between its operands: " = ", " + ", " AND ", ...
+std::string_view OpText(Op op);
+
 // The comparison with its operands swapped: a < b is b > a (=, <> and the others unchanged).
 Op FlipComparison(Op op);
 
@@ -183,9 +187,9 @@ inline bool PassesSubstringTest(Op op, std::string_view pattern, std::string_vie
   }
 }
 
-// A kSubstring node's result on `value`: `mode` its pattern, `numbers` its list.
-std::string_view SubstringByMode(std::string_view mode, std::string_view value,
-                                 const std::vector<Value>& numbers);
+// The substring call a kSubstring node (or a literal one the binder folds) stands for: `mode`
+// its pattern, `numbers` its list.
+SubstringCall SubstringCallOf(std::string_view mode, const std::vector<Value>& numbers);
 
 // The fields of kDatePart, by their names in `pattern` (DuckDB's: dow is 0 for Sunday, isodow
 // 1 for Monday, doy 1 for January 1st).

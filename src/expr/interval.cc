@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/civil_date.h"
+#include "expr/lexer.h"
 #include "expr/temporal_text.h"
 
 namespace pqsift::expr {
@@ -19,8 +20,8 @@ struct UnitSize {
   int64_t micros = 0;
 };
 
-std::optional<UnitSize> UnitNamed(std::string unit) {
-  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+std::optional<UnitSize> UnitNamed(std::string_view name) {
+  std::string unit = AsciiLower(name);
   if (unit.size() > 1 && unit.back() == 's') unit.pop_back();
   static const std::pair<std::string_view, UnitSize> kUnits[] = {{"year", {12, 0, 0}},
                                                                  {"quarter", {3, 0, 0}},
@@ -123,7 +124,7 @@ std::optional<Interval> ParseInterval(std::string_view text, std::string_view un
   };
   text = trim(text);
   if (!unit.empty()) {
-    std::optional<UnitSize> size = UnitNamed(std::string(unit));
+    std::optional<UnitSize> size = UnitNamed(unit);
     if (!size) return fail("unknown interval unit '" + std::string(unit) + "'");
     std::optional<Number> n = ParseNumber(text);
     if (!n || !Accumulate(*n, *size, &out)) {
@@ -145,7 +146,7 @@ std::optional<Interval> ParseInterval(std::string_view text, std::string_view un
     while (word < text.size() && std::isalpha(static_cast<unsigned char>(text[word]))) ++word;
     std::string_view name = text.substr(0, word);
     text = trim(text.substr(word));
-    std::optional<UnitSize> size = UnitNamed(std::string(name));
+    std::optional<UnitSize> size = UnitNamed(name);
     std::optional<Number> n = ParseNumber(number);
     if (!size || !n || !Accumulate(*n, *size, &out)) {
       return fail("invalid interval '" + std::string(number) + " " + std::string(name) +
@@ -157,7 +158,7 @@ std::optional<Interval> ParseInterval(std::string_view text, std::string_view un
   return out;
 }
 
-bool IsIntervalUnit(std::string_view word) { return UnitNamed(std::string(word)).has_value(); }
+bool IsIntervalUnit(std::string_view word) { return UnitNamed(word).has_value(); }
 
 std::optional<int128> AddInterval(int128 nanos, const Interval& interval, int sign) {
   int128 day = nanos / kNanosPerDay;
@@ -180,10 +181,7 @@ std::optional<int128> AddInterval(int128 nanos, const Interval& interval, int si
     }
     const auto y = static_cast<int64_t>(year);
     const auto m = static_cast<int64_t>(month) + 1;
-    const int64_t first = DaysFromCivil(y, m, 1);
-    const int64_t next = m == 12 ? DaysFromCivil(y + 1, 1, 1) : DaysFromCivil(y, m + 1, 1);
-    const int64_t last_day = next - first;
-    day = first + (civil.day < last_day ? civil.day : last_day) - 1;
+    day = DaysFromCivil(y, m, std::min(civil.day, DaysInMonth(y, m)));
   }
   day += int128{sign} * interval.days;
   const int128 out = day * kNanosPerDay + time + int128{sign} * interval.micros * 1000;

@@ -39,6 +39,12 @@ size_t ReadQuoted(std::string_view text, size_t i, char quote, std::string* out)
 
 }  // namespace
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 Status ErrorAt(int32_t pos, std::string_view message) {
   return Status::InvalidArgument("at " + std::to_string(pos) + ": " + std::string(message));
 }

@@ -34,6 +34,9 @@ struct Token {
 // token.
 Result<std::vector<Token>> Tokenize(std::string_view text);
 
+// `s` with ASCII letters lowered: keywords, function and unit names are case-insensitive.
+std::string AsciiLower(std::string_view s);
+
 // "at 17: <message>": the one form of every filter-language error.
 Status ErrorAt(int32_t pos, std::string_view message);
 

@@ -19,13 +19,11 @@ size_t CharLength(std::string_view s, size_t i) {
 
 }  // namespace
 
-void FoldCase(std::string_view in, std::string* out) { AppendCaseMapped(in, false, out); }
-
 LikeMatcher::LikeMatcher(std::string_view pattern, bool case_insensitive)
     : case_insensitive_(case_insensitive) {
   std::string folded;
   if (case_insensitive) {
-    FoldCase(pattern, &folded);
+    AppendCaseMapped(pattern, /*upper=*/false, &folded);
     pattern = folded;
   }
   for (size_t k = 0; k < pattern.size(); ++k) {
@@ -67,7 +65,7 @@ LikeMatcher::LikeMatcher(std::string_view pattern, bool case_insensitive)
 bool LikeMatcher::Matches(std::string_view value) {
   if (case_insensitive_) {
     scratch_.clear();
-    FoldCase(value, &scratch_);
+    AppendCaseMapped(value, /*upper=*/false, &scratch_);
     value = scratch_;
   }
   switch (shape_) {

@@ -10,10 +10,6 @@
 
 namespace pqsift::expr {
 
-// Appends `in` with the ILIKE case folding applied: lower() (its byte length may change: 'ẞ' is
-// three bytes, 'ß' two). Invalid UTF-8 bytes are copied unchanged.
-void FoldCase(std::string_view in, std::string* out);
-
 // A compiled pattern. REQUIRES: the pattern does not end with a lone '\' (the binder rejects it).
 // Not thread-safe (ILIKE folds each value into a scratch buffer).
 class LikeMatcher {

@@ -7,13 +7,8 @@
 namespace pqsift::expr {
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool IsWord(const Token& t, std::string_view word) {
-  return t.kind == TokenKind::kIdentifier && Lower(t.text) == word;
+  return t.kind == TokenKind::kIdentifier && AsciiLower(t.text) == word;
 }
 bool IsSymbol(const Token& t, std::string_view symbol) {
   return t.kind == TokenKind::kSymbol && t.text == symbol;

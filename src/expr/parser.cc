@@ -16,12 +16,6 @@ namespace {
 
 using Node = std::unique_ptr<AstNode>;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Words that cannot name a column unless quoted.
 bool IsReserved(std::string_view lower) {
   static constexpr std::string_view kWords[] = {"and",     "or",       "not",  "is",   "null",
@@ -90,7 +84,7 @@ class Parser {
     return t;
   }
   bool IsKeyword(const Token& t, std::string_view word) const {
-    return t.kind == TokenKind::kIdentifier && Lower(t.text) == word;
+    return t.kind == TokenKind::kIdentifier && AsciiLower(t.text) == word;
   }
   bool IsSymbol(const Token& t, std::string_view s) const {
     return t.kind == TokenKind::kSymbol && t.text == s;
@@ -121,7 +115,7 @@ class Parser {
   }
   Status ExpectKeyword(std::string_view word) {
     if (AcceptKeyword(word)) return Status::OK();
-    std::string upper = Lower(word);
+    std::string upper = AsciiLower(word);
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return ErrorAt(Peek().pos, "expected " + upper);
   }
@@ -378,7 +372,7 @@ class Parser {
       case TokenKind::kQuotedIdentifier: return ParseColumn();
       case TokenKind::kIdentifier: break;
     }
-    std::string word = Lower(t.text);
+    std::string word = AsciiLower(t.text);
     if (word == "null" || word == "true" || word == "false") {
       Advance();
       Literal lit;
@@ -440,7 +434,7 @@ class Parser {
     Node n = Make(AstNode::Kind::kColumn, Peek().pos);
     while (true) {
       const Token& part = Peek();
-      if (part.kind == TokenKind::kIdentifier && !IsReserved(Lower(part.text))) {
+      if (part.kind == TokenKind::kIdentifier && !IsReserved(AsciiLower(part.text))) {
         n->path.push_back(Advance().text);
       } else if (part.kind == TokenKind::kQuotedIdentifier) {
         n->path.push_back(Advance().text);
@@ -481,7 +475,7 @@ class Parser {
   Result<Node> ParseCall() {
     const Token& name = Advance();
     Node n = Make(AstNode::Kind::kCall, name.pos);
-    n->name = Lower(name.text);
+    n->name = AsciiLower(name.text);
     Advance();  // (
     if (!AcceptSymbol(")")) {
       do {
@@ -514,7 +508,7 @@ class Parser {
     }
     Node name = Make(AstNode::Kind::kLiteral, field.pos);
     name->literal.kind = Literal::Kind::kString;
-    name->literal.s = Lower(Advance().text);
+    name->literal.s = AsciiLower(Advance().text);
     PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(name)));
     PQSIFT_RETURN_IF_ERROR(ExpectKeyword("from"));
     PQSIFT_ASSIGN_OR_RETURN(Node operand, Descend(&Parser::ParseOr));
@@ -540,9 +534,9 @@ class Parser {
   // cast (x::date BETWEEN ..., x::date IS NULL).
   Status ParseTypeName(AstNode& n) {
     if (Peek().kind != TokenKind::kIdentifier) return ErrorAt(Peek().pos, "expected a type name");
-    n.name = Lower(Advance().text);
-    while (Peek().kind == TokenKind::kIdentifier && !IsReserved(Lower(Peek().text))) {
-      n.name += " " + Lower(Advance().text);
+    n.name = AsciiLower(Advance().text);
+    while (Peek().kind == TokenKind::kIdentifier && !IsReserved(AsciiLower(Peek().text))) {
+      n.name += " " + AsciiLower(Advance().text);
     }
     if (AcceptSymbol("(")) {
       n.name += "(";

@@ -43,9 +43,8 @@ void AppendCaseMapped(std::string_view s, bool upper, std::string* out) {
 
 namespace {
 
-// The code points [begin, end) of `s` (0-based, clamped to its code points) as a view.
-std::string_view CodePointRange(std::string_view s, int64_t begin, int64_t end) {
-  const int64_t size = CodePointCount(s);
+// The code points [begin, end) of `s`, which has `size` of them (clamped to those), as a view.
+std::string_view CodePointRange(std::string_view s, int64_t size, int64_t begin, int64_t end) {
   begin = std::clamp<int64_t>(begin, 0, size);
   end = std::clamp<int64_t>(end, 0, size);
   if (begin >= end) return {};
@@ -69,31 +68,25 @@ std::string_view CodePointRange(std::string_view s, int64_t begin, int64_t end) 
 
 }  // namespace
 
-std::string_view SubstringOf(std::string_view s, int64_t offset, std::optional<int64_t> length) {
+std::string_view SubstringCall::Apply(std::string_view s) const {
   const int64_t size = CodePointCount(s);
-  // Offsets and lengths are at most 2^32 here (the binder's range, DuckDB's): no overflow.
+  switch (kind) {
+    case Kind::kLeft: return CodePointRange(s, size, 0, first >= 0 ? first : size + first);
+    case Kind::kRight: return CodePointRange(s, size, first >= 0 ? size - first : -first, size);
+    case Kind::kSubstring: break;
+  }
   int64_t count = length.value_or(size + 1);
   if (count == 0) return {};
   int64_t start = 0;
-  if (offset > 0) {
-    start = offset - 1;
-  } else if (offset < 0) {
-    start = size + offset;
+  if (first > 0) {
+    start = first - 1;
+  } else if (first < 0) {
+    start = size + first;
   } else {  // one before the first character: a character of the length falls before it
     if (--count <= 0) return {};
   }
-  return count > 0 ? CodePointRange(s, start, start + count)
-                   : CodePointRange(s, start + count, start);
-}
-
-std::string_view LeftOf(std::string_view s, int64_t n) {
-  const int64_t size = CodePointCount(s);
-  return CodePointRange(s, 0, n >= 0 ? n : size + n);
-}
-
-std::string_view RightOf(std::string_view s, int64_t n) {
-  const int64_t size = CodePointCount(s);
-  return CodePointRange(s, n >= 0 ? size - n : -n, size);
+  return count > 0 ? CodePointRange(s, size, start, start + count)
+                   : CodePointRange(s, size, start + count, start);
 }
 
 }  // namespace pqsift::expr

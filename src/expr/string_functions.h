@@ -23,13 +23,23 @@ int64_t CodePointCount(std::string_view s);
 // ASCII without a table lookup.
 void AppendCaseMapped(std::string_view s, bool upper, std::string* out);
 
-// DuckDB's substring(s, offset[, length]) in code points: a 1-based offset (0 is one before
-// the first; a negative one counts from the end), a length (negative: the characters before the
-// offset; nullopt: to the end), clamped to the string. A view into `s`.
-std::string_view SubstringOf(std::string_view s, int64_t offset, std::optional<int64_t> length);
-// left(s, n): the first n code points (n < 0: all but the last -n); right(s, n): the last n
-// (n < 0: all but the first -n). Views into `s`.
-std::string_view LeftOf(std::string_view s, int64_t n);
-std::string_view RightOf(std::string_view s, int64_t n);
+// One of DuckDB's substring functions with its integer arguments, read once and applied to
+// many values, in code points:
+//   kSubstring: substring(s, first[, length]): a 1-based offset (0 is one before the first
+//     character; a negative one counts from the end), a length (negative: the characters before
+//     the offset; none: to the end);
+//   kLeft: left(s, first): the first `first` code points (negative: all but the last -first);
+//   kRight: right(s, first): the last `first` (negative: all but the first -first).
+// The window is clipped to the string. Arguments are at most 2^32 either way (the binder's
+// range, DuckDB's): no overflow.
+struct SubstringCall {
+  enum class Kind : uint8_t { kSubstring, kLeft, kRight };
+  Kind kind = Kind::kSubstring;
+  int64_t first = 0;
+  std::optional<int64_t> length;
+
+  // The result on `s`: a view into it.
+  std::string_view Apply(std::string_view s) const;
+};
 
 }  // namespace pqsift::expr

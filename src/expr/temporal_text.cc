@@ -8,11 +8,6 @@ constexpr int64_t kSecondsPerDay = 86400;
 
 bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
-int64_t DaysInMonth(int64_t y, int64_t m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
-}
-
 // Reads exactly `n` digits at text[*i]; false when there are not that many.
 bool Digits(std::string_view text, size_t* i, size_t n, int64_t* out) {
   if (*i + n > text.size()) return false;
@@ -77,6 +72,11 @@ std::optional<int64_t> ParseTimePrefix(std::string_view text, size_t* i) {
 }
 
 }  // namespace
+
+int64_t DaysInMonth(int64_t year, int64_t month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && IsLeap(year) ? 29 : kDays[month - 1];
+}
 
 int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day) {
   // Count from 0000-03-01 so the leap day ends a year; eras of 400 years have 146097 days.

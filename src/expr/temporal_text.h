@@ -13,6 +13,9 @@ namespace pqsift::expr {
 // Days since 1970-01-01.
 int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day);
 
+// The days of a month (1..12) of a proleptic Gregorian year: 28 to 31.
+int64_t DaysInMonth(int64_t year, int64_t month);
+
 // 'YYYY-MM-DD' (a year of 1 to 6 digits, optionally negative): days since the epoch; nullopt
 // when malformed or not a real day (2026-02-30).
 std::optional<int64_t> ParseDate(std::string_view text);
