@@ -549,6 +549,9 @@ void SyntheticSeeds(SeedSink& sink) {
       "d = DATE '2024-01-01' + 5 AND substring(s FROM -2 FOR 3) = left(s, -1) AND "
       "right(s, 2) <> substr(s, 0) AND ts < now() - INTERVAL 1 DAY AND d < current_date AND "
       "NOT isnan(f32) AND isfinite(f64 / i64) AND NOT isinf(dec)",
+      "regexp_matches(s, '^(a|b)+\\d{2,}$', 'i') OR regexp_full_match(s, '.*', 'sl') OR "
+      "s ~ '[[:alpha:]]' OR s !~ 'x' OR s NOT SIMILAR TO '(?i)\u00e9.' OR "
+      "regexp_matches(s, NULL) IS NULL",
   };
   int k = 0;
   for (const char* f : filters) {

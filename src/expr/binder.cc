@@ -960,6 +960,9 @@ Result<ExprPtr> Binder::AsPredicate(const Operand& variant_x) {
 }
 
 Result<ExprPtr> Binder::BindLike(const AstNode& n) {
+  if (n.op == Op::kRegexMatch) {
+    return BindRegexMatch(*n.children[0], *n.children[1], nullptr, /*full=*/true);
+  }
   PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
   x = SettleVariant(x, variant::SqlType::kVarchar);
   PQSIFT_ASSIGN_OR_RETURN(Operand pattern, BindOperand(*n.children[1]));

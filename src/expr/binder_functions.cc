@@ -559,6 +559,14 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindVariantGet(n));
     return AsPredicate(x);
   }
+  if (n.name == "regexp_matches" || n.name == "regexp_full_match") {
+    if (n.children.size() != 2 && n.children.size() != 3) {
+      return ErrorAt(n.pos, n.name + " takes a string, a pattern and optional options");
+    }
+    return BindRegexMatch(*n.children[0], *n.children[1],
+                          n.children.size() == 3 ? n.children[2].get() : nullptr,
+                          n.name == "regexp_full_match");
+  }
   // DuckDB's names: prefix and suffix are starts_with's and ends_with's aliases.
   const Op op = n.name == "starts_with" || n.name == "prefix" ? Op::kStartsWith
                 : n.name == "ends_with" || n.name == "suffix" ? Op::kEndsWith
@@ -567,7 +575,8 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
   if (op == Op::kLiteral) {
     return ErrorAt(n.pos, "unknown function '" + n.name +
                               "' or not a condition (conditions: starts_with, ends_with, contains, "
-                              "prefix, suffix, st_intersects_extent; values: abs, coalesce, "
+                              "prefix, suffix, regexp_matches, regexp_full_match, "
+                              "st_intersects_extent; values: abs, coalesce, "
                               "ifnull, length, lower, upper, strlen, octet_length, year, "
                               "month, day, ..., date_part, date_trunc, variant_get)");
   }
@@ -588,6 +597,55 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
   e->op = op;
   e->type = Boolean();
   e->pattern = text.literal.s;
+  e->children = {x.expr};
+  return ExprPtr(e);
+}
+
+// ---- regular expressions ----
+// The pattern and options must be string literals (DuckDB compiles a constant pattern once,
+// as here); a NULL pattern makes the result NULL, NULL options are an error (as DuckDB's).
+Result<ExprPtr> Binder::BindRegexMatch(const AstNode& value, const AstNode& pattern,
+                                       const AstNode* options, bool full) {
+  const std::string name = full ? "regexp_full_match" : "regexp_matches";
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(value));
+  x = SettleVariant(x, variant::SqlType::kVarchar);
+  PQSIFT_ASSIGN_OR_RETURN(Operand p, BindOperand(pattern));
+  std::string option_text;
+  if (options != nullptr) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand o, BindOperand(*options));
+    if (!o.is_literal() || o.literal.kind != Literal::Kind::kString) {
+      return ErrorAt(o.pos, name +
+                                " needs its options as a string literal ('i', 'c', 's', ...), "
+                                "not " +
+                                o.description);
+    }
+    option_text = o.literal.s;
+  }
+  const bool string_literal = x.is_literal() && (x.literal.kind == Literal::Kind::kString ||
+                                                 x.literal.kind == Literal::Kind::kNull);
+  if (!string_literal && (x.is_literal() || x.expr->type->id != TypeId::kLargeString)) {
+    return ErrorAt(x.pos, name + " needs a string, not " + x.description);
+  }
+  if (!p.is_literal() ||
+      (p.literal.kind != Literal::Kind::kString && p.literal.kind != Literal::Kind::kNull)) {
+    return ErrorAt(p.pos, name + " needs a string literal pattern, not " + p.description);
+  }
+  const bool null_pattern = p.literal.kind == Literal::Kind::kNull;
+  auto compiled = Regex::Compile(null_pattern ? "" : p.literal.s, option_text, full);
+  if (!compiled.ok()) {
+    return ErrorAt(null_pattern || options == nullptr ? p.pos : options->pos,
+                   name + ": " + compiled.status().message());
+  }
+  if (null_pattern) return MakeLiteral(Value::Null(), Boolean());
+  if (x.is_literal()) {  // 'abc' ~ 'a.c': decided now
+    if (x.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+    return MakeLiteral(Value::Bool((*compiled)->Matches(x.literal.s)), Boolean());
+  }
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kRegexMatch;
+  e->type = Boolean();
+  e->pattern = p.literal.s;
+  e->regex = std::move(compiled).value();
   e->children = {x.expr};
   return ExprPtr(e);
 }

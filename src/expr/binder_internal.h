@@ -148,6 +148,10 @@ class Binder {
                                               int32_t pos);
   Result<ExprPtr> BindIntersectsExtent(const AstNode& n);
   Result<ExprPtr> BindCall(const AstNode& n);
+  // regexp_matches / regexp_full_match (`full`) of `value` with `pattern` and `options` (null:
+  // none), the operands of a call or of an operator (~, SIMILAR TO; regex.h).
+  Result<ExprPtr> BindRegexMatch(const AstNode& value, const AstNode& pattern,
+                                 const AstNode* options, bool full);
 
   const Schema& schema_;
   std::optional<int64_t> now_micros_;  // ClockLiteral's instant, once read

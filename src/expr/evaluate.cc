@@ -104,7 +104,8 @@ Result<Vec> Evaluator::Eval(const Expr& e) {
     case Op::kILike:
     case Op::kStartsWith:
     case Op::kEndsWith:
-    case Op::kContains: return EvalLike(e);
+    case Op::kContains:
+    case Op::kRegexMatch: return EvalLike(e);
     case Op::kDatePart: return EvalDatePart(e);
     case Op::kDateTrunc: return EvalDateTrunc(e);
     case Op::kLower:

@@ -71,6 +71,10 @@ Result<Vec> Evaluator::EvalLike(const Expr& e) {
     }
     return out;
   }
+  if (e.op == Op::kRegexMatch) {
+    for (int64_t i = 0, n = n_; i < n; ++i) result[i] = e.regex->Matches(BytesAt(a, i)) ? 1 : 0;
+    return out;
+  }
   LikeMatcher matcher(e.pattern, e.op == Op::kILike);
   for (int64_t i = 0, n = n_; i < n; ++i) result[i] = matcher.Matches(BytesAt(a, i)) ? 1 : 0;
   return out;

@@ -73,6 +73,7 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kCoalesce:
     case Op::kSubstring:
     case Op::kFloatTest:
+    case Op::kRegexMatch:
     case Op::kIntersectsExtent:
     case Op::kVariantGet:
     case Op::kGuarded: return ToString(e, filter);
@@ -221,6 +222,13 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
       return out + ")";
     }
     case Op::kFloatTest: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
+    case Op::kRegexMatch: {
+      std::string out = std::string(e.regex->full() ? "regexp_full_match(" : "regexp_matches(") +
+                        ToString(*e.children[0], filter) + ", " +
+                        DebugString(Value::Bytes(e.regex->pattern()));
+      if (!e.regex->options().empty()) out += ", " + DebugString(Value::Bytes(e.regex->options()));
+      return out + ")";
+    }
     case Op::kSubstring: {
       std::string out = e.pattern + "(" + ToString(*e.children[0], filter);
       for (const Value& v : e.list) out += ", " + DebugString(v);

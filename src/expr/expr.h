@@ -37,6 +37,8 @@
 //   kCoalesce: two or more children of the node's own type; the first non-NULL, else NULL
 //   kFloatTest: one float64 or float32 child (numbers cast to double); `pattern` "isnan",
 //        "isinf" or "isfinite"; boolean, NULL for NULL
+//   kRegexMatch: one string child and `regex` (regex.h), compiled once: TRUE where the child
+//        matches (in part for regexp_matches, whole for regexp_full_match, `~`, SIMILAR TO)
 //   kSubstring: one string child; `pattern` "substring" with `list` {offset} or {offset,
 //        length}, or "left" / "right" with {n}: integers in DuckDB's range (+-2^32); a string
 //        (string_functions.h SubstringOf, LeftOf, RightOf: code points, as DuckDB's)
@@ -81,6 +83,7 @@
 #include <vector>
 
 #include "arrow/cast.h"
+#include "expr/regex.h"
 #include "expr/string_functions.h"
 #include "expr/value.h"
 #include "pqsift/array.h"
@@ -130,6 +133,7 @@ enum class Op : uint8_t {
   kCoalesce,
   kSubstring,
   kFloatTest,
+  kRegexMatch,
 };
 
 struct Expr {
@@ -143,6 +147,7 @@ struct Expr {
   std::vector<variant::PathStep> variant_path;  // kVariantGet
   variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
   bool geography = false;                                      // kIntersectsExtent
+  std::shared_ptr<const Regex> regex;                          // kRegexMatch
   std::vector<std::shared_ptr<const Expr>> children;
 };
 

@@ -114,7 +114,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
       }
       t.text = std::string(text.substr(start, i - start));
     } else {
-      static constexpr std::string_view kTwoChar[] = {"!=", "<>", "<=", ">=", "==", "::"};
+      static constexpr std::string_view kTwoChar[] = {"!=", "<>", "<=", ">=", "==", "::", "!~"};
       t.kind = TokenKind::kSymbol;
       std::string_view two = text.substr(i, 2);
       bool matched = false;
@@ -127,7 +127,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
         }
       }
       if (!matched) {
-        if (std::string_view("=<>+-*/%(),.[]").find(c) == std::string_view::npos) {
+        if (std::string_view("=<>+-*/%(),.[]~").find(c) == std::string_view::npos) {
           return ErrorAt(pos, "unexpected character '" + std::string(1, c) + "'");
         }
         t.text = std::string(1, c);

@@ -244,8 +244,9 @@ class Parser {
     PQSIFT_ASSIGN_OR_RETURN(Node value, ParseAdditive());
     int32_t pos = Peek().pos;
     bool negated = false;
-    if (IsKeyword(Peek(), "not") && (IsKeyword(Peek(1), "between") || IsKeyword(Peek(1), "in") ||
-                                     IsKeyword(Peek(1), "like") || IsKeyword(Peek(1), "ilike"))) {
+    if (IsKeyword(Peek(), "not") &&
+        (IsKeyword(Peek(1), "between") || IsKeyword(Peek(1), "in") || IsKeyword(Peek(1), "like") ||
+         IsKeyword(Peek(1), "ilike") || IsKeyword(Peek(1), "similar"))) {
       Advance();
       negated = true;
     }
@@ -272,16 +273,21 @@ class Parser {
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
       return n;
     }
-    bool like = IsKeyword(Peek(), "like");
-    if (like || IsKeyword(Peek(), "ilike")) {
+    // s ~ 'regex', s !~ 'regex', s [NOT] SIMILAR TO 'regex': DuckDB's whole-value matches.
+    const bool similar = IsKeyword(Peek(), "similar");
+    const bool tilde = !negated && (IsSymbol(Peek(), "~") || IsSymbol(Peek(), "!~"));
+    const bool like = IsKeyword(Peek(), "like");
+    if (like || IsKeyword(Peek(), "ilike") || similar || tilde) {
+      if (tilde) negated = IsSymbol(Peek(), "!~");
       Advance();
+      if (similar) PQSIFT_RETURN_IF_ERROR(ExpectKeyword("to"));
       Node n = Make(AstNode::Kind::kLike, pos);
-      n->op = like ? Op::kLike : Op::kILike;
+      n->op = similar || tilde ? Op::kRegexMatch : like ? Op::kLike : Op::kILike;
       n->negated = negated;
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
       PQSIFT_ASSIGN_OR_RETURN(Node pattern, ParseAdditive());
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(pattern)));
-      if (IsKeyword(Peek(), "escape")) {
+      if (n->op != Op::kRegexMatch && IsKeyword(Peek(), "escape")) {
         return ErrorAt(Peek().pos,
                        "ESCAPE is not supported (LIKE has no escape character, as in DuckDB)");
       }

@@ -299,6 +299,7 @@ class Prover {
       case Op::kILike:
       case Op::kEndsWith:
       case Op::kContains:
+      case Op::kRegexMatch:
       case Op::kFloatTest: {  // NULL in, NULL out; otherwise TRUE or FALSE
         if (e.children.size() != 1) return Any();
         if (e.children[0]->op == Op::kLiteral) return LiteralLike(e);
@@ -342,6 +343,8 @@ class Prover {
     bool match = false;
     if (e.op == Op::kStartsWith || e.op == Op::kEndsWith || e.op == Op::kContains) {
       match = expr::PassesSubstringTest(e.op, e.pattern, v.bytes);
+    } else if (e.op == Op::kRegexMatch) {
+      match = e.regex->Matches(v.bytes);
     } else {
       match = expr::LikeMatcher(e.pattern, e.op == Op::kILike).Matches(v.bytes);
     }

@@ -17,7 +17,8 @@ namespace {
 // The end of the error for a call that is no function the filter language knows.
 constexpr std::string_view kNotACondition =
     " or not a condition (conditions: starts_with, ends_with, contains, prefix, suffix, "
-    "st_intersects_extent; values: abs, coalesce, ifnull, length, lower, upper, strlen, "
+    "regexp_matches, regexp_full_match, st_intersects_extent; values: abs, coalesce, ifnull, "
+    "length, lower, upper, strlen, "
     "octet_length, year, month, day, ..., date_part, date_trunc, variant_get)";
 
 class ExprBinderTest : public ::testing::Test {
@@ -313,6 +314,27 @@ TEST_F(ExprBinderTest, ValueFunctions) {
   EXPECT_EQ(Bound("abs(id, id) = 1"), "error: at 1: abs takes one argument");
   EXPECT_EQ(Bound("coalesce(id, 1)"),
             "error: at 1: expected a boolean condition, not coalesce of int64 column 'id'");
+}
+
+// regexp_matches, regexp_full_match and their operators: compiled once, of a literal decided now.
+TEST_F(ExprBinderTest, RegularExpressions) {
+  EXPECT_EQ(Bound("regexp_matches(name, '^a+')"), "regexp_matches(name, '^a+')");
+  EXPECT_EQ(Bound("regexp_full_match(name, 'a', 'i')"), "regexp_full_match(name, 'a', 'i')");
+  EXPECT_EQ(Bound("name ~ 'a.'"), "regexp_full_match(name, 'a.')");
+  EXPECT_EQ(Bound("name !~ 'a.'"), "NOT regexp_full_match(name, 'a.')");
+  EXPECT_EQ(Bound("name NOT SIMILAR TO 'a.' AND id > 1"),
+            "(NOT regexp_full_match(name, 'a.')) AND (id > 1)");
+  EXPECT_EQ(Bound("'abc' SIMILAR TO 'a.c'"), "TRUE");
+  EXPECT_EQ(Bound("regexp_matches(NULL, 'a') IS NULL"), "NULL IS NULL");
+  EXPECT_EQ(Bound("regexp_matches(name, '(')"),
+            "error: at 22: regexp_matches: invalid regular expression '(': missing ): (");
+  EXPECT_EQ(Bound("regexp_matches(name, 'a', 'q')"),
+            "error: at 27: regexp_matches: unrecognized regular expression option 'q'");
+  EXPECT_EQ(Bound("regexp_matches(bin, 'a')"),
+            "error: at 16: regexp_matches needs a string, not large_binary column 'bin'");
+  EXPECT_EQ(Bound("name ~ name"),
+            "error: at 8: regexp_full_match needs a string literal pattern, not large_string "
+            "column 'name'");
 }
 
 // TPC-H's date ranges: DATE +- INTERVAL is a TIMESTAMP literal, folded when binding.

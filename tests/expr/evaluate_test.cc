@@ -233,6 +233,40 @@ TEST_F(ExprEvaluateTest, LikeAndILike) {
   EXPECT_EQ(Eval("name ILIKE 'ⱥ_'"), (Rows{0, 0, 0, 0, 1, 0}));
 }
 
+// Regular expressions, RE2's as DuckDB's: results taken from DuckDB 1.5. regexp_matches finds the
+// pattern anywhere, regexp_full_match, `~` and SIMILAR TO match the whole value; '.' is one code
+// point and no newline unless 's'; options in turn, the last winning.
+TEST_F(ExprEvaluateTest, RegularExpressionsAsDuckDB) {
+  Set("name",
+      MakeStrings({"abc", "Abc", "a\nb", "h\xc3\xa9llo", "a.c", "", kNull, "\xc7\x85", "x1y22"}));
+  EXPECT_EQ(Eval("regexp_matches(name, 'b')"), (Rows{1, 1, 1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, '^a.c$')"), (Rows{1, 0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("name ~ 'a.c'"), (Rows{1, 0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("name SIMILAR TO 'a.c'"), (Rows{1, 0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, 'a.b')"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, 'a.b', 's')"), (Rows{0, 0, 1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, 'ABC', 'i')"), (Rows{1, 1, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, 'ABC', 'ic')"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, 'a.c', 'l')"), (Rows{0, 0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, '^h.llo$')"), (Rows{0, 0, 0, 1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_full_match(name, 'x\\d+y\\d{2}')"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("name !~ 'abc'"), (Rows{0, 1, 1, 1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(Eval("name NOT SIMILAR TO '.*b.*'"), (Rows{0, 0, 1, 1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(Eval("regexp_matches(name, '')"), (Rows{1, 1, 1, 1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(Eval("regexp_matches(name, '\xc7\x86', 'i')"), (Rows{0, 0, 0, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, '^b', 'm')"), (Rows{0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, 'b') IS NULL"), (Rows{0, 0, 0, 0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("regexp_matches(name, NULL) IS NULL"), (Rows{1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(Eval("'abc' ~ 'a.c' AND NOT regexp_matches('abc', 'x')"),
+            (Rows{1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  for (const char* bad : {"regexp_matches(name, '(')", "regexp_matches(name, 'a', 'g')",
+                          "regexp_matches(name, 'a', 'x')", "regexp_matches(name, 'a', NULL)",
+                          "regexp_matches(name, s)", "regexp_matches(s)", "name ~ 1",
+                          "regexp_full_match(name, 'a', 'i', 'c')"}) {
+    EXPECT_FALSE(Try(bad).ok()) << bad;
+  }
+}
+
 // DuckDB's other literal substring tests: the needle is bytes, '%' and '_' included; the empty
 // one is in every string; NULL in, NULL out.
 TEST_F(ExprEvaluateTest, EndsWithContainsAndTheirAliases) {

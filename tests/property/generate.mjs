@@ -658,7 +658,7 @@ function atom(rng, ctx) {
   const x = !leaf.path.includes('.') && rng.chance(0.05) ? `"${leaf.path}"` : leaf.path;
   const lit = () => literalFor(rng, leaf);
   const forms = [[6, 'cmp'], [2, 'between'], [2, 'in'], [2, 'null'], [1, 'distinct'], [0.3, 'cmpnull'], [0.3, 'const']];
-  if (leaf.cat === 'str') forms.push([3, 'like'], [1, 'ilike'], [2, 'starts']);
+  if (leaf.cat === 'str') forms.push([3, 'like'], [1, 'ilike'], [2, 'starts'], [1, 'regex']);
   if (ORDERED.has(leaf.cat) && leaf.cat !== 'bool') forms.push([2, 'wide']);
   if (leaf.cat === 'bool') forms.push([4, 'bool']);
   if (NUMERIC.has(leaf.cat)) forms.push([2, 'arith'], [0.5, 'cast']);
@@ -717,6 +717,24 @@ function atom(rng, ctx) {
       const at = fn === 'starts_with' || fn === 'prefix' ? 0
         : fn === 'contains' ? rng.int(0, s.length - len) : s.length - len;
       return `${fn}(${x}, ${sqlStr(s.slice(at, at + len))})`;
+    }
+    case 'regex': {
+      // regexp_matches / regexp_full_match and their operators (~, !~, SIMILAR TO), RE2 in both
+      // engines: a piece of a value, escaped or with its characters made classes and wildcards,
+      // anchored or not, with DuckDB's options.
+      const chars = [...String(randomValue(rng, leaf) ?? '')];
+      const at = rng.int(0, chars.length);
+      const piece = chars.slice(at, at + rng.int(1, 5));
+      const quote = (ch) => (/[!-\/:-@[-`{-~]/.test(ch) ? `\\${ch}` : ch);  // ASCII punctuation
+      let re = piece.map((ch) => rng.pick([quote(ch), quote(ch), '.', '.?', `[${quote(ch)}x]`])).join('');
+      if (rng.chance(0.3)) re = rng.pick([`^${re}`, `${re}$`, `(${re})+`, `${re}|${quote(chars[0] ?? 'a')}`, `.*${re}.*`]);
+      const options = rng.pick(['', '', `, 'i'`, `, 'c'`, `, 's'`, `, 'ci'`, `, 'l'`]);
+      switch (rng.int(0, 3)) {
+        case 0: return `${rng.chance(0.2) ? 'NOT ' : ''}regexp_matches(${x}, ${sqlStr(re)}${options})`;
+        case 1: return `regexp_full_match(${x}, ${sqlStr(re)}${options})`;
+        case 2: return `${x} ${rng.pick(['~', '!~'])} ${sqlStr(re)}`;
+        default: return `${x} ${rng.chance(0.3) ? 'NOT ' : ''}SIMILAR TO ${sqlStr(re)}`;
+      }
     }
     case 'bool': return rng.pick([x, `NOT ${x}`, `${x} = TRUE`, `${x} = FALSE`, `${x} != TRUE`]);
     case 'fn': {

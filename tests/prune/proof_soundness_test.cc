@@ -173,6 +173,7 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kCoalesce:
     case Op::kSubstring:
     case Op::kFloatTest:
+    case Op::kRegexMatch:
     case Op::kVariantGet:
     case Op::kGuarded: break;
   }
