@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "expr/interval.h"
+#include "expr/rounding.h"
 #include "expr/string_functions.h"
 #include "expr/temporal_text.h"
 #include "geo/geoarrow.h"
@@ -156,7 +157,14 @@ std::optional<Op> Binder::ValueFunctionNamed(std::string_view name) {
                                                                {"right", Op::kSubstring},
                                                                {"isnan", Op::kFloatTest},
                                                                {"isinf", Op::kFloatTest},
-                                                               {"isfinite", Op::kFloatTest}};
+                                                               {"isfinite", Op::kFloatTest},
+                                                               {"floor", Op::kRound},
+                                                               {"ceil", Op::kRound},
+                                                               {"ceiling", Op::kRound},
+                                                               {"round", Op::kRound},
+                                                               {"trunc", Op::kRound},
+                                                               {"greatest", Op::kGreatest},
+                                                               {"least", Op::kLeast}};
   for (const auto& [n, op] : kNames) {
     if (name == n) return op;
   }
@@ -164,7 +172,8 @@ std::optional<Op> Binder::ValueFunctionNamed(std::string_view name) {
 }
 
 Result<Operand> Binder::BindValueFunction(const AstNode& n, Op op) {
-  if (op == Op::kCoalesce) return BindCoalesce(n);
+  if (op == Op::kCoalesce || op == Op::kGreatest || op == Op::kLeast) return BindChoice(n, op);
+  if (op == Op::kRound) return BindRounding(n);
   if (op == Op::kSubstring) return BindSubstring(n);
   if (op == Op::kFloatTest) return BindFloatTest(n);
   if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
@@ -341,25 +350,33 @@ Result<Operand> Binder::BindSubstring(const AstNode& n) {
   return out;
 }
 
-// coalesce(a, b, ...) (ifnull(a, b)): the operands in one type, the column sides' common one
-// (as a comparison's), literals converted to it exactly. Arguments after a non-NULL literal
-// are never reached and NULL literals never chosen: both go, and what is left of one operand
-// is that operand.
-Result<Operand> Binder::BindCoalesce(const AstNode& n) {
+// coalesce(a, b, ...) (ifnull(a, b)), greatest(a, b, ...), least(a, b, ...): the operands in
+// one type, the column sides' common one (as a comparison's), literals converted to it exactly.
+// NULL literals are never chosen (greatest and least skip NULLs, as DuckDB's), and coalesce's
+// arguments after a non-NULL literal are never reached: both go, and what is left of one
+// operand is that operand. greatest and least take one literal at most.
+Result<Operand> Binder::BindChoice(const AstNode& n, Op op) {
   if (n.children.empty() || (n.name == "ifnull" && n.children.size() != 2)) {
     return ErrorAt(n.pos, n.name + (n.name == "ifnull" ? " takes two arguments"
                                                        : " takes one or more arguments"));
   }
   std::vector<Operand> args;
+  std::optional<Operand> literal;  // greatest, least: their one literal, met last
   for (const auto& child : n.children) {
     PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*child));
     if (x.variant) {
       return ErrorAt(x.pos, n.name + " of a VARIANT path needs its type: use variant_get");
     }
     if (x.is_literal() && x.literal.kind == Literal::Kind::kNull) continue;
+    if (op != Op::kCoalesce && x.is_literal()) {
+      if (literal) return ErrorAt(x.pos, n.name + " takes at most one literal");
+      literal = std::move(x);
+      continue;
+    }
     args.push_back(std::move(x));
-    if (args.back().is_literal()) break;
+    if (args.back().is_literal()) break;  // coalesce: the operands after it are never reached
   }
+  if (literal) args.push_back(std::move(*literal));
   if (args.empty()) {
     Operand null;
     null.literal.kind = Literal::Kind::kNull;
@@ -427,7 +444,58 @@ Result<Operand> Binder::BindCoalesce(const AstNode& n) {
   Operand out;
   out.pos = n.pos;
   out.description = n.name + " of " + args[0].description;
-  out.expr = MakeNode(Op::kCoalesce, type, std::move(children));
+  out.expr = MakeNode(op, type, std::move(children));
+  return out;
+}
+
+// floor, ceil (ceiling), round, trunc of a number (rounding.h), typed as DuckDB's: a float keeps
+// its type, a decimal becomes one of scale 0; of an integer, round and trunc are the integer and
+// floor and ceil a DOUBLE.
+Result<Operand> Binder::BindRounding(const AstNode& n) {
+  if (n.children.size() != 1) {
+    return ErrorAt(n.pos,
+                   n.name + " takes one argument" +
+                       (n.name == "round" ? " (round to a precision is not supported)" : ""));
+  }
+  const Rounding rounding = *RoundingNamed(n.name);
+  const std::string name = n.name == "ceiling" ? "ceil" : n.name;
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+  x = SettleVariant(x, variant::SqlType::kDouble);
+  if (x.is_literal()) {
+    Literal& lit = x.literal;
+    switch (lit.kind) {
+      case Literal::Kind::kNull:
+      case Literal::Kind::kInteger: return x;
+      case Literal::Kind::kDecimal:
+        lit.i = RoundDecimal(rounding, lit.i, lit.scale);
+        lit.kind = Literal::Kind::kInteger;
+        lit.scale = 0;
+        break;
+      case Literal::Kind::kFloat: lit.f = RoundFloat(rounding, lit.f); break;
+      default: return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
+    }
+    x.description = LiteralText(lit);
+    return x;
+  }
+  const DataType& type = *x.expr->type;
+  Operand out;
+  out.pos = n.pos;
+  out.description = name + " of " + x.description;
+  switch (FamilyOf(type)) {
+    case Family::kInt:
+      if (rounding == Rounding::kRound || rounding == Rounding::kTrunc) return x;
+      out.expr = MakeCast(x.expr, Float64());
+      return out;
+    case Family::kDecimal:
+      if (type.scale == 0) return x;
+      out.expr = MakeNode(Op::kRound, Decimal128(type.precision, 0), {x.expr});
+      break;
+    case Family::kFloat: out.expr = MakeNode(Op::kRound, x.expr->type, {x.expr}); break;
+    default: return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
+  }
+  auto e = std::make_shared<Expr>(*out.expr);
+  e->pattern = name;
+  out.expr = ExprPtr(e);
   return out;
 }
 
@@ -573,12 +641,13 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
                 : n.name == "contains"                        ? Op::kContains
                                                               : Op::kLiteral;
   if (op == Op::kLiteral) {
-    return ErrorAt(n.pos, "unknown function '" + n.name +
-                              "' or not a condition (conditions: starts_with, ends_with, contains, "
-                              "prefix, suffix, regexp_matches, regexp_full_match, "
-                              "st_intersects_extent; values: abs, coalesce, "
-                              "ifnull, length, lower, upper, strlen, octet_length, year, "
-                              "month, day, ..., date_part, date_trunc, variant_get)");
+    return ErrorAt(n.pos,
+                   "unknown function '" + n.name +
+                       "' or not a condition (conditions: starts_with, ends_with, contains, "
+                       "prefix, suffix, regexp_matches, regexp_full_match, "
+                       "st_intersects_extent; values: abs, coalesce, ifnull, greatest, least, "
+                       "floor, ceil, round, trunc, length, lower, upper, strlen, octet_length, "
+                       "year, month, day, ..., date_part, date_trunc, variant_get)");
   }
   if (n.children.size() != 2) return ErrorAt(n.pos, n.name + " takes two arguments");
   PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));

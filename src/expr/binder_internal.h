@@ -142,7 +142,9 @@ class Binder {
   Result<Literal> FoldValueFunction(const AstNode& n, Op op, const Operand& x);
   Result<Operand> BindFloatTest(const AstNode& n);
   Result<Operand> BindSubstring(const AstNode& n);
-  Result<Operand> BindCoalesce(const AstNode& n);
+  // coalesce / ifnull, greatest, least (`op`): one value of the operands' common type.
+  Result<Operand> BindChoice(const AstNode& n, Op op);
+  Result<Operand> BindRounding(const AstNode& n);
   Result<Operand> BindVariantGet(const AstNode& n);
   std::optional<Result<Operand>> FoldTemporal(Op op, const Operand& a, const Operand& b,
                                               int32_t pos);

@@ -115,7 +115,10 @@ Result<Vec> Evaluator::Eval(const Expr& e) {
     case Op::kSubstring: return EvalStringFunction(e);
     case Op::kAbs: return EvalAbs(e);
     case Op::kFloatTest: return EvalFloatTest(e);
-    case Op::kCoalesce: return EvalCoalesce(e);
+    case Op::kCoalesce:
+    case Op::kGreatest:
+    case Op::kLeast: return EvalChoice(e);
+    case Op::kRound: return EvalRound(e);
     case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
     case Op::kAdd:
     case Op::kSub:

@@ -1,10 +1,14 @@
 // The evaluator's functions (evaluate_internal.h): LIKE, ILIKE and the substring tests, date
 // parts and date_trunc, the value functions (lower, upper, length, substring, abs, coalesce,
-// isnan, ...), st_intersects_extent and variant_get.
+// greatest, least, floor, round, isnan, ...), regular expressions, st_intersects_extent and
+// variant_get.
 #include "expr/evaluate_internal.h"
+
+#include <algorithm>
 
 #include "arrow/cast.h"
 #include "expr/like.h"
+#include "expr/rounding.h"
 #include "expr/string_functions.h"
 #include "geo/extent.h"
 #include "variant/get.h"
@@ -198,14 +202,16 @@ Result<Vec> Evaluator::EvalAbs(const Expr& e) {
   return out;
 }
 
-// coalesce(a, b, ...): each row's first non-NULL child (every child of the node's type).
-Result<Vec> Evaluator::EvalCoalesce(const Expr& e) {
+// coalesce(a, b, ...): each row's first non-NULL child; greatest / least: its largest
+// (smallest) non-NULL child, the first of equal ones (every child of the node's type).
+Result<Vec> Evaluator::EvalChoice(const Expr& e) {
+  const bool first = e.op == Op::kCoalesce;
   std::vector<Vec> args;
   for (const ExprPtr& child : e.children) {
     PQSIFT_ASSIGN_OR_RETURN(Vec v, Eval(*child));
     if (v.scalar_null()) continue;
     args.push_back(v.scalar ? Broadcast(v) : std::move(v));
-    if (args.back().valid == nullptr) break;  // never NULL: later ones are never reached
+    if (first && args.back().valid == nullptr) break;  // never NULL: later ones never reached
   }
   const Phys phys = PhysOfType(*e.type);
   if (args.empty()) {
@@ -215,21 +221,44 @@ Result<Vec> Evaluator::EvalCoalesce(const Expr& e) {
     return out;
   }
   // pick[i]: the child row i takes its value from; args.size() where every one is NULL.
-  std::vector<uint32_t> pick(static_cast<size_t>(n_), static_cast<uint32_t>(args.size()));
+  const auto none = static_cast<uint32_t>(args.size());
+  std::vector<uint32_t> pick(static_cast<size_t>(n_), none);
   uint8_t* valid = nullptr;
   Vec out;
-  bool some_null = args.back().valid != nullptr;
+  const bool some_null =
+      std::all_of(args.begin(), args.end(), [](const Vec& v) { return v.valid != nullptr; });
   if (some_null) valid = Allocate<uint8_t>(&out.keep_valid, n_);
-  for (int64_t i = 0, n = n_; i < n; ++i) {
-    auto k = static_cast<uint32_t>(args.size());
-    for (uint32_t c = 0; c < args.size(); ++c) {
-      if (args[c].valid == nullptr || args[c].valid[i]) {
-        k = c;
-        break;
+  auto present = [&](uint32_t c, int64_t i) {
+    return args[c].valid == nullptr || args[c].valid[i];
+  };
+  // Each row's choice, given less(a, b, i): child a's value is below child b's in row i.
+  auto choose = [&](auto less) {
+    const bool greatest = e.op == Op::kGreatest;
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      uint32_t k = none;
+      for (uint32_t c = 0; c < args.size(); ++c) {
+        if (!present(c, i)) continue;
+        if (k == none || (greatest ? less(k, c, i) : less(c, k, i))) k = c;
+        if (first) break;
       }
+      pick[static_cast<size_t>(i)] = k;
+      if (valid != nullptr) valid[i] = k < none ? 1 : 0;
     }
-    pick[static_cast<size_t>(i)] = k;
-    if (valid != nullptr) valid[i] = k < args.size() ? 1 : 0;
+  };
+  if (first) {
+    choose([](uint32_t, uint32_t, int64_t) { return false; });
+  } else if (IsBytesPhys(phys)) {
+    choose([&](uint32_t a, uint32_t b, int64_t i) {
+      return BytesAt(args[a], i) < BytesAt(args[b], i);
+    });
+  } else {
+    VisitFixed(phys, [&](auto tag) {
+      using T = decltype(tag);
+      choose([&](uint32_t a, uint32_t b, int64_t i) {
+        return Less(static_cast<const T*>(args[a].values)[i],
+                    static_cast<const T*>(args[b].values)[i]);
+      });
+    });
   }
   auto from = [&](int64_t i) -> const Vec* {
     uint32_t k = pick[static_cast<size_t>(i)];
@@ -263,6 +292,36 @@ Result<Vec> Evaluator::EvalCoalesce(const Expr& e) {
   });
   out.phys = phys;
   out.valid = valid;
+  return out;
+}
+
+// floor, ceil, round, trunc (rounding.h) of a float, or of a decimal to scale 0.
+Result<Vec> Evaluator::EvalRound(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  std::optional<Rounding> rounding = RoundingNamed(e.pattern);
+  if (!rounding) return Status::Internal("unknown rounding '" + e.pattern + "'");
+  Vec out;
+  auto round_all = [&](auto tag) {
+    using T = decltype(tag);
+    T* values = nullptr;
+    out = NullWhere(a, a.phys, &values);
+    const auto* in = static_cast<const T*>(a.values);
+    if constexpr (std::is_floating_point_v<T>) {
+      for (int64_t i = 0, n = n_; i < n; ++i) {
+        values[i] = static_cast<T>(RoundFloat(*rounding, static_cast<double>(in[i])));
+      }
+    } else {
+      const int32_t scale = e.children[0]->type->scale;
+      for (int64_t i = 0, n = n_; i < n; ++i) values[i] = RoundDecimal(*rounding, in[i], scale);
+    }
+  };
+  switch (a.phys) {
+    case Phys::kI128: round_all(int128{}); break;
+    case Phys::kF32: round_all(float{}); break;
+    case Phys::kF64: round_all(double{}); break;
+    default: return Status::Internal("rounding of a vector that is no decimal or float");
+  }
   return out;
 }
 

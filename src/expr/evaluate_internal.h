@@ -398,7 +398,8 @@ class Evaluator {
 
   Result<Vec> EvalAbs(const Expr& e);
 
-  Result<Vec> EvalCoalesce(const Expr& e);
+  Result<Vec> EvalChoice(const Expr& e);
+  Result<Vec> EvalRound(const Expr& e);
 
   // ---- casts ----
 

@@ -50,6 +50,8 @@ std::string_view FunctionName(Op op) {
     case Op::kOctetLength: return "octet_length";
     case Op::kAbs: return "abs";
     case Op::kCoalesce: return "coalesce";
+    case Op::kGreatest: return "greatest";
+    case Op::kLeast: return "least";
     default: return "?";
   }
 }
@@ -71,6 +73,9 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kOctetLength:
     case Op::kAbs:
     case Op::kCoalesce:
+    case Op::kGreatest:
+    case Op::kLeast:
+    case Op::kRound:
     case Op::kSubstring:
     case Op::kFloatTest:
     case Op::kRegexMatch:
@@ -214,14 +219,17 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     case Op::kLength:
     case Op::kOctetLength:
     case Op::kAbs:
-    case Op::kCoalesce: {
+    case Op::kCoalesce:
+    case Op::kGreatest:
+    case Op::kLeast: {
       std::string out = std::string(FunctionName(e.op)) + "(";
       for (size_t k = 0; k < e.children.size(); ++k) {
         out += (k > 0 ? ", " : "") + ToString(*e.children[k], filter);
       }
       return out + ")";
     }
-    case Op::kFloatTest: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
+    case Op::kFloatTest:
+    case Op::kRound: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
     case Op::kRegexMatch: {
       std::string out = std::string(e.regex->full() ? "regexp_full_match(" : "regexp_matches(") +
                         ToString(*e.children[0], filter) + ", " +

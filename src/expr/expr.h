@@ -35,6 +35,10 @@
 //   kAbs: one child of the node's own type: int64 (any integer, widened; an unsigned one binds
 //        to itself), decimal128 or a float; abs(INT64_MIN) is an overflow error at evaluation
 //   kCoalesce: two or more children of the node's own type; the first non-NULL, else NULL
+//   kGreatest, kLeast: two or more children of the node's own type; the largest (smallest)
+//        non-NULL one in the comparison order (NaN largest), else NULL
+//   kRound: one float child of the node's type, or a decimal child of the node's precision and
+//        a scale above the node's 0; `pattern` "floor", "ceil", "round" or "trunc" (rounding.h)
 //   kFloatTest: one float64 or float32 child (numbers cast to double); `pattern` "isnan",
 //        "isinf" or "isfinite"; boolean, NULL for NULL
 //   kRegexMatch: one string child and `regex` (regex.h), compiled once: TRUE where the child
@@ -134,6 +138,9 @@ enum class Op : uint8_t {
   kSubstring,
   kFloatTest,
   kRegexMatch,
+  kRound,
+  kGreatest,
+  kLeast,
 };
 
 struct Expr {

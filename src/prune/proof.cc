@@ -13,6 +13,7 @@
 #include "arrow/layout.h"
 #include "expr/evaluate.h"
 #include "expr/like.h"
+#include "expr/rounding.h"
 #include "geo/extent.h"
 
 namespace pqsift::prune {
@@ -318,6 +319,9 @@ class Prover {
       case Op::kOctetLength:
       case Op::kAbs:
       case Op::kCoalesce:
+      case Op::kGreatest:
+      case Op::kLeast:
+      case Op::kRound:
       case Op::kSubstring:
       case Op::kVariantGet:
       case Op::kGuarded: {
@@ -387,7 +391,10 @@ class Prover {
       case Op::kOctetLength:
       case Op::kAbs:
       case Op::kCoalesce:
+      case Op::kGreatest:
+      case Op::kLeast:
       case Op::kSubstring: return Unknown();
+      case Op::kRound: return Round(e);
       default: {  // a predicate used as a boolean value
         std::vector<Outcomes> o = Predicate(e);
         Ranges out;
@@ -677,6 +684,26 @@ class Prover {
     };
     return MapRanges(Values(*e.children[0]), [&](const Range& r) {
       return Range{cut(r.lo), cut(r.hi), r.can_be_null, r.can_be_value};
+    });
+  }
+
+  // floor, ceil, round, trunc: NULL where x is; each never decreases, so x's bounds map to
+  // the bounds of the result (a float's NaN, the largest, to NaN).
+  Ranges Round(const Expr& e) {
+    if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
+    const std::optional<expr::Rounding> rounding = expr::RoundingNamed(e.pattern);
+    if (!rounding) return Unknown();
+    const int32_t scale = e.children[0]->type->scale;
+    auto image = [&](const Value* v) -> const Value* {
+      if (v == nullptr) return nullptr;
+      if (v->kind == Value::Kind::kFloat)
+        return Keep(Value::Float(expr::RoundFloat(*rounding, v->f)));
+      if (v->kind == Value::Kind::kInt)
+        return Keep(Value::Int(expr::RoundDecimal(*rounding, v->i, scale)));
+      return nullptr;
+    };
+    return MapRanges(Values(*e.children[0]), [&](const Range& r) {
+      return Range{image(r.lo), image(r.hi), r.can_be_null, r.can_be_value};
     });
   }
 

@@ -18,8 +18,8 @@ namespace {
 constexpr std::string_view kNotACondition =
     " or not a condition (conditions: starts_with, ends_with, contains, prefix, suffix, "
     "regexp_matches, regexp_full_match, st_intersects_extent; values: abs, coalesce, ifnull, "
-    "length, lower, upper, strlen, "
-    "octet_length, year, month, day, ..., date_part, date_trunc, variant_get)";
+    "greatest, least, floor, ceil, round, trunc, length, lower, upper, strlen, octet_length, "
+    "year, month, day, ..., date_part, date_trunc, variant_get)";
 
 class ExprBinderTest : public ::testing::Test {
  protected:
@@ -314,6 +314,24 @@ TEST_F(ExprBinderTest, ValueFunctions) {
   EXPECT_EQ(Bound("abs(id, id) = 1"), "error: at 1: abs takes one argument");
   EXPECT_EQ(Bound("coalesce(id, 1)"),
             "error: at 1: expected a boolean condition, not coalesce of int64 column 'id'");
+}
+
+// floor, ceil, round, trunc typed as DuckDB's; greatest and least as coalesce's operands.
+TEST_F(ExprBinderTest, RoundingGreatestAndLeast) {
+  EXPECT_EQ(Bound("floor(f64) = 2"), "floor(f64) = 2e0");
+  EXPECT_EQ(Bound("ceiling(price) > 2"), "ceil(price) > 2");
+  EXPECT_EQ(Bound("round(id) = 2 AND trunc(i8) = 1"), "(id = 2) AND (i8 = 1)");
+  EXPECT_EQ(Bound("floor(id) = 2"), "CAST(id AS double) = 2e0");
+  EXPECT_EQ(Bound("id = round(2.5)"), "id = 3");
+  EXPECT_EQ(Bound("id = floor(-2.5e0)"), "CAST(id AS double) = -3e0");
+  EXPECT_EQ(Bound("greatest(id, i8) > 2"), "greatest(id, CAST(i8 AS int64)) > 2");
+  EXPECT_EQ(Bound("least(id, 5, NULL) < 2"), "least(id, 5) < 2");
+  EXPECT_EQ(Bound("greatest(NULL, id) = 1"), "id = 1");
+  EXPECT_EQ(Bound("round(f64, 1) = 2"),
+            "error: at 1: round takes one argument (round to a precision is not supported)");
+  EXPECT_EQ(Bound("least(id, 1, 2) = 1"), "error: at 14: least takes at most one literal");
+  EXPECT_EQ(Bound("floor(name) = 1"),
+            "error: at 7: floor needs a number, not large_string column 'name'");
 }
 
 // regexp_matches, regexp_full_match and their operators: compiled once, of a literal decided now.

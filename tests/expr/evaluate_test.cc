@@ -233,6 +233,38 @@ TEST_F(ExprEvaluateTest, LikeAndILike) {
   EXPECT_EQ(Eval("name ILIKE 'ⱥ_'"), (Rows{0, 0, 0, 0, 1, 0}));
 }
 
+// floor, ceil, round (half away from zero), trunc; greatest and least skip NULLs (NaN is the
+// largest): results taken from DuckDB 1.5.
+TEST_F(ExprEvaluateTest, RoundingGreatestAndLeastAsDuckDB) {
+  Set("id", MakeFixed<int64_t>(Int64(), {1, 2, 3, 4}));
+  Set("f64", MakeFixed<double>(Float64(), {2.5, kNull, std::nan(""), -1.5}));
+  Set("price",
+      MakeFixed<std::array<uint8_t, 16>>(Decimal128(10, 2), {Dec(-255), Dec(255), kNull, Dec(50)}));
+  Set("f32", MakeFixed<float>(Float32(), {2.5F, -0.5F, kNull, 1.5F}));
+  Set("i8", MakeFixed<int8_t>(Int8(), {3, kNull, -4, 0}));
+  Set("name", MakeStrings({"b", kNull, "a", "c"}));
+  EXPECT_EQ(Eval("floor(f64) = 2"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("round(f64) = -2"), (Rows{0, 0, 0, 1}));
+  EXPECT_EQ(Eval("ceil(price) = -2"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("round(price) = 1 OR round(price) = 3"), (Rows{0, 1, 0, 1}));
+  EXPECT_EQ(Eval("round(price) = -3"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("trunc(price) = 0"), (Rows{0, 0, 0, 1}));
+  EXPECT_EQ(Eval("round(f32) = 2 OR ceiling(f32) = 0"), (Rows{0, 1, 0, 1}));
+  EXPECT_EQ(Eval("floor(i8) = -4"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("greatest(id, i8) = 3"), (Rows{1, 0, 1, 0}));
+  EXPECT_EQ(Eval("least(f64, price) < 0"), (Rows{1, 0, 0, 1}));
+  EXPECT_EQ(Eval("greatest(name, 'b') = 'b'"), (Rows{1, 1, 1, 0}));
+  EXPECT_EQ(Eval("greatest(f64, 0) = 'nan'"), (Rows{0, 0, 1, 0}));
+  EXPECT_EQ(Eval("least(f64, id) IS NULL"), (Rows{0, 0, 0, 0}));
+  EXPECT_EQ(Eval("greatest(NULL, i8) IS NULL"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("id = floor(2.7) + round(0.5) AND id < trunc(-2.7e0) + 5"), (Rows{0, 0, 0, 0}));
+  EXPECT_EQ(Eval("id = floor(2.7) + round(0.5)"), (Rows{0, 0, 1, 0}));
+  for (const char* bad :
+       {"floor(name) = 1", "round(f64, 2) = 1", "greatest(id, 1, 2) = 1", "least(name, id) = 1"}) {
+    EXPECT_FALSE(Try(bad).ok()) << bad;
+  }
+}
+
 // Regular expressions, RE2's as DuckDB's: results taken from DuckDB 1.5. regexp_matches finds the
 // pattern anywhere, regexp_full_match, `~` and SIMILAR TO match the whole value; '.' is one code
 // point and no newline unless 's'; options in turn, the last winning.

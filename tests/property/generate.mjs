@@ -775,6 +775,13 @@ function atom(rng, ctx) {
       const magnitude = v === null ? null : typeof v === 'bigint' ? (v < 0n ? -v : v) : Math.abs(v);
       const absLit = magnitude === null ? lit() : literal(leaf, magnitude);
       if (rng.chance(0.15)) return `${rng.chance(0.3) ? 'NOT ' : ''}${rng.pick(['isnan', 'isinf', 'isfinite'])}(${x})`;
+      if (rng.chance(0.25)) {
+        // floor/ceil/round/trunc (typed as DuckDB's), greatest/least with a literal (NULLs
+        // skipped), against a value's neighbourhood.
+        const near = v === null ? lit() : literal(leaf, v);
+        if (rng.chance(0.5)) return `${rng.pick(['floor', 'ceil', 'ceiling', 'round', 'trunc'])}(${x}) ${op} ${near ?? lit()}`;
+        return `${rng.pick(['greatest', 'least'])}(${x}, ${rng.chance(0.2) ? 'NULL' : lit()}) ${op} ${near ?? lit()}`;
+      }
       if (rng.chance(0.6)) return `abs(${x}) ${op} ${absLit ?? lit()}`;
       const fallback = v === null ? 'NULL' : literal(leaf, v);
       return `coalesce(${x}, ${fallback ?? 'NULL'}) ${op} ${lit()}`;

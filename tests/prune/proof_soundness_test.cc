@@ -171,6 +171,9 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kOctetLength:
     case Op::kAbs:
     case Op::kCoalesce:
+    case Op::kGreatest:
+    case Op::kLeast:
+    case Op::kRound:
     case Op::kSubstring:
     case Op::kFloatTest:
     case Op::kRegexMatch:

@@ -1,0 +1,60 @@
+// DuckDB's rounding functions of a number to an integer value: floor, ceil (ceiling), round
+// (half away from zero) and trunc (toward zero), of a float (the same float type) or of a
+// decimal's unscaled value at its scale (the result at scale 0). Shared by the binder (literals),
+// the evaluator (rows) and the prover (bounds: each function never decreases, so a range's
+// bounds map to the bounds of its image).
+// Pure functions; thread-safe.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "expr/value.h"
+
+namespace pqsift::expr {
+
+enum class Rounding : uint8_t { kFloor, kCeil, kRound, kTrunc };
+
+// By DuckDB's names ("ceiling" is ceil); nullopt for other names.
+inline std::optional<Rounding> RoundingNamed(std::string_view name) {
+  if (name == "floor") return Rounding::kFloor;
+  if (name == "ceil" || name == "ceiling") return Rounding::kCeil;
+  if (name == "round") return Rounding::kRound;
+  if (name == "trunc") return Rounding::kTrunc;
+  return std::nullopt;
+}
+
+inline double RoundFloat(Rounding r, double x) {
+  switch (r) {
+    case Rounding::kFloor: return std::floor(x);
+    case Rounding::kCeil: return std::ceil(x);
+    case Rounding::kRound: return std::round(x);
+    case Rounding::kTrunc: return std::trunc(x);
+  }
+  return x;
+}
+
+// The unscaled decimal `v` of scale `scale` (0..38) rounded to an integer (scale 0). Cannot
+// overflow: |v| < 10^38 and the result is no larger in magnitude than |v| / 10^scale + 1.
+inline int128 RoundDecimal(Rounding r, int128 v, int32_t scale) {
+  int128 unit = 1;
+  for (int32_t k = 0; k < scale; ++k) unit *= 10;
+  if (unit == 1) return v;
+  const int128 q = v / unit;  // toward zero
+  const int128 rest = v % unit;
+  switch (r) {
+    case Rounding::kFloor: return rest < 0 ? q - 1 : q;
+    case Rounding::kCeil: return rest > 0 ? q + 1 : q;
+    case Rounding::kRound: {
+      const int128 twice = rest < 0 ? -2 * rest : 2 * rest;
+      if (twice < unit) return q;
+      return v < 0 ? q - 1 : q + 1;  // half away from zero
+    }
+    case Rounding::kTrunc: return q;
+  }
+  return q;
+}
+
+}  // namespace pqsift::expr
