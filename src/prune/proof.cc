@@ -5,6 +5,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -33,6 +34,11 @@ struct Range {
   const Value* hi = nullptr;
   bool can_be_null = true;   // some row may give NULL
   bool can_be_value = true;  // some row may give a non-null value
+  // A float column's statistics leave NaN out: where some row may be NaN, hi is NaN (the
+  // largest) and finite_hi the largest other value, so the values are [lo, finite_hi] and NaN.
+  // Only the comparisons look at it (OverParts); every other reader of the range sees the
+  // wider [lo, NaN], and a range made from another's bounds drops it, which only widens.
+  const Value* finite_hi = nullptr;
 };
 
 // One Range per container, or a single one shared by all (literals).
@@ -45,6 +51,8 @@ struct Ranges {
 const Value kFalse = Value::Bool(false);
 const Value kTrue = Value::Bool(true);
 const Value kNaN = Value::Float(std::numeric_limits<double>::quiet_NaN());
+
+bool IsNaN(const Value* v) { return v->kind == Value::Kind::kFloat && std::isnan(v->f); }
 
 // <0, 0 or >0; nullopt when either side is unbounded or the two are not comparable.
 std::optional<int> Cmp(const Value* a, const Value* b) {
@@ -72,7 +80,17 @@ Outcomes Bits(bool t, bool f, bool n) {
 }
 
 // The outcomes of `a op b` for op among = <> < <= > >=, from ranges alone.
-Outcomes Compare(Op op, const Range& a, const Range& b) {
+// f(range) over the parts of `r`: [lo, finite_hi] and the NaN point where r has finite_hi (the
+// outcomes of both, or'ed), else r itself.
+template <typename F>
+Outcomes OverParts(const Range& r, F&& f) {
+  if (r.finite_hi == nullptr) return f(r);
+  const Range finite{r.lo, r.finite_hi, r.can_be_null, r.can_be_value};
+  const Range nan{&kNaN, &kNaN, r.can_be_null, r.can_be_value};
+  return static_cast<Outcomes>(f(finite) | f(nan));
+}
+
+Outcomes CompareWhole(Op op, const Range& a, const Range& b) {
   bool values = a.can_be_value && b.can_be_value;
   bool null = a.can_be_null || b.can_be_null;
   bool t = false;
@@ -108,8 +126,15 @@ Outcomes Compare(Op op, const Range& a, const Range& b) {
   return Bits(values && t, values && f, null);
 }
 
+// a op b for a comparison op (kEq..kGe), each side split into its parts (OverParts).
+Outcomes Compare(Op op, const Range& a, const Range& b) {
+  return OverParts(a, [&](const Range& pa) {
+    return OverParts(b, [&](const Range& pb) { return CompareWhole(op, pa, pb); });
+  });
+}
+
 // IS [NOT] DISTINCT FROM: NULL is a value equal to itself; the result is never NULL.
-Outcomes CompareDistinct(Op op, const Range& a, const Range& b) {
+Outcomes CompareDistinctWhole(Op op, const Range& a, const Range& b) {
   bool values = a.can_be_value && b.can_be_value;
   bool may_equal = values && MayBeAtMost(a.lo, b.hi) && MayBeAtMost(b.lo, a.hi);
   std::optional<int> same = Cmp(a.lo, b.lo);
@@ -120,6 +145,12 @@ Outcomes CompareDistinct(Op op, const Range& a, const Range& b) {
   bool not_distinct = op == Op::kIsNotDistinctFrom;
   return Bits(not_distinct ? same_outcome : differ_outcome,
               not_distinct ? differ_outcome : same_outcome, false);
+}
+
+Outcomes CompareDistinct(Op op, const Range& a, const Range& b) {
+  return OverParts(a, [&](const Range& pa) {
+    return OverParts(b, [&](const Range& pb) { return CompareDistinctWhole(op, pa, pb); });
+  });
 }
 
 // Three-valued AND / OR of two outcome sets, pairwise over their members.
@@ -217,6 +248,26 @@ class Prover {
         n_(static_cast<size_t>(std::max<int64_t>(0, stats.containers))),
         assumed_(assumed) {
     column_cache_.resize(filter.columns.size());
+  }
+
+  // The filter's columns whose ranges leave NaN out somewhere (Range::finite_hi), in order.
+  std::vector<int32_t> ColumnsBesideNaN() {
+    std::vector<int32_t> out;
+    for (size_t k = 0; k < filter_.columns.size(); ++k) {
+      const Ranges r = ColumnRanges(static_cast<int32_t>(k));
+      if (std::any_of(r.ranges.begin(), r.ranges.end(),
+                      [](const Range& x) { return x.finite_hi != nullptr; })) {
+        out.push_back(static_cast<int32_t>(k));
+      }
+    }
+    return out;
+  }
+
+  // Proves only the rows of one case per listed column: NaN (true) or not (false), where its
+  // statistics leave NaN out. Before the first proof.
+  void AssumeNaNCases(std::map<int32_t, bool> cases) {
+    nan_cases_ = std::move(cases);
+    for (auto& cached : column_cache_) cached.reset();
   }
 
   // The outcomes of predicate `e` per container: from the bounds, narrowed by value sets where
@@ -613,7 +664,16 @@ class Prover {
       r.lo = b.min ? &*b.min : nullptr;
       r.hi = b.max ? &*b.max : nullptr;
       bool float_bounds = is_float || (b.max && b.max->kind == Value::Kind::kFloat);
-      if (r.hi && float_bounds && b.may_contain_nan) r.hi = &kNaN;
+      if (r.hi && float_bounds && b.may_contain_nan && !IsNaN(r.hi)) {
+        r.finite_hi = r.hi;
+        r.hi = &kNaN;
+        if (auto it = nan_cases_.find(column); it != nan_cases_.end()) {
+          // One case of the proof (Prove): the rows that are NaN, or those that are not.
+          r.lo = it->second ? &kNaN : r.lo;
+          r.hi = it->second ? &kNaN : r.finite_hi;
+          r.finite_hi = nullptr;
+        }
+      }
     }
     cached = out;
     return out;
@@ -656,8 +716,15 @@ class Prover {
         // A cast we cannot reason about may turn values into NULL (or fail): any outcome.
         return Range{nullptr, nullptr, r.can_be_null || r.can_be_value, r.can_be_value};
       }
-      return Range{CastBound(r.lo, from, to, false), CastBound(r.hi, from, to, true), r.can_be_null,
-                   r.can_be_value};
+      Range out{CastBound(r.lo, from, to, false), CastBound(r.hi, from, to, true), r.can_be_null,
+                r.can_be_value};
+      // A float widened to a double: NaN stays NaN, so the finite part maps on its own.
+      if (r.finite_hi != nullptr && layout::IsFloatingPoint(from.id) &&
+          layout::IsFloatingPoint(to.id)) {
+        out.finite_hi = CastBound(r.finite_hi, from, to, true);
+        if (out.finite_hi == nullptr) out.hi = nullptr;
+      }
+      return out;
     });
   }
 
@@ -703,7 +770,9 @@ class Prover {
       return nullptr;
     };
     return MapRanges(Values(*e.children[0]), [&](const Range& r) {
-      return Range{image(r.lo), image(r.hi), r.can_be_null, r.can_be_value};
+      Range out{image(r.lo), image(r.hi), r.can_be_null, r.can_be_value};
+      out.finite_hi = image(r.finite_hi);  // NaN rounds to NaN
+      return out;
     });
   }
 
@@ -802,8 +871,7 @@ class Prover {
     auto less = [](const Value* a, const Value* b) { return expr::Compare(*a, *b) < 0; };
     std::sort(list.begin(), list.end(), less);
     Outcomes no_match = e.list_has_null ? kCanBeNull : kCanBeFalse;
-    return Each([&](size_t c) {
-      const Range& x = r[c];
+    auto outcomes = [&](const Range& x) {
       Outcomes out = x.can_be_null ? kCanBeNull : 0;
       if (!x.can_be_value) return out;
       bool comparable = !list.empty() && (!x.lo || x.lo->kind == list[0]->kind) &&
@@ -816,7 +884,8 @@ class Prover {
       if (may_match) out |= kCanBeTrue;
       if (!must_match) out |= no_match;
       return out;
-    });
+    };
+    return Each([&](size_t c) { return OverParts(r[c], outcomes); });
   }
 
   std::vector<Outcomes> Prefix(const Expr& operand, const LikePrefix& p) {
@@ -847,6 +916,7 @@ class Prover {
   const expr::BoundFilter& filter_;
   const StatisticsTable& stats_;
   size_t n_;
+  std::map<int32_t, bool> nan_cases_;
   std::vector<std::optional<Ranges>> column_cache_;
   std::deque<Value> arena_;  // derived bounds; a deque keeps their addresses stable
   bool inside_value_set_subtree_ = false;
@@ -863,7 +933,24 @@ std::vector<Outcomes> Prove(const expr::BoundFilter& filter, const StatisticsTab
                                  kAnyOutcome);
   }
   Prover prover(filter, stats);
-  return prover.Predicate(*filter.root);
+  // Where statistics leave NaN out, a float column's values are its bounds and NaN apart, but
+  // outcomes of sub-predicates forget which case gave which (x >= 4 AND x <= 6 over [1, 3] and
+  // NaN: TRUE by NaN on the left, by 1 on the right). Each row is NaN or not: proving each
+  // case of each such column on its own (up to 3 columns) and taking the union is exact on that
+  // split, and what no case allows is proven.
+  constexpr size_t kMaxCaseColumns = 3;
+  const std::vector<int32_t> split = prover.ColumnsBesideNaN();
+  if (split.empty() || split.size() > kMaxCaseColumns) return prover.Predicate(*filter.root);
+  std::vector<Outcomes> out(static_cast<size_t>(std::max<int64_t>(0, stats.containers)), 0);
+  for (uint32_t mask = 0; mask < (1u << split.size()); ++mask) {
+    std::map<int32_t, bool> cases;
+    for (size_t j = 0; j < split.size(); ++j) cases[split[j]] = ((mask >> j) & 1u) != 0;
+    Prover one_case(filter, stats);
+    one_case.AssumeNaNCases(std::move(cases));
+    const std::vector<Outcomes> o = one_case.Predicate(*filter.root);
+    for (size_t c = 0; c < out.size() && c < o.size(); ++c) out[c] |= o[c];
+  }
+  return out;
 }
 
 std::vector<bool> CouldDecide(const expr::BoundFilter& filter, const StatisticsTable& stats) {

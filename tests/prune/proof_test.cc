@@ -310,6 +310,30 @@ TEST(Proof, NaNIsAboveEveryNumber) {
       ProveOne(Cmp(Op::kLt, x, FloatLit(1e300)), {Float64()}, {Doubles(nan, nan, true)}), F);
 }
 
+// A NaN the statistics leave out is one more value above the bounds, not a bound of infinity:
+// what no number in [1, 3] and no NaN can satisfy is still proven false (before, the range
+// [1, NaN] kept x = 5, x <= 0.5, x IN (7, 8) and x BETWEEN 4 AND 6 open).
+TEST(Proof, NaNBesideTheBoundsIsOneMoreValue) {
+  ExprPtr x = Col(0, Float64());
+  const ColumnBounds may_nan = Doubles(1, 3, true);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, x, FloatLit(5)), {Float64()}, {may_nan}), F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kLe, x, FloatLit(0.5)), {Float64()}, {may_nan}), F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kGe, x, FloatLit(0.5)), {Float64()}, {may_nan}), T);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kNe, x, FloatLit(5)), {Float64()}, {may_nan}), T);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kGt, x, FloatLit(5)), {Float64()}, {may_nan}), T | F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kLt, x, FloatLit(2)), {Float64()}, {may_nan}), T | F);
+  EXPECT_OUTCOMES(ProveOne(In(x, {Value::Float(7), Value::Float(8)}), {Float64()}, {may_nan}), F);
+  EXPECT_OUTCOMES(
+      ProveOne(In(x, {Value::Float(7), Value::Float(std::nan(""))}), {Float64()}, {may_nan}),
+      T | F);
+  ExprPtr between = And({Cmp(Op::kGe, x, FloatLit(4)), Cmp(Op::kLe, x, FloatLit(6))});
+  EXPECT_OUTCOMES(ProveOne(between, {Float64()}, {may_nan}), F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kIsDistinctFrom, x, FloatLit(5)), {Float64()}, {may_nan}), T);
+  // Through a float32 column widened to a double.
+  ExprPtr f32 = Cast(Col(0, Float32()), Float64());
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, f32, FloatLit(5)), {Float32()}, {may_nan}), F);
+}
+
 TEST(Proof, SignedZerosAreEqual) {
   ExprPtr eq = Cmp(Op::kEq, Col(0, Float64()), FloatLit(0.0));
   EXPECT_OUTCOMES(ProveOne(eq, {Float64()}, {Doubles(-0.0, 0.0, false)}), T);
