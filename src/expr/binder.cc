@@ -584,17 +584,58 @@ Result<ExprPtr> Binder::ArithmeticLiteral(const Operand& o, int32_t pos) {
   }
 }
 
+// A date or timestamp column +- an INTERVAL literal (INTERVAL + column too): a TIMESTAMP of
+// microseconds (of the column's zone), as DuckDB's; a date column +- an integer literal: a DATE
+// (expr.h kAddInterval). nullopt for other operands.
+std::optional<Result<Operand>> Binder::ShiftTemporalColumn(Op op, const Operand& a,
+                                                           const Operand& b, int32_t pos) {
+  if (op != Op::kAdd && op != Op::kSub) return std::nullopt;
+  const bool column_first = !a.is_literal() && b.is_literal();
+  const bool literal_first = op == Op::kAdd && a.is_literal() && !b.is_literal();
+  if (!column_first && !literal_first) return std::nullopt;
+  const Operand& column = column_first ? a : b;
+  const Literal& lit = column_first ? b.literal : a.literal;
+  const Family family = FamilyOf(*column.expr->type);
+  if (family != Family::kDate && family != Family::kTimestamp) return std::nullopt;
+  const int sign = op == Op::kSub ? -1 : 1;
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kAddInterval;
+  e->children = {column.expr};
+  if (lit.kind == Literal::Kind::kInterval) {
+    e->interval = lit.interval;
+    e->interval_sign = sign;
+    e->type = Timestamp(TimeUnit::kMicros,
+                        family == Family::kTimestamp ? column.expr->type->timezone : "");
+  } else if (lit.kind == Literal::Kind::kInteger && family == Family::kDate) {
+    if (lit.i > INT32_MAX || lit.i < INT32_MIN) {
+      return ErrorAt(pos, "a date +- " + LiteralText(lit) + " days is beyond the date range");
+    }
+    e->interval.days = static_cast<int64_t>(lit.i);
+    e->interval_sign = sign;
+    e->type = column.expr->type;
+  } else {
+    return std::nullopt;
+  }
+  Operand out;
+  out.pos = pos;
+  out.description = column.description + (sign < 0 ? " - " : " + ") + LiteralText(lit);
+  out.expr = ExprPtr(e);
+  return out;
+}
+
 Result<Operand> Binder::Arithmetic(Op op, const Operand& variant_a, const Operand& variant_b,
                                    int32_t pos) {
   const Operand a = SettleVariant(variant_a, variant::SqlType::kDouble);
   const Operand b = SettleVariant(variant_b, variant::SqlType::kDouble);
   if (a.is_literal() && b.is_literal()) return FoldArithmetic(op, a, b, pos);
+  if (std::optional<Result<Operand>> shifted = ShiftTemporalColumn(op, a, b, pos)) {
+    return std::move(*shifted);
+  }
   for (const Operand* o : {&a, &b}) {
     if (o->is_literal() && o->literal.kind == Literal::Kind::kInterval) {
       return ErrorAt(o->pos,
-                     "an INTERVAL is added to a DATE or TIMESTAMP literal, not to a column: "
-                     "move it to the literal's side (ts > TIMESTAMP '2024-01-01' - INTERVAL "
-                     "1 DAY)");
+                     "an INTERVAL is added to or subtracted from a DATE or TIMESTAMP, not " +
+                         (o == &a ? b : a).description);
     }
   }
   ExprPtr x;

@@ -116,6 +116,8 @@ class Binder {
   Result<Operand> Arithmetic(Op op, const Operand& variant_a, const Operand& variant_b,
                              int32_t pos);
   Result<Operand> FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos);
+  std::optional<Result<Operand>> ShiftTemporalColumn(Op op, const Operand& a, const Operand& b,
+                                                     int32_t pos);
   Result<Operand> BindCast(const AstNode& n);
   Result<ExprPtr> BindPredicate(const AstNode& n);
   static ExprPtr BetweenCommonType(ExprPtr x, const Operand& low, const Operand& high);

@@ -119,6 +119,7 @@ Result<Vec> Evaluator::Eval(const Expr& e) {
     case Op::kGreatest:
     case Op::kLeast: return EvalChoice(e);
     case Op::kRound: return EvalRound(e);
+    case Op::kAddInterval: return EvalAddInterval(e);
     case Op::kIntersectsExtent: return EvalIntersectsExtent(e);
     case Op::kAdd:
     case Op::kSub:

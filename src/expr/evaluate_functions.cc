@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "arrow/cast.h"
+#include "expr/interval.h"
 #include "expr/like.h"
 #include "expr/rounding.h"
 #include "expr/string_functions.h"
@@ -292,6 +293,42 @@ Result<Vec> Evaluator::EvalChoice(const Expr& e) {
   });
   out.phys = phys;
   out.valid = valid;
+  return out;
+}
+
+// date or timestamp +- INTERVAL (a microsecond timestamp), date +- n days (a date).
+Result<Vec> Evaluator::EvalAddInterval(const Expr& e) {
+  PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
+  if (a.scalar) a = Broadcast(a);
+  auto overflow = [&] {
+    return Status::InvalidArgument(ToString(e, filter_) + ": a value beyond the " +
+                                   (e.type->id == TypeId::kDate32 ? "date" : "timestamp") +
+                                   " range");
+  };
+  if (e.type->id == TypeId::kDate32) {
+    if (a.phys != Phys::kI32) return Status::Internal("date + days over a non-date vector");
+    int32_t* values = nullptr;
+    Vec out = NullWhere(a, Phys::kI32, &values);
+    const auto* days = static_cast<const int32_t*>(a.values);
+    const int64_t shift = e.interval_sign * e.interval.days;
+    for (int64_t i = 0, n = n_; i < n; ++i) {
+      const int64_t day = days[i] + shift;
+      const bool fits = day >= INT32_MIN && day <= INT32_MAX;
+      values[i] = fits ? static_cast<int32_t>(day) : 0;
+      if (!fits && (a.valid == nullptr || a.valid[i])) return overflow();
+    }
+    return out;
+  }
+  int64_t* values = nullptr;
+  Vec out = NullWhere(a, Phys::kI64, &values);
+  PQSIFT_RETURN_IF_ERROR(
+      ForEachInstant(a, *e.children[0]->type, [&](int64_t i, const cast::TimestampDay& t) {
+        std::optional<int64_t> shifted =
+            ShiftedMicros(t.day, t.micros, e.interval, e.interval_sign);
+        values[i] = shifted.value_or(0);
+        if (shifted || (a.valid != nullptr && !a.valid[i])) return Status::OK();  // NULL: any
+        return overflow();
+      }));
   return out;
 }
 

@@ -390,6 +390,8 @@ class Evaluator {
 
   Result<Vec> EvalDateTrunc(const Expr& e);
 
+  Result<Vec> EvalAddInterval(const Expr& e);
+
   // ---- lower, upper, length, octet_length, abs, coalesce ----
 
   Result<Vec> EvalStringFunction(const Expr& e);

@@ -230,6 +230,10 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     }
     case Op::kFloatTest:
     case Op::kRound: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
+    case Op::kAddInterval:
+      return Operand(*e.children[0], filter) + (e.interval_sign < 0 ? " - " : " + ") +
+             (e.type->id == TypeId::kDate32 ? std::to_string(e.interval.days)
+                                            : "INTERVAL '" + IntervalText(e.interval) + "'");
     case Op::kRegexMatch: {
       std::string out = std::string(e.regex->full() ? "regexp_full_match(" : "regexp_matches(") +
                         ToString(*e.children[0], filter) + ", " +

@@ -37,6 +37,11 @@
 //   kCoalesce: two or more children of the node's own type; the first non-NULL, else NULL
 //   kGreatest, kLeast: two or more children of the node's own type; the largest (smallest)
 //        non-NULL one in the comparison order (NaN largest), else NULL
+//   kAddInterval: one date32 or timestamp child plus interval_sign (+1, -1) times `interval`,
+//        as DuckDB adds (interval.h AddInterval: months, then days, then microseconds); a
+//        timestamp of microseconds (of the child's zone; a nanosecond child truncated to
+//        microseconds first, as DuckDB's); of a date32 type only for whole days (date +- n);
+//        never decreasing in the child; beyond the timestamp range an error at evaluation
 //   kRound: one float child of the node's type, or a decimal child of the node's precision and
 //        a scale above the node's 0; `pattern` "floor", "ceil", "round" or "trunc" (rounding.h)
 //   kFloatTest: one float64 or float32 child (numbers cast to double); `pattern` "isnan",
@@ -87,6 +92,7 @@
 #include <vector>
 
 #include "arrow/cast.h"
+#include "expr/interval.h"
 #include "expr/regex.h"
 #include "expr/string_functions.h"
 #include "expr/value.h"
@@ -141,6 +147,7 @@ enum class Op : uint8_t {
   kRound,
   kGreatest,
   kLeast,
+  kAddInterval,
 };
 
 struct Expr {
@@ -155,6 +162,8 @@ struct Expr {
   variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
   bool geography = false;                                      // kIntersectsExtent
   std::shared_ptr<const Regex> regex;                          // kRegexMatch
+  Interval interval;                                           // kAddInterval
+  int interval_sign = 1;                                       // kAddInterval
   std::vector<std::shared_ptr<const Expr>> children;
 };
 

@@ -190,6 +190,14 @@ std::optional<int128> AddInterval(int128 nanos, const Interval& interval, int si
   return out;
 }
 
+std::optional<int64_t> ShiftedMicros(int64_t day, int64_t micros_of_day, const Interval& interval,
+                                     int sign) {
+  const int128 nanos = (int128{day} * (kNanosPerDay / 1000) + micros_of_day) * 1000;
+  std::optional<int128> shifted = AddInterval(nanos, interval, sign);
+  if (!shifted) return std::nullopt;
+  return static_cast<int64_t>(*shifted / 1000);  // whole microseconds: AddInterval checked them
+}
+
 std::string IntervalText(const Interval& interval) {
   std::string out;
   auto part = [&](int64_t n, const char* unit) {

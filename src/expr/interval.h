@@ -38,6 +38,13 @@ bool IsIntervalUnit(std::string_view word);
 // Feb 28 or 29); then the days; then the microseconds. nullopt beyond +-2^63 microseconds.
 std::optional<int128> AddInterval(int128 nanos, const Interval& interval, int sign);
 
+// An instant given as its day since the epoch and the microseconds into that day (a date's
+// midnight, or a timestamp split as cast.h's SplitTimestamp splits it), plus `sign` times
+// `interval` (AddInterval), in microseconds since the epoch: DuckDB's DATE or TIMESTAMP +
+// INTERVAL of a column's value. nullopt beyond +-2^63 microseconds.
+std::optional<int64_t> ShiftedMicros(int64_t day, int64_t micros_of_day, const Interval& interval,
+                                     int sign);
+
 // The interval as DuckDB prints one's parts: "1 year 2 months 3 days 04:00:00".
 std::string IntervalText(const Interval& interval);
 

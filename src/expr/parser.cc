@@ -386,6 +386,22 @@ class Parser {
       lit.b = word == "true";
       return LiteralNode(pos, std::move(lit));
     }
+    // TIMESTAMP WITH TIME ZONE '...' and TIMESTAMPTZ '...': a zoned timestamp; without an
+    // offset in the text, in UTC (DuckDB's session time zone here).
+    const bool with_zone = word == "timestamp" && IsKeyword(Peek(1), "with") &&
+                           IsKeyword(Peek(2), "time") && IsKeyword(Peek(3), "zone") &&
+                           Peek(4).kind == TokenKind::kString;
+    if (with_zone || (word == "timestamptz" && Peek(1).kind == TokenKind::kString)) {
+      for (int k = with_zone ? 4 : 1; k > 0; --k) Advance();
+      const Token& text = Advance();
+      std::optional<TimestampText> ts = ParseTimestamp(text.text);
+      if (!ts) return ErrorAt(text.pos, "invalid timestamp '" + text.text + "'");
+      Literal lit;
+      lit.kind = Literal::Kind::kTimestamp;
+      lit.i = ts->nanos;
+      lit.has_zone = true;
+      return LiteralNode(pos, std::move(lit));
+    }
     if ((word == "date" || word == "timestamp") && Peek(1).kind == TokenKind::kString) {
       Advance();
       const Token& text = Advance();

@@ -13,6 +13,7 @@
 #include "arrow/cast.h"
 #include "arrow/layout.h"
 #include "expr/evaluate.h"
+#include "expr/interval.h"
 #include "expr/like.h"
 #include "expr/rounding.h"
 #include "geo/extent.h"
@@ -373,6 +374,7 @@ class Prover {
       case Op::kGreatest:
       case Op::kLeast:
       case Op::kRound:
+      case Op::kAddInterval:
       case Op::kSubstring:
       case Op::kVariantGet:
       case Op::kGuarded: {
@@ -446,6 +448,7 @@ class Prover {
       case Op::kLeast:
       case Op::kSubstring: return Unknown();
       case Op::kRound: return Round(e);
+      case Op::kAddInterval: return AddInterval(e);
       default: {  // a predicate used as a boolean value
         std::vector<Outcomes> o = Predicate(e);
         Ranges out;
@@ -773,6 +776,28 @@ class Prover {
       Range out{image(r.lo), image(r.hi), r.can_be_null, r.can_be_value};
       out.finite_hi = image(r.finite_hi);  // NaN rounds to NaN
       return out;
+    });
+  }
+
+  // x +- INTERVAL, date +- n days: NULL where x is; never decreasing in x (months clamp to
+  // the month's end, which keeps the order), so x's bounds map to the result's (unbounded where
+  // one leaves the range).
+  Ranges AddInterval(const Expr& e) {
+    if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
+    const DataType& from = *e.children[0]->type;
+    if (!cast::SplitsIntoDays(from)) return Unknown();
+    const bool to_date = e.type && e.type->id == TypeId::kDate32;
+    auto image = [&](const Value* v) -> const Value* {
+      const std::optional<cast::TimestampDay> t = InstantOf(v, from);
+      if (!t) return nullptr;
+      if (to_date)
+        return Keep(Value::Int(int128{t->day} + int128{e.interval_sign} * e.interval.days));
+      std::optional<int64_t> micros =
+          expr::ShiftedMicros(t->day, t->micros, e.interval, e.interval_sign);
+      return micros ? Keep(Value::Int(*micros)) : nullptr;
+    };
+    return MapRanges(Values(*e.children[0]), [&](const Range& r) {
+      return Range{image(r.lo), image(r.hi), r.can_be_null, r.can_be_value};
     });
   }
 

@@ -368,9 +368,22 @@ TEST_F(ExprBinderTest, IntervalsMeetDateAndTimestampLiterals) {
   EXPECT_EQ(Bound("d = DATE '2024-01-01' - INTERVAL 1 DAY - 1"),
             "error: at 40: cannot compute TIMESTAMP '2023-12-31 00:00:00' - integer 1 "
             "(a date or timestamp +- an INTERVAL, or a date +- a number of days)");
+  // A column +- INTERVAL: a microsecond TIMESTAMP (of the column's zone), as DuckDB's; a date
+  // column +- n: a date.
   EXPECT_EQ(Bound("d + INTERVAL 1 DAY > DATE '2000-01-01'"),
-            "error: at 5: an INTERVAL is added to a DATE or TIMESTAMP literal, not to a column: "
-            "move it to the literal's side (ts > TIMESTAMP '2024-01-01' - INTERVAL 1 DAY)");
+            "(d + INTERVAL '1 day') > TIMESTAMP '2000-01-01 00:00:00'");
+  EXPECT_EQ(Bound("INTERVAL '1 month' + ts_us <= now()").substr(0, 30),
+            "(ts_us + INTERVAL '1 month') <");
+  EXPECT_EQ(Bound("d - 3 = DATE '2024-01-27'"), "(d - 3) = DATE '2024-01-27'");
+  EXPECT_EQ(Bound("1 + d > DATE '2024-02-10'"), "(d + 1) > DATE '2024-02-10'");
+  EXPECT_EQ(Bound("id + INTERVAL 1 DAY > 1"),
+            "error: at 6: an INTERVAL is added to or subtracted from a DATE or TIMESTAMP, not "
+            "int64 column 'id'");
+  EXPECT_EQ(Bound("INTERVAL 1 DAY - d > DATE '2000-01-01'"),
+            "error: at 1: an INTERVAL is added to or subtracted from a DATE or TIMESTAMP, not "
+            "date32[day] column 'd'");
+  EXPECT_EQ(Bound("ts_us > TIMESTAMPTZ '2024-01-01 10:00'"),
+            Bound("ts_us > TIMESTAMP WITH TIME ZONE '2024-01-01 10:00+00'"));
   EXPECT_EQ(Bound("d = INTERVAL 1 DAY"),
             "error: at 5: cannot compare date32[day] column 'd' with INTERVAL '1 day'");
   EXPECT_EQ(Bound("d > DATE '2024-01-01' + INTERVAL 5"),

@@ -233,6 +233,36 @@ TEST_F(ExprEvaluateTest, LikeAndILike) {
   EXPECT_EQ(Eval("name ILIKE 'ⱥ_'"), (Rows{0, 0, 0, 0, 1, 0}));
 }
 
+// A date or timestamp column +- INTERVAL, a date column +- n days: results taken from DuckDB 1.5
+// (months first, clamped to the month's end; a nanosecond timestamp truncated to microseconds).
+TEST_F(ExprEvaluateTest, ColumnsPlusIntervalsAsDuckDB) {
+  // 2024-01-28 .. 2024-01-31 and NULL.
+  Set("d", MakeFixed<int32_t>(Date32(), {19750, 19751, 19752, 19753, kNull}));
+  constexpr int64_t kJan31At10 = 1706695200;  // 2024-01-31 10:00:00 UTC, in seconds
+  constexpr int64_t kHour = 3600;
+  Set("ts_us", MakeFixed<int64_t>(Timestamp(TimeUnit::kMicros, ""),
+                                  {kJan31At10 * 1000000, (kJan31At10 + 7 * kHour) * 1000000,
+                                   (kJan31At10 + 14 * kHour) * 1000000,
+                                   (kJan31At10 + 70 * kHour) * 1000000, kNull}));
+  Set("ts_ns", MakeFixed<int64_t>(Timestamp(TimeUnit::kNanos, "UTC"), {-1, 1999, 0, kNull, 5}));
+  EXPECT_EQ(Eval("d + INTERVAL 1 MONTH = TIMESTAMP '2024-02-29'"), (Rows{0, 1, 1, 1, 0}));
+  EXPECT_EQ(Eval("d - 3 = DATE '2024-01-27'"), (Rows{0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("1 + d > DATE '2024-01-30'"), (Rows{0, 0, 1, 1, 0}));
+  EXPECT_EQ(Eval("ts_us + INTERVAL '1 month' < TIMESTAMP '2024-03-01'"), (Rows{1, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("ts_us - INTERVAL 1 DAY >= DATE '2024-01-31'"), (Rows{0, 0, 1, 1, 0}));
+  EXPECT_EQ(Eval("INTERVAL 10 HOURS + ts_us >= TIMESTAMP '2024-02-01 03:00'"),
+            (Rows{0, 1, 1, 1, 0}));
+  EXPECT_EQ(Eval("d + INTERVAL '1 year -2 days' = TIMESTAMP '2025-01-27'"), (Rows{0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("d + INTERVAL '1 year -2 days' = TIMESTAMP '2025-01-26'"), (Rows{1, 0, 0, 0, 0}));
+  // -1 ns is 1970-01-01 00:00:00 once truncated to microseconds, as DuckDB's cast.
+  EXPECT_EQ(Eval("ts_ns + INTERVAL 1 MICROSECOND = TIMESTAMPTZ '1970-01-01 00:00:00.000001'"),
+            (Rows{1, 0, 1, 0, 1}));
+  EXPECT_EQ(Eval("ts_ns - INTERVAL 1 MICROSECOND < TIMESTAMPTZ '1970-01-01'"),
+            (Rows{1, 0, 1, 0, 1}));
+  Set("d", MakeFixed<int32_t>(Date32(), {std::numeric_limits<int32_t>::max(), 0, 0, 0, 0}));
+  EXPECT_FALSE(Try("d + 1 > DATE '2024-01-01'").ok());
+}
+
 // floor, ceil, round (half away from zero), trunc; greatest and least skip NULLs (NaN is the
 // largest): results taken from DuckDB 1.5.
 TEST_F(ExprEvaluateTest, RoundingGreatestAndLeastAsDuckDB) {

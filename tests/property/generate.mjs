@@ -813,6 +813,13 @@ function atom(rng, ctx) {
                                  `INTERVAL '${n} ${unit}s'`, `INTERVAL '1 ${unit} ${n} days'`]);
       const sign = rng.pick(['+', '-']);
       if (leaf.cat === 'date' && rng.chance(0.15)) return `${x} ${rng.pick(CMP)} ${base} ${sign} ${Math.abs(n)}`;
+      // The column's side: x +- INTERVAL (a TIMESTAMP, as DuckDB's), INTERVAL + x, date +- n.
+      if (rng.chance(0.3)) {
+        if (leaf.cat === 'date' && rng.chance(0.3)) return `${x} ${sign} ${Math.abs(n)} ${rng.pick(CMP)} ${base}`;
+        const shifted = sign === '+' && rng.chance(0.2) ? `${interval} + ${x}` : `${x} ${sign} ${interval}`;
+        if (rng.chance(0.2)) return `${shifted} BETWEEN ${base} AND ${base} + ${interval}`;
+        return `${shifted} ${rng.pick(CMP)} ${base}`;
+      }
       const rhs = rng.chance(0.2) && sign === '+' ? `${interval} + ${base}` : `${base} ${sign} ${interval}`;
       if (rng.chance(0.2)) return `${x} BETWEEN ${base} AND ${base} + ${interval}`;
       return `${x} ${rng.pick(CMP)} ${rhs}`;

@@ -174,6 +174,7 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kGreatest:
     case Op::kLeast:
     case Op::kRound:
+    case Op::kAddInterval:
     case Op::kSubstring:
     case Op::kFloatTest:
     case Op::kRegexMatch:

@@ -290,6 +290,34 @@ TEST(Proof, CastScalesDecimalsAndTimestamps) {
   EXPECT_OUTCOMES(ProveOne(zoned, {Timestamp(TimeUnit::kMillis, "")}, {Ints(2, 3)}), T | F | N);
 }
 
+// x + INTERVAL never decreases in x: the bounds of dates 2024-01-28..2024-01-31 plus one month
+// are 2024-02-28..2024-02-29 (clamped), in microseconds; date + n days shifts a date's bounds.
+TEST(Proof, IntervalsShiftBounds) {
+  auto shifted = [](const expr::Interval& interval, int sign, std::shared_ptr<const DataType> to) {
+    auto e = std::make_shared<expr::Expr>();
+    e->op = Op::kAddInterval;
+    e->type = std::move(to);
+    e->interval = interval;
+    e->interval_sign = sign;
+    e->children = {Col(0, Date32())};
+    return ExprPtr(e);
+  };
+  const ColumnBounds late_january = Ints(19750, 19753);
+  constexpr int64_t kDayMicros = int64_t{86400} * 1000000;
+  ExprPtr month = shifted({1, 0, 0}, 1, Timestamp(TimeUnit::kMicros, ""));
+  auto at = [&](int64_t day) {
+    return Lit(Value::Int(expr::int128{day} * kDayMicros), month->type);
+  };
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kLe, month, at(19782)), {Date32()}, {late_january}), T);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kLt, month, at(19781)), {Date32()}, {late_january}), F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kGt, month, at(19782)), {Date32()}, {late_january}), F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, month, at(19782)), {Date32()}, {late_january}), T | F);
+  ExprPtr minus_three = shifted({0, 3, 0}, -1, Date32());
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kLt, minus_three, Lit(Value::Int(19747), Date32())), {Date32()},
+                           {late_january}),
+                  F);
+}
+
 TEST(Proof, UnknownCastIsAnyOutcome) {
   ExprPtr e = Cmp(Op::kGt, Cast(Col(0, Float64()), Int64()), IntLit(5));
   EXPECT_OUTCOMES(ProveOne(e, {Float64()}, {Doubles(1, 2, false)}), T | F | N);
