@@ -1,7 +1,6 @@
 #include "prune/proof.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -17,6 +16,7 @@
 #include "expr/like.h"
 #include "expr/rounding.h"
 #include "geo/extent.h"
+#include "prune/range_algebra.h"
 
 namespace pqsift::prune {
 namespace {
@@ -25,182 +25,23 @@ using expr::Expr;
 using expr::int128;
 using expr::Op;
 using expr::Value;
-
-// What the values of one expression can be in one container. Bounds point into the statistics
-// table, the expression tree, or the prover's arena; null means unbounded on that side. For
-// float columns that may hold NaN, `hi` is NaN: NaN sorts above every number (value.h), so a
-// range up to NaN covers it and comparisons need no special case.
-struct Range {
-  const Value* lo = nullptr;
-  const Value* hi = nullptr;
-  bool can_be_null = true;   // some row may give NULL
-  bool can_be_value = true;  // some row may give a non-null value
-  // A float column's statistics leave NaN out: where some row may be NaN, hi is NaN (the
-  // largest) and finite_hi the largest other value, so the values are [lo, finite_hi] and NaN.
-  // Only the comparisons look at it (OverParts); every other reader of the range sees the
-  // wider [lo, NaN], and a range made from another's bounds drops it, which only widens.
-  const Value* finite_hi = nullptr;
-};
-
-// One Range per container, or a single one shared by all (literals).
-struct Ranges {
-  bool constant = false;
-  std::vector<Range> ranges;
-  const Range& operator[](size_t c) const { return ranges[constant ? 0 : c]; }
-};
-
-const Value kFalse = Value::Bool(false);
-const Value kTrue = Value::Bool(true);
-const Value kNaN = Value::Float(std::numeric_limits<double>::quiet_NaN());
-
-bool IsNaN(const Value* v) { return v->kind == Value::Kind::kFloat && std::isnan(v->f); }
-
-// <0, 0 or >0; nullopt when either side is unbounded or the two are not comparable.
-std::optional<int> Cmp(const Value* a, const Value* b) {
-  if (a == nullptr || b == nullptr || a->kind != b->kind || a->is_null()) return std::nullopt;
-  return expr::Compare(*a, *b);
-}
-// "Some x >= a and some y <= b may have x < y" (a a lower bound, b an upper bound).
-bool MayBeBelow(const Value* a, const Value* b) {
-  std::optional<int> c = Cmp(a, b);
-  return !c || *c < 0;
-}
-bool MayBeAtMost(const Value* a, const Value* b) {
-  std::optional<int> c = Cmp(a, b);
-  return !c || *c <= 0;
-}
-// Every value of the range is the same one (bounds prove a range; a point range leaves one
-// value possible, whether or not the bounds were exact).
-bool IsPoint(const Range& r) {
-  std::optional<int> c = Cmp(r.lo, r.hi);
-  return c && *c == 0;
-}
-
-Outcomes Bits(bool t, bool f, bool n) {
-  return static_cast<Outcomes>((t ? kCanBeTrue : 0) | (f ? kCanBeFalse : 0) | (n ? kCanBeNull : 0));
-}
-
-// The outcomes of `a op b` for op among = <> < <= > >=, from ranges alone.
-// f(range) over the parts of `r`: [lo, finite_hi] and the NaN point where r has finite_hi (the
-// outcomes of both, or'ed), else r itself.
-template <typename F>
-Outcomes OverParts(const Range& r, F&& f) {
-  if (r.finite_hi == nullptr) return f(r);
-  const Range finite{r.lo, r.finite_hi, r.can_be_null, r.can_be_value};
-  const Range nan{&kNaN, &kNaN, r.can_be_null, r.can_be_value};
-  return static_cast<Outcomes>(f(finite) | f(nan));
-}
-
-Outcomes CompareWhole(Op op, const Range& a, const Range& b) {
-  bool values = a.can_be_value && b.can_be_value;
-  bool null = a.can_be_null || b.can_be_null;
-  bool t = false;
-  bool f = false;
-  switch (op) {
-    case Op::kLt:
-      t = MayBeBelow(a.lo, b.hi);
-      f = MayBeAtMost(b.lo, a.hi);
-      break;
-    case Op::kLe:
-      t = MayBeAtMost(a.lo, b.hi);
-      f = MayBeBelow(b.lo, a.hi);
-      break;
-    case Op::kGt:
-      t = MayBeBelow(b.lo, a.hi);
-      f = MayBeAtMost(a.lo, b.hi);
-      break;
-    case Op::kGe:
-      t = MayBeAtMost(b.lo, a.hi);
-      f = MayBeBelow(a.lo, b.hi);
-      break;
-    case Op::kEq:
-    case Op::kNe: {
-      bool may_equal = MayBeAtMost(a.lo, b.hi) && MayBeAtMost(b.lo, a.hi);
-      std::optional<int> same = Cmp(a.lo, b.lo);
-      bool must_equal = IsPoint(a) && IsPoint(b) && same && *same == 0;
-      t = op == Op::kEq ? may_equal : !must_equal;
-      f = op == Op::kEq ? !must_equal : may_equal;
-      break;
-    }
-    default: return kAnyOutcome;
-  }
-  return Bits(values && t, values && f, null);
-}
-
-// a op b for a comparison op (kEq..kGe), each side split into its parts (OverParts).
-Outcomes Compare(Op op, const Range& a, const Range& b) {
-  return OverParts(a, [&](const Range& pa) {
-    return OverParts(b, [&](const Range& pb) { return CompareWhole(op, pa, pb); });
-  });
-}
-
-// IS [NOT] DISTINCT FROM: NULL is a value equal to itself; the result is never NULL.
-Outcomes CompareDistinctWhole(Op op, const Range& a, const Range& b) {
-  bool values = a.can_be_value && b.can_be_value;
-  bool may_equal = values && MayBeAtMost(a.lo, b.hi) && MayBeAtMost(b.lo, a.hi);
-  std::optional<int> same = Cmp(a.lo, b.lo);
-  bool may_differ = values && !(IsPoint(a) && IsPoint(b) && same && *same == 0);
-  bool same_outcome = may_equal || (a.can_be_null && b.can_be_null);
-  bool differ_outcome =
-      may_differ || (a.can_be_null && b.can_be_value) || (a.can_be_value && b.can_be_null);
-  bool not_distinct = op == Op::kIsNotDistinctFrom;
-  return Bits(not_distinct ? same_outcome : differ_outcome,
-              not_distinct ? differ_outcome : same_outcome, false);
-}
-
-Outcomes CompareDistinct(Op op, const Range& a, const Range& b) {
-  return OverParts(a, [&](const Range& pa) {
-    return OverParts(b, [&](const Range& pb) { return CompareDistinctWhole(op, pa, pb); });
-  });
-}
-
-// Three-valued AND / OR of two outcome sets, pairwise over their members.
-using Table = std::array<std::array<Outcomes, 8>, 8>;
-Table MakeTable(bool is_and) {
-  Table table{};
-  for (int s1 = 0; s1 < 8; ++s1) {
-    for (int s2 = 0; s2 < 8; ++s2) {
-      Outcomes out = 0;
-      for (Outcomes x : {kCanBeTrue, kCanBeFalse, kCanBeNull}) {
-        for (Outcomes y : {kCanBeTrue, kCanBeFalse, kCanBeNull}) {
-          if (!(s1 & x) || !(s2 & y)) continue;
-          Outcomes dominant = is_and ? kCanBeFalse : kCanBeTrue;
-          if (x == dominant || y == dominant) {
-            out |= dominant;
-          } else if (x == kCanBeNull || y == kCanBeNull) {
-            out |= kCanBeNull;
-          } else {
-            out |= x;  // both the non-dominant truth value
-          }
-        }
-      }
-      table[s1][s2] = out;
-    }
-  }
-  return table;
-}
-const Table kAndTable = MakeTable(true);
-const Table kOrTable = MakeTable(false);
-
-Outcomes Not(Outcomes o) {
-  return static_cast<Outcomes>((o & kCanBeNull) | ((o & kCanBeTrue) ? kCanBeFalse : 0) |
-                               ((o & kCanBeFalse) ? kCanBeTrue : 0));
-}
-
-// A boolean value range as outcomes, and back.
-Outcomes ToOutcomes(const Range& r) {
-  bool t = r.can_be_value && !(r.hi && r.hi->kind == Value::Kind::kBool && !r.hi->b);
-  bool f = r.can_be_value && !(r.lo && r.lo->kind == Value::Kind::kBool && r.lo->b);
-  return Bits(t, f, r.can_be_null);
-}
-Range ToRange(Outcomes o) {
-  Range r;
-  r.can_be_null = (o & kCanBeNull) != 0;
-  r.can_be_value = (o & (kCanBeTrue | kCanBeFalse)) != 0;
-  r.lo = (o & kCanBeFalse) ? &kFalse : &kTrue;
-  r.hi = (o & kCanBeTrue) ? &kTrue : &kFalse;
-  return r;
-}
+using range_algebra::Bits;
+using range_algebra::Cmp;
+using range_algebra::Compare;
+using range_algebra::CompareDistinct;
+using range_algebra::IsNaN;
+using range_algebra::IsPoint;
+using range_algebra::kFalse;
+using range_algebra::kNaN;
+using range_algebra::kTrue;
+using range_algebra::MayBeAtMost;
+using range_algebra::MayBeBelow;
+using range_algebra::Not;
+using range_algebra::OverParts;
+using range_algebra::Range;
+using range_algebra::Ranges;
+using range_algebra::ToOutcomes;
+using range_algebra::ToRange;
 
 // The literal prefix every match of a LIKE pattern starts with (LIKE has no escape character,
 // as in DuckDB); `whole` when the pattern is
@@ -314,11 +155,11 @@ class Prover {
       case Op::kAnd:
       case Op::kOr: {
         if (e.children.empty()) return Any();
-        const Table& table = e.op == Op::kAnd ? kAndTable : kOrTable;
+        auto combine = e.op == Op::kAnd ? range_algebra::AndOutcomes : range_algebra::OrOutcomes;
         std::vector<Outcomes> out = Predicate(*e.children[0]);
         for (size_t i = 1; i < e.children.size(); ++i) {
           std::vector<Outcomes> next = Predicate(*e.children[i]);
-          for (size_t c = 0; c < n_; ++c) out[c] = table[out[c]][next[c]];
+          for (size_t c = 0; c < n_; ++c) out[c] = combine(out[c], next[c]);
         }
         return out;
       }
