@@ -1,6 +1,6 @@
 // The binder's function calls (binder_internal.h): DuckDB's date functions, value functions
-// (lower, upper, length, abs, coalesce, substring, isnan, ...), now() and current_date, INTERVAL
-// arithmetic on literals, variant_get and st_intersects_extent.
+// (lower, upper, length, abs, coalesce, greatest, floor, substring, isnan, ...), now() and
+// current_date, regular expressions, variant_get and st_intersects_extent.
 #include "expr/binder_internal.h"
 
 #include <algorithm>
@@ -10,7 +10,6 @@
 #include <optional>
 #include <utility>
 
-#include "expr/interval.h"
 #include "expr/rounding.h"
 #include "expr/string_functions.h"
 #include "expr/temporal_text.h"
@@ -525,52 +524,6 @@ Result<Operand> Binder::BindVariantGet(const AstNode& n) {
   v.variant->steps.insert(v.variant->steps.end(), steps->begin(), steps->end());
   v.description = "variant_get of " + v.description;
   return SettleVariant(v, *type);
-}
-
-// DATE or TIMESTAMP literal +- INTERVAL (TIMESTAMP, as DuckDB), INTERVAL + either, and DATE
-// +- an integer of days (DATE); nullopt when neither side is a date, timestamp or interval.
-std::optional<Result<Operand>> Binder::FoldTemporal(Op op, const Operand& a, const Operand& b,
-                                                    int32_t pos) {
-  using K = Literal::Kind;
-  auto temporal = [](const Literal& l) { return l.kind == K::kDate || l.kind == K::kTimestamp; };
-  const Literal& x = a.literal;
-  const Literal& y = b.literal;
-  if (!temporal(x) && !temporal(y) && x.kind != K::kInterval && y.kind != K::kInterval) {
-    return std::nullopt;
-  }
-  Operand out;
-  out.pos = pos;
-  if (x.kind == K::kNull || y.kind == K::kNull) {
-    out.literal.kind = K::kNull;
-    out.description = "NULL";
-    return out;
-  }
-  const bool add = op == Op::kAdd;
-  const bool sub = op == Op::kSub;
-  const Literal* instant = temporal(x) ? &x : &y;
-  const Literal* other = temporal(x) ? &y : &x;
-  // An interval or a day count after the instant, or one added before it.
-  const bool ordered = temporal(x) ? (add || sub) : add;
-  const int sign = sub ? -1 : 1;
-  Literal& r = out.literal;
-  if (ordered && temporal(*instant) && other->kind == K::kInterval) {
-    const int128 nanos = instant->kind == K::kDate ? instant->i * kNanosPerDay : instant->i;
-    std::optional<int128> sum = AddInterval(nanos, other->interval, sign);
-    if (!sum) return Result<Operand>(ErrorAt(pos, "a timestamp beyond the timestamp range"));
-    r.kind = K::kTimestamp;
-    r.i = *sum;
-    r.has_zone = instant->kind == K::kTimestamp && instant->has_zone;
-  } else if (ordered && instant->kind == K::kDate && other->kind == K::kInteger &&
-             other->i >= INT32_MIN && other->i <= INT32_MAX) {
-    r.kind = K::kDate;
-    r.i = instant->i + sign * other->i;
-  } else {
-    return Result<Operand>(
-        ErrorAt(pos, "cannot compute " + LiteralText(x) + std::string(OpText(op)) + LiteralText(y) +
-                         " (a date or timestamp +- an INTERVAL, or a date +- a number of days)"));
-  }
-  out.description = LiteralText(r);
-  return out;
 }
 
 // st_intersects_extent(geom, xmin, ymin, xmax, ymax): a GEOMETRY/GEOGRAPHY column and four

@@ -1,7 +1,8 @@
-// Internal to the binder (binder.cc, binder_functions.cc): its helpers and the Binder class,
-// which resolves names against a schema, types every node and coerces literals
-// (docs/filter-language.md). binder.cc holds names, comparisons, casts and arithmetic;
-// binder_functions.cc the function calls. Not thread-safe: one Binder binds one filter.
+// Internal to the binder (binder.cc, binder_arithmetic.cc, binder_functions.cc): its helpers and
+// the Binder class, which resolves names against a schema, types every node and coerces literals
+// (docs/filter-language.md). binder.cc holds names, comparisons and casts; binder_arithmetic.cc
+// the arithmetic (numbers, and dates and timestamps +- INTERVAL); binder_functions.cc the
+// function calls. Not thread-safe: one Binder binds one filter.
 #pragma once
 
 #include <cstdint>
@@ -110,14 +111,6 @@ class Binder {
   const ColumnDescriptor* FindLeaf(const std::string& path) const;
   std::string FindGroup(const std::string& path) const;
   std::string NearestName(const std::string& path) const;
-  Result<Operand> BindNegate(const AstNode& n);
-  Result<Operand> BindArithmetic(const AstNode& n);
-  Result<ExprPtr> ArithmeticLiteral(const Operand& o, int32_t pos);
-  Result<Operand> Arithmetic(Op op, const Operand& variant_a, const Operand& variant_b,
-                             int32_t pos);
-  Result<Operand> FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos);
-  std::optional<Result<Operand>> ShiftTemporalColumn(Op op, const Operand& a, const Operand& b,
-                                                     int32_t pos);
   Result<Operand> BindCast(const AstNode& n);
   Result<ExprPtr> BindPredicate(const AstNode& n);
   static ExprPtr BetweenCommonType(ExprPtr x, const Operand& low, const Operand& high);
@@ -131,6 +124,19 @@ class Binder {
   Result<Coerced> CoerceLiteral(const Operand& x, const Operand& lit_operand);
   static Coerced FromTicks(Ticks t);
   Result<ExprPtr> FoldComparison(Op op, const Operand& a, const Operand& b, int32_t pos);
+
+  // ---- binder_arithmetic.cc ----
+  Result<Operand> BindNegate(const AstNode& n);
+  Result<Operand> BindArithmetic(const AstNode& n);
+  Result<ExprPtr> ArithmeticLiteral(const Operand& o, int32_t pos);
+  Result<Operand> Arithmetic(Op op, const Operand& variant_a, const Operand& variant_b,
+                             int32_t pos);
+  Result<Operand> FoldArithmetic(Op op, const Operand& a, const Operand& b, int32_t pos);
+  std::optional<Result<Operand>> ShiftTemporalColumn(Op op, const Operand& a, const Operand& b,
+                                                     int32_t pos);
+
+  std::optional<Result<Operand>> FoldTemporal(Op op, const Operand& a, const Operand& b,
+                                              int32_t pos);
 
   // ---- binder_functions.cc ----
   static std::optional<std::string> DateFieldOfCall(const AstNode& n);
@@ -148,8 +154,6 @@ class Binder {
   Result<Operand> BindChoice(const AstNode& n, Op op);
   Result<Operand> BindRounding(const AstNode& n);
   Result<Operand> BindVariantGet(const AstNode& n);
-  std::optional<Result<Operand>> FoldTemporal(Op op, const Operand& a, const Operand& b,
-                                              int32_t pos);
   Result<ExprPtr> BindIntersectsExtent(const AstNode& n);
   Result<ExprPtr> BindCall(const AstNode& n);
   // regexp_matches / regexp_full_match (`full`) of `value` with `pattern` and `options` (null:
