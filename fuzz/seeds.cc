@@ -552,6 +552,10 @@ void SyntheticSeeds(SeedSink& sink) {
       "regexp_matches(s, '^(a|b)+\\d{2,}$', 'i') OR regexp_full_match(s, '.*', 'sl') OR "
       "s ~ '[[:alpha:]]' OR s !~ 'x' OR s NOT SIMILAR TO '(?i)\u00e9.' OR "
       "regexp_matches(s, NULL) IS NULL",
+      "trim(s) || '-' || rtrim(s, 'xy') = concat(s, NULL, ltrim(s)) OR strpos(s, '\u00e9') > 2 "
+      "OR replace(s, 'a', '') = '' OR floor(f64) = ceil(dec) OR round(f32) > trunc(i8) OR "
+      "greatest(i64, i8) < least(i64, 3) OR d + INTERVAL 1 MONTH > ts - INTERVAL '2 days' OR "
+      "d - 3 = DATE '2024-01-01' OR tsz > TIMESTAMPTZ '2024-01-01 10:00'",
   };
   int k = 0;
   for (const char* f : filters) {

@@ -163,7 +163,15 @@ std::optional<Op> Binder::ValueFunctionNamed(std::string_view name) {
                                                                {"round", Op::kRound},
                                                                {"trunc", Op::kRound},
                                                                {"greatest", Op::kGreatest},
-                                                               {"least", Op::kLeast}};
+                                                               {"least", Op::kLeast},
+                                                               {"trim", Op::kTrim},
+                                                               {"ltrim", Op::kTrim},
+                                                               {"rtrim", Op::kTrim},
+                                                               {"strpos", Op::kStrpos},
+                                                               {"instr", Op::kStrpos},
+                                                               {"replace", Op::kReplace},
+                                                               {"concat", Op::kConcat},
+                                                               {"||", Op::kConcat}};
   for (const auto& [n, op] : kNames) {
     if (name == n) return op;
   }
@@ -173,6 +181,8 @@ std::optional<Op> Binder::ValueFunctionNamed(std::string_view name) {
 Result<Operand> Binder::BindValueFunction(const AstNode& n, Op op) {
   if (op == Op::kCoalesce || op == Op::kGreatest || op == Op::kLeast) return BindChoice(n, op);
   if (op == Op::kRound) return BindRounding(n);
+  if (op == Op::kConcat) return BindConcat(n);
+  if (op == Op::kTrim || op == Op::kStrpos || op == Op::kReplace) return BindTextFunction(n, op);
   if (op == Op::kSubstring) return BindSubstring(n);
   if (op == Op::kFloatTest) return BindFloatTest(n);
   if (n.children.size() != 1) return ErrorAt(n.pos, n.name + " takes one argument");
@@ -447,6 +457,153 @@ Result<Operand> Binder::BindChoice(const AstNode& n, Op op) {
   return out;
 }
 
+// trim / ltrim / rtrim (s[, 'characters']), strpos / instr (s, 'needle'), replace (s, 'from',
+// 'to') of a string, with literal arguments (string_functions.h); a NULL argument makes NULL.
+Result<Operand> Binder::BindTextFunction(const AstNode& n, Op op) {
+  const size_t min_args = op == Op::kReplace ? 3 : 2 - (op == Op::kTrim ? 1 : 0);
+  const size_t max_args = op == Op::kReplace ? 3 : 2;
+  if (n.children.size() < min_args || n.children.size() > max_args) {
+    return ErrorAt(n.pos, n.name + (op == Op::kTrim     ? " takes a string and optional characters"
+                                    : op == Op::kStrpos ? " takes a string and a string to find"
+                                                        : " takes a string, what to replace and "
+                                                          "its replacement"));
+  }
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+  x = SettleVariant(x, variant::SqlType::kVarchar);
+  std::vector<std::string> args;
+  bool null = x.is_literal() && x.literal.kind == Literal::Kind::kNull;
+  for (size_t k = 1; k < n.children.size(); ++k) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[k]));
+    if (!a.is_literal() ||
+        (a.literal.kind != Literal::Kind::kString && a.literal.kind != Literal::Kind::kNull)) {
+      return ErrorAt(a.pos,
+                     n.name + " needs string literals after its string, not " + a.description);
+    }
+    null = null || a.literal.kind == Literal::Kind::kNull;
+    args.push_back(a.literal.s);
+  }
+  if (op == Op::kTrim && args.empty()) args.emplace_back(" ");  // DuckDB trims spaces only
+  Operand out;
+  out.pos = n.pos;
+  if (null) {
+    out.literal.kind = Literal::Kind::kNull;
+    out.description = "NULL";
+    return out;
+  }
+  const bool left = n.name != "rtrim";
+  const bool right = n.name != "ltrim";
+  if (x.is_literal()) {
+    if (x.literal.kind != Literal::Kind::kString) {
+      return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+    }
+    if (op == Op::kStrpos) {
+      out.literal.kind = Literal::Kind::kInteger;
+      out.literal.i = CodePointPosition(x.literal.s, args[0]);
+    } else {
+      out.literal.kind = Literal::Kind::kString;
+      if (op == Op::kTrim) {
+        out.literal.s = std::string(Trimmed(x.literal.s, args[0], left, right));
+      } else {
+        AppendReplaced(x.literal.s, args[0], args[1], &out.literal.s);
+      }
+    }
+    out.description = LiteralText(out.literal);
+    return out;
+  }
+  if (x.expr->type->id != TypeId::kLargeString) {
+    return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+  }
+  auto e = std::make_shared<Expr>();
+  e->op = op;
+  e->type = op == Op::kStrpos ? Int64() : x.expr->type;
+  e->children = {x.expr};
+  if (op == Op::kStrpos) {
+    e->pattern = args[0];
+  } else {
+    e->pattern = op == Op::kTrim ? n.name : "replace";
+    for (std::string& a : args) e->list.push_back(Value::Bytes(std::move(a)));
+  }
+  out.description = n.name + " of " + x.description;
+  out.expr = ExprPtr(e);
+  return out;
+}
+
+// a || b (NULL where either is NULL) and concat(a, b, ...) (NULLs skipped) of strings: columns
+// and literals; of literals only, folded.
+Result<Operand> Binder::BindConcat(const AstNode& n) {
+  const bool bars = n.name == "||";
+  if (n.children.empty()) return ErrorAt(n.pos, "concat takes one or more arguments");
+  // a || b || c parses as (a || b) || c: its operands in one list.
+  std::vector<const AstNode*> operands;
+  std::vector<const AstNode*> pending = {&n};
+  while (!pending.empty()) {
+    const AstNode* node = pending.back();
+    pending.pop_back();
+    const bool nested =
+        node == &n || (bars && node->kind == AstNode::Kind::kCall && node->name == "||");
+    if (!nested) {
+      operands.push_back(node);
+      continue;
+    }
+    for (auto it = node->children.rbegin(); it != node->children.rend(); ++it) {
+      pending.push_back(it->get());
+    }
+  }
+  std::vector<Operand> args;
+  TypePtr string_type;
+  for (const AstNode* child : operands) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*child));
+    x = SettleVariant(x, variant::SqlType::kVarchar);
+    if (x.is_literal() && x.literal.kind == Literal::Kind::kNull) {
+      if (!bars) continue;
+      Operand null;
+      null.pos = n.pos;
+      null.literal.kind = Literal::Kind::kNull;
+      null.description = "NULL";
+      return null;
+    }
+    const bool string = x.is_literal() ? x.literal.kind == Literal::Kind::kString
+                                       : x.expr->type->id == TypeId::kLargeString;
+    if (!string) {
+      return ErrorAt(x.pos,
+                     (bars ? std::string("||") : n.name) + " needs strings, not " + x.description);
+    }
+    if (!x.is_literal()) string_type = x.expr->type;
+    // Neighbouring literals join now: 'a' || 'b' is 'ab'.
+    if (x.is_literal() && !args.empty() && args.back().is_literal()) {
+      args.back().literal.s += x.literal.s;
+      continue;
+    }
+    args.push_back(std::move(x));
+  }
+  Operand out;
+  out.pos = n.pos;
+  if (!string_type) {  // literals only
+    out.literal.kind = Literal::Kind::kString;
+    if (!args.empty()) out.literal.s = args[0].literal.s;
+    out.description = LiteralText(out.literal);
+    return out;
+  }
+  std::vector<ExprPtr> children;
+  for (const Operand& x : args) {
+    children.push_back(x.is_literal() ? MakeLiteral(Value::Bytes(x.literal.s), string_type)
+                                      : x.expr);
+  }
+  if (children.size() == 1) {
+    out.expr = children[0];  // concat(s): s where s is not NULL, '' where it is
+    if (bars) return out;
+    children.push_back(MakeLiteral(Value::Bytes(""), string_type));
+  }
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kConcat;
+  e->type = string_type;
+  e->pattern = bars ? "||" : "concat";
+  e->children = std::move(children);
+  out.description = (bars ? std::string("||") : n.name) + " of " + args[0].description;
+  out.expr = ExprPtr(e);
+  return out;
+}
+
 // floor, ceil (ceiling), round, trunc of a number (rounding.h), typed as DuckDB's: a float keeps
 // its type, a decimal becomes one of scale 0; of an integer, round and trunc are the integer and
 // floor and ceil a DOUBLE.
@@ -600,7 +757,8 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
                        "prefix, suffix, regexp_matches, regexp_full_match, "
                        "st_intersects_extent; values: abs, coalesce, ifnull, greatest, least, "
                        "floor, ceil, round, trunc, length, lower, upper, strlen, octet_length, "
-                       "year, month, day, ..., date_part, date_trunc, variant_get)");
+                       "trim, strpos, replace, concat, year, month, day, ..., date_part, "
+                       "date_trunc, variant_get)");
   }
   if (n.children.size() != 2) return ErrorAt(n.pos, n.name + " takes two arguments");
   PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));

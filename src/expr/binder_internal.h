@@ -153,6 +153,8 @@ class Binder {
   // coalesce / ifnull, greatest, least (`op`): one value of the operands' common type.
   Result<Operand> BindChoice(const AstNode& n, Op op);
   Result<Operand> BindRounding(const AstNode& n);
+  Result<Operand> BindTextFunction(const AstNode& n, Op op);
+  Result<Operand> BindConcat(const AstNode& n);
   Result<Operand> BindVariantGet(const AstNode& n);
   Result<ExprPtr> BindIntersectsExtent(const AstNode& n);
   Result<ExprPtr> BindCall(const AstNode& n);

@@ -112,7 +112,11 @@ Result<Vec> Evaluator::Eval(const Expr& e) {
     case Op::kUpper:
     case Op::kLength:
     case Op::kOctetLength:
-    case Op::kSubstring: return EvalStringFunction(e);
+    case Op::kSubstring:
+    case Op::kTrim:
+    case Op::kStrpos:
+    case Op::kReplace: return EvalStringFunction(e);
+    case Op::kConcat: return EvalConcat(e);
     case Op::kAbs: return EvalAbs(e);
     case Op::kFloatTest: return EvalFloatTest(e);
     case Op::kCoalesce:

@@ -124,27 +124,67 @@ Result<Vec> Evaluator::EvalStringFunction(const Expr& e) {
   PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
   if (a.scalar) a = Broadcast(a);
   if (!IsBytesPhys(a.phys)) return Status::Internal("a string function over a non-string vector");
-  if (e.op == Op::kLength || e.op == Op::kOctetLength) {
+  if (e.op == Op::kLength || e.op == Op::kOctetLength || e.op == Op::kStrpos) {
     int64_t* values = nullptr;
     Vec out = NullWhere(a, Phys::kI64, &values);
     for (int64_t i = 0, n = n_; i < n; ++i) {
       const std::string_view v = BytesAt(a, i);
-      values[i] = e.op == Op::kLength ? CodePointCount(v) : static_cast<int64_t>(v.size());
+      values[i] = e.op == Op::kLength        ? CodePointCount(v)
+                  : e.op == Op::kOctetLength ? static_cast<int64_t>(v.size())
+                                             : CodePointPosition(v, e.pattern);
     }
     return out;
   }
-  const SubstringCall substring = SubstringCallOf(e.pattern, e.list);  // read once, not per row
+  // The call's arguments, read once, not per row.
+  const SubstringCall substring = SubstringCallOf(e.pattern, e.list);
+  auto argument = [&](size_t k) {
+    return k < e.list.size() ? std::string_view(e.list[k].bytes) : std::string_view();
+  };
+  const bool left = e.pattern != "rtrim";
+  const bool right = e.pattern != "ltrim";
   Vec out = BuildBytes([&](int64_t i, std::string* data) {
     if (a.valid != nullptr && !a.valid[i]) return;
-    if (e.op == Op::kSubstring) {
-      *data += substring.Apply(BytesAt(a, i));
-    } else {
-      AppendCaseMapped(BytesAt(a, i), e.op == Op::kUpper, data);
+    const std::string_view v = BytesAt(a, i);
+    switch (e.op) {
+      case Op::kSubstring: *data += substring.Apply(v); break;
+      case Op::kTrim: *data += Trimmed(v, argument(0), left, right); break;
+      case Op::kReplace: AppendReplaced(v, argument(0), argument(1), data); break;
+      default: AppendCaseMapped(v, e.op == Op::kUpper, data);
     }
   });
   out.valid = a.valid;
   out.keep_valid = a.keep_valid;
   return out;
+}
+
+// a || b || ... (NULL where any is NULL), concat(a, b, ...) (NULLs skipped, never NULL).
+Result<Vec> Evaluator::EvalConcat(const Expr& e) {
+  const bool skip_nulls = e.pattern == "concat";
+  std::vector<Vec> args;
+  for (const ExprPtr& child : e.children) {
+    PQSIFT_ASSIGN_OR_RETURN(Vec v, Eval(*child));
+    args.push_back(v.scalar ? Broadcast(v) : std::move(v));
+    if (!IsBytesPhys(args.back().phys)) return Status::Internal("|| over a non-string vector");
+  }
+  uint8_t* valid = nullptr;
+  Vec out;
+  const bool some_null = !skip_nulls && std::any_of(args.begin(), args.end(), [](const Vec& v) {
+    return v.valid != nullptr;
+  });
+  if (some_null) valid = Allocate<uint8_t>(&out.keep_valid, n_);
+  auto present = [&](const Vec& v, int64_t i) { return v.valid == nullptr || v.valid[i]; };
+  Vec bytes = BuildBytes([&](int64_t i, std::string* data) {
+    if (valid != nullptr) {
+      valid[i] = std::all_of(args.begin(), args.end(), [&](const Vec& v) { return present(v, i); });
+      if (!valid[i]) return;
+    }
+    for (const Vec& v : args) {
+      if (present(v, i)) *data += BytesAt(v, i);
+    }
+  });
+  bytes.valid = valid;
+  bytes.keep_valid = out.keep_valid;
+  return bytes;
 }
 
 // isnan(x), isinf(x), isfinite(x) of a float vector.

@@ -395,6 +395,7 @@ class Evaluator {
   // ---- lower, upper, length, octet_length, abs, coalesce ----
 
   Result<Vec> EvalStringFunction(const Expr& e);
+  Result<Vec> EvalConcat(const Expr& e);
 
   Result<Vec> EvalFloatTest(const Expr& e);
 

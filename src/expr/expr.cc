@@ -58,6 +58,7 @@ std::string_view FunctionName(Op op) {
 
 // Children that are themselves operators are parenthesised, so the text needs no precedence.
 std::string Operand(const Expr& e, const BoundFilter& filter) {
+  if (e.op == Op::kConcat && e.pattern == "concat") return ToString(e, filter);
   switch (e.op) {
     case Op::kColumn:
     case Op::kLiteral:
@@ -76,6 +77,9 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kGreatest:
     case Op::kLeast:
     case Op::kRound:
+    case Op::kTrim:
+    case Op::kStrpos:
+    case Op::kReplace:
     case Op::kSubstring:
     case Op::kFloatTest:
     case Op::kRegexMatch:
@@ -230,6 +234,24 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
     }
     case Op::kFloatTest:
     case Op::kRound: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
+    case Op::kTrim:
+    case Op::kStrpos:
+    case Op::kReplace: {
+      std::string out = (e.op == Op::kStrpos ? std::string("strpos") : e.pattern) + "(" +
+                        ToString(*e.children[0], filter);
+      if (e.op == Op::kStrpos) out += ", " + DebugString(Value::Bytes(e.pattern));
+      for (const Value& v : e.list) out += ", " + DebugString(v);
+      return out + ")";
+    }
+    case Op::kConcat: {
+      const bool bars = e.pattern == "||";
+      std::string out = bars ? "" : "concat(";
+      for (size_t k = 0; k < e.children.size(); ++k) {
+        if (k > 0) out += bars ? " || " : ", ";
+        out += bars ? Operand(*e.children[k], filter) : ToString(*e.children[k], filter);
+      }
+      return bars ? out : out + ")";
+    }
     case Op::kAddInterval:
       return Operand(*e.children[0], filter) + (e.interval_sign < 0 ? " - " : " + ") +
              (e.type->id == TypeId::kDate32 ? std::to_string(e.interval.days)

@@ -37,6 +37,12 @@
 //   kCoalesce: two or more children of the node's own type; the first non-NULL, else NULL
 //   kGreatest, kLeast: two or more children of the node's own type; the largest (smallest)
 //        non-NULL one in the comparison order (NaN largest), else NULL
+//   kTrim: one string child; `pattern` "trim", "ltrim" or "rtrim", `list` {the characters, as
+//        bytes} (string_functions.h Trimmed); a string
+//   kStrpos: one string child, `pattern` the needle; int64 (CodePointPosition)
+//   kReplace: one string child, `list` {from, to} as bytes; a string (AppendReplaced)
+//   kConcat: two or more string children; `pattern` "||" (NULL where any is NULL) or "concat"
+//        (NULLs skipped: never NULL)
 //   kAddInterval: one date32 or timestamp child plus interval_sign (+1, -1) times `interval`,
 //        as DuckDB adds (interval.h AddInterval: months, then days, then microseconds); a
 //        timestamp of microseconds (of the child's zone; a nanosecond child truncated to
@@ -148,6 +154,10 @@ enum class Op : uint8_t {
   kGreatest,
   kLeast,
   kAddInterval,
+  kTrim,
+  kStrpos,
+  kReplace,
+  kConcat,
 };
 
 struct Expr {

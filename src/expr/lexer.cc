@@ -114,7 +114,8 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
       }
       t.text = std::string(text.substr(start, i - start));
     } else {
-      static constexpr std::string_view kTwoChar[] = {"!=", "<>", "<=", ">=", "==", "::", "!~"};
+      static constexpr std::string_view kTwoChar[] = {
+          "!=", "<>", "<=", ">=", "==", "::", "!~", "||"};
       t.kind = TokenKind::kSymbol;
       std::string_view two = text.substr(i, 2);
       bool matched = false;

@@ -241,7 +241,7 @@ class Parser {
   }
 
   Result<Node> ParseRange() {
-    PQSIFT_ASSIGN_OR_RETURN(Node value, ParseAdditive());
+    PQSIFT_ASSIGN_OR_RETURN(Node value, ParseConcat());
     int32_t pos = Peek().pos;
     bool negated = false;
     if (IsKeyword(Peek(), "not") &&
@@ -254,9 +254,9 @@ class Parser {
       Node n = Make(AstNode::Kind::kBetween, pos);
       n->negated = negated;
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
-      PQSIFT_ASSIGN_OR_RETURN(Node low, ParseAdditive());
+      PQSIFT_ASSIGN_OR_RETURN(Node low, ParseConcat());
       PQSIFT_RETURN_IF_ERROR(ExpectKeyword("and"));
-      PQSIFT_ASSIGN_OR_RETURN(Node high, ParseAdditive());
+      PQSIFT_ASSIGN_OR_RETURN(Node high, ParseConcat());
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(low)));
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(high)));
       return n;
@@ -267,7 +267,7 @@ class Parser {
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol("("));
       do {
-        PQSIFT_ASSIGN_OR_RETURN(Node item, ParseAdditive());
+        PQSIFT_ASSIGN_OR_RETURN(Node item, ParseConcat());
         PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(item)));
       } while (AcceptSymbol(","));
       PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
@@ -285,7 +285,7 @@ class Parser {
       n->op = similar || tilde ? Op::kRegexMatch : like ? Op::kLike : Op::kILike;
       n->negated = negated;
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
-      PQSIFT_ASSIGN_OR_RETURN(Node pattern, ParseAdditive());
+      PQSIFT_ASSIGN_OR_RETURN(Node pattern, ParseConcat());
       PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(pattern)));
       if (n->op != Op::kRegexMatch && IsKeyword(Peek(), "escape")) {
         return ErrorAt(Peek().pos,
@@ -320,6 +320,22 @@ class Parser {
     }
     return left;
   }
+  // a || b: string concatenation, looser than + and - (as in PostgreSQL and DuckDB), a call of
+  // "||" for the binder.
+  Result<Node> ParseConcat() {
+    PQSIFT_ASSIGN_OR_RETURN(Node left, ParseAdditive());
+    while (IsSymbol(Peek(), "||")) {
+      const int32_t pos = Advance().pos;
+      PQSIFT_ASSIGN_OR_RETURN(Node right, ParseAdditive());
+      Node n = Make(AstNode::Kind::kCall, pos);
+      n->name = "||";
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(left)));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(right)));
+      left = std::move(n);
+    }
+    return left;
+  }
+
   Result<Node> ParseAdditive() {
     return ParseBinary({{"+", Op::kAdd}, {"-", Op::kSub}}, &Parser::ParseMultiplicative);
   }

@@ -1,8 +1,8 @@
 // The recursive-descent parser: filter text to an unbound syntax tree (names not yet resolved,
 // literals not yet typed). Precedence, loosest first (as in PostgreSQL and DuckDB):
 //   OR;  AND;  NOT;  IS [NOT] NULL, IS [NOT] DISTINCT FROM;  = != <> < <= > >= (non-associative);
-//   [NOT] BETWEEN, [NOT] IN, [NOT] LIKE, [NOT] ILIKE, [NOT] SIMILAR TO, ~, !~;  + -;  * /;
-//   unary - +;  primaries.
+//   [NOT] BETWEEN, [NOT] IN, [NOT] LIKE, [NOT] ILIKE, [NOT] SIMILAR TO, ~, !~;  ||;  + -;
+//   * /;  unary - +;  primaries.
 #pragma once
 
 #include <cstdint>
@@ -66,7 +66,7 @@ struct AstNode {
     kIn,          // children: value, then the list; negated: NOT IN
     kLike,        // op kLike / kILike / kRegexMatch (~, SIMILAR TO): children: value, pattern;
                   // negated: NOT LIKE, !~, NOT SIMILAR TO
-    kCall,        // name (lower case), children: arguments
+    kCall,        // name (lower case; "||" for a || b), children: arguments
     kCast,        // name: the type as written (lower case), children[0]
   };
   Kind kind = Kind::kLiteral;

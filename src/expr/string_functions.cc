@@ -89,4 +89,67 @@ std::string_view SubstringCall::Apply(std::string_view s) const {
                    : CodePointRange(s, size, start + count, start);
 }
 
+namespace {
+
+// The length of the code point starting at s[i] (its lead byte and the continuation bytes after
+// it; a stray continuation byte is one on its own).
+size_t CodePointBytes(std::string_view s, size_t i) {
+  size_t k = i + 1;
+  while (k < s.size() && (static_cast<uint8_t>(s[k]) & 0xC0) == 0x80) ++k;
+  return k - i;
+}
+
+bool Contains(std::string_view set, std::string_view code_point) {
+  for (size_t i = 0; i < set.size();) {
+    const size_t n = CodePointBytes(set, i);
+    if (set.substr(i, n) == code_point) return true;
+    i += n;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view Trimmed(std::string_view s, std::string_view chars, bool left, bool right) {
+  if (left) {
+    size_t i = 0;
+    while (i < s.size()) {
+      const size_t n = CodePointBytes(s, i);
+      if (!Contains(chars, s.substr(i, n))) break;
+      i += n;
+    }
+    s.remove_prefix(i);
+  }
+  if (right) {
+    while (!s.empty()) {
+      size_t start = s.size() - 1;  // the last code point's lead byte
+      while (start > 0 && (static_cast<uint8_t>(s[start]) & 0xC0) == 0x80) --start;
+      if (!Contains(chars, s.substr(start))) break;
+      s.remove_suffix(s.size() - start);
+    }
+  }
+  return s;
+}
+
+int64_t CodePointPosition(std::string_view s, std::string_view needle) {
+  const size_t at = s.find(needle);
+  if (at == std::string_view::npos) return 0;
+  return CodePointCount(s.substr(0, at)) + 1;
+}
+
+void AppendReplaced(std::string_view s, std::string_view from, std::string_view to,
+                    std::string* out) {
+  if (from.empty()) {
+    *out += s;
+    return;
+  }
+  size_t at = 0;
+  for (size_t hit = s.find(from); hit != std::string_view::npos; hit = s.find(from, at)) {
+    *out += s.substr(at, hit - at);
+    *out += to;
+    at = hit + from.size();
+  }
+  *out += s.substr(at);
+}
+
 }  // namespace pqsift::expr

@@ -1,6 +1,6 @@
-// The filter language's string functions on one value: lower(), upper() and length(), as
-// DuckDB computes them (utf8proc, Debian's libutf8proc, for the case mappings, as DuckDB's own
-// copy of it). Pure functions, any thread.
+// The filter language's string functions on one value: lower(), upper(), length(), substring,
+// trim, strpos and replace, as DuckDB computes them (utf8proc, Debian's libutf8proc, for the case
+// mappings, as DuckDB's own copy of it). Pure functions, any thread.
 //
 // Bytes that are not valid UTF-8 (a Parquet string column need not be) are kept as they are by
 // the case mappings and count as one code point each where they start a sequence; DuckDB
@@ -41,5 +41,19 @@ struct SubstringCall {
   // The result on `s`: a view into it.
   std::string_view Apply(std::string_view s) const;
 };
+
+// trim(s, chars) (ltrim: `left` only, rtrim: `right` only): `s` without the leading and/or
+// trailing code points that occur in `chars` (DuckDB's trim(s) is trim(s, ' '): spaces only).
+// A view into `s`.
+std::string_view Trimmed(std::string_view s, std::string_view chars, bool left, bool right);
+
+// strpos(s, needle) (instr): the 1-based code point position of the first occurrence of the
+// bytes `needle` in `s`, 0 when there is none; 1 for an empty needle.
+int64_t CodePointPosition(std::string_view s, std::string_view needle);
+
+// replace(s, from, to): appends `s` with every occurrence of `from`, left to right and not
+// overlapping, replaced by `to`; `s` itself when `from` is empty.
+void AppendReplaced(std::string_view s, std::string_view from, std::string_view to,
+                    std::string* out);
 
 }  // namespace pqsift::expr

@@ -216,6 +216,10 @@ class Prover {
       case Op::kLeast:
       case Op::kRound:
       case Op::kAddInterval:
+      case Op::kTrim:
+      case Op::kStrpos:
+      case Op::kReplace:
+      case Op::kConcat:
       case Op::kSubstring:
       case Op::kVariantGet:
       case Op::kGuarded: {
@@ -287,6 +291,10 @@ class Prover {
       case Op::kCoalesce:
       case Op::kGreatest:
       case Op::kLeast:
+      case Op::kTrim:
+      case Op::kStrpos:
+      case Op::kReplace:
+      case Op::kConcat:
       case Op::kSubstring: return Unknown();
       case Op::kRound: return Round(e);
       case Op::kAddInterval: return AddInterval(e);

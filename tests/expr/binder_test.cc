@@ -19,7 +19,7 @@ constexpr std::string_view kNotACondition =
     " or not a condition (conditions: starts_with, ends_with, contains, prefix, suffix, "
     "regexp_matches, regexp_full_match, st_intersects_extent; values: abs, coalesce, ifnull, "
     "greatest, least, floor, ceil, round, trunc, length, lower, upper, strlen, octet_length, "
-    "year, month, day, ..., date_part, date_trunc, variant_get)";
+    "trim, strpos, replace, concat, year, month, day, ..., date_part, date_trunc, variant_get)";
 
 class ExprBinderTest : public ::testing::Test {
  protected:
@@ -332,6 +332,20 @@ TEST_F(ExprBinderTest, RoundingGreatestAndLeast) {
   EXPECT_EQ(Bound("least(id, 1, 2) = 1"), "error: at 14: least takes at most one literal");
   EXPECT_EQ(Bound("floor(name) = 1"),
             "error: at 7: floor needs a number, not large_string column 'name'");
+}
+
+// trim, strpos, replace with literal arguments; || and concat of strings, literals joined.
+TEST_F(ExprBinderTest, TextFunctionsAndConcatenation) {
+  EXPECT_EQ(Bound("trim(name) = 'a'"), "trim(name, ' ') = 'a'");
+  EXPECT_EQ(Bound("rtrim(name, 'xy') = 'a'"), "rtrim(name, 'xy') = 'a'");
+  EXPECT_EQ(Bound("instr(name, 'b') > 1"), "strpos(name, 'b') > 1");
+  EXPECT_EQ(Bound("replace(name, 'a', 'b') = 'b'"), "replace(name, 'a', 'b') = 'b'");
+  EXPECT_EQ(Bound("name || 'a' || 'b' = 'xab'"), "(name || 'ab') = 'xab'");
+  EXPECT_EQ(Bound("'a' || 'b' = name"), "name = 'ab'");
+  EXPECT_EQ(Bound("concat(name, NULL, 'x') = 'x'"), "concat(name, 'x') = 'x'");
+  EXPECT_EQ(Bound("name || NULL = 'x'"), "NULL");
+  EXPECT_EQ(Bound("name = trim('  a ') || replace('xx', 'x', 'y')"), "name = 'ayy'");
+  EXPECT_EQ(Bound("name || 1 = 'a1'"), "error: at 9: || needs strings, not integer 1");
 }
 
 // regexp_matches, regexp_full_match and their operators: compiled once, of a literal decided now.

@@ -295,6 +295,34 @@ TEST_F(ExprEvaluateTest, RoundingGreatestAndLeastAsDuckDB) {
   }
 }
 
+// trim (spaces only, or the given code points), strpos (code points, 0 when absent), replace
+// (every occurrence), || (NULL in, NULL out) and concat (NULLs skipped): results taken from
+// DuckDB 1.5.
+TEST_F(ExprEvaluateTest, TrimStrposReplaceAndConcatAsDuckDB) {
+  Set("name", MakeStrings({"  ab  ", "xxabyx", kNull, "h\xc3\xa9llo", "aaa"}));
+  EXPECT_EQ(Eval("trim(name) = 'ab'"), (Rows{1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("ltrim(name) = 'ab  '"), (Rows{1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("rtrim(name, ' ') = '  ab'"), (Rows{1, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("trim(name, 'xy') = 'ab'"), (Rows{0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("trim(name, 'h\xc3\xa9o') = 'll'"), (Rows{0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("strpos(name, 'l') = 3"), (Rows{0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("instr(name, 'z') = 0"), (Rows{1, 1, 0, 1, 1}));
+  EXPECT_EQ(Eval("strpos(name, '') = 1"), (Rows{1, 1, 0, 1, 1}));
+  EXPECT_EQ(Eval("replace(name, 'a', 'bb') = 'bbbbbb'"), (Rows{0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("replace(name, '', 'x') = 'aaa'"), (Rows{0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("name || '!' = 'aaa!'"), (Rows{0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("name || '!' IS NULL"), (Rows{0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("concat(name, '!') = '!'"), (Rows{0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("'<' || name || '>' LIKE '<x%'"), (Rows{0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("concat(NULL, name) = 'aaa' AND trim('  a ') || 'b' = 'ab'"),
+            (Rows{0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("trim(name, NULL) IS NULL AND strpos('abc', 'c') = 3"), (Rows{1, 1, 1, 1, 1}));
+  for (const char* bad : {"trim(name, name) = 'a'", "replace(name, 'a') = 'b'", "id || 'a' = 'b'",
+                          "strpos(bin, 'a') = 1", "concat(name, 1) = 'a'"}) {
+    EXPECT_FALSE(Try(bad).ok()) << bad;
+  }
+}
+
 // Regular expressions, RE2's as DuckDB's: results taken from DuckDB 1.5. regexp_matches finds the
 // pattern anywhere, regexp_full_match, `~` and SIMILAR TO match the whole value; '.' is one code
 // point and no newline unless 's'; options in turn, the last winning.

@@ -745,7 +745,23 @@ function atom(rng, ctx) {
       if (leaf.cat === 'str') {
         const s = String(v ?? '');
         const cased = rng.pick([s, s.toLowerCase(), s.toUpperCase(), flipCase(s)]);
-        switch (rng.int(0, 5)) {
+        const chars = [...s];
+        const piece = chars.slice(rng.int(0, chars.length), rng.int(0, chars.length + 1)).join('');
+        switch (rng.int(0, 7)) {
+          case 6: {
+            // trim (spaces, or the given characters), strpos, replace.
+            const trimmed = rng.pick(['trim', 'ltrim', 'rtrim']);
+            return rng.pick([`${trimmed}(${x}) ${op} ${sqlStr(s.trim())}`,
+                             `${trimmed}(${x}, ${sqlStr(piece)}) ${op} ${sqlStr(cased)}`,
+                             `${rng.pick(['strpos', 'instr'])}(${x}, ${sqlStr(piece)}) ${op} ${rng.int(0, 6)}`,
+                             `replace(${x}, ${sqlStr(piece)}, ${sqlStr(rng.pick(['', 'x', 'ÿ']))}) ${op} ${sqlStr(cased)}`]);
+          }
+          case 7: {
+            // || (NULL in, NULL out) and concat (NULLs skipped).
+            const joined = rng.pick([`${x} || ${sqlStr(piece)}`, `${sqlStr(piece)} || ${x} || '!'`,
+                                     `concat(${x}, ${sqlStr(piece)})`, `concat(${rng.chance(0.3) ? 'NULL, ' : ''}${x}, ${x})`]);
+            return rng.chance(0.2) ? `${joined} IS NULL` : `${joined} ${op} ${sqlStr(rng.pick([s + piece, piece + s + '!', s + s, cased]))}`;
+          }
           case 0: return `${rng.pick(['lower', 'upper', 'lcase', 'ucase'])}(${x}) ${op} ${sqlStr(cased)}`;
           case 1: return `${rng.pick(['length', 'len', 'char_length', 'strlen'])}(${x}) ${op} ${rng.int(0, 12)}`;
           case 2: return `lower(${x}) ${rng.chance(0.25) ? 'NOT ' : ''}LIKE ${sqlStr(likePattern(rng, leaf).toLowerCase())}`;
@@ -762,8 +778,6 @@ function atom(rng, ctx) {
             if ((a < 0 && b > 0) || (a > 1 && b < 0)) b = -b;
             const call = rng.pick([`substring(${x}, ${a}, ${b})`, `substr(${x}, ${a})`, `substring(${x} FROM ${a} FOR ${b})`,
                                    `left(${x}, ${b})`, `right(${x}, ${b})`]);
-            const chars = [...s];
-            const piece = chars.slice(rng.int(0, chars.length), rng.int(0, chars.length + 1)).join('');
             return `${call} ${op} ${sqlStr(rng.chance(0.7) ? piece : cased)}`;
           }
         }

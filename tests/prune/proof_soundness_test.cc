@@ -175,6 +175,10 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kLeast:
     case Op::kRound:
     case Op::kAddInterval:
+    case Op::kTrim:
+    case Op::kStrpos:
+    case Op::kReplace:
+    case Op::kConcat:
     case Op::kSubstring:
     case Op::kFloatTest:
     case Op::kRegexMatch:
