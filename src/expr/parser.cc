@@ -515,6 +515,17 @@ class Parser {
     Node n = Make(AstNode::Kind::kCall, name.pos);
     n->name = AsciiLower(name.text);
     Advance();  // (
+    if (n->name == "position") {
+      // SQL's position(needle IN s): strpos(s, needle). The needle is read above IN's level.
+      n->name = "strpos";
+      PQSIFT_ASSIGN_OR_RETURN(Node needle, Descend(&Parser::ParseConcat));
+      PQSIFT_RETURN_IF_ERROR(ExpectKeyword("in"));
+      PQSIFT_ASSIGN_OR_RETURN(Node text, Descend(&Parser::ParseOr));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(text)));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(needle)));
+      PQSIFT_RETURN_IF_ERROR(ExpectSymbol(")"));
+      return n;
+    }
     if (!AcceptSymbol(")")) {
       do {
         PQSIFT_ASSIGN_OR_RETURN(Node arg, Descend(&Parser::ParseOr));

@@ -339,6 +339,7 @@ TEST_F(ExprBinderTest, TextFunctionsAndConcatenation) {
   EXPECT_EQ(Bound("trim(name) = 'a'"), "trim(name, ' ') = 'a'");
   EXPECT_EQ(Bound("rtrim(name, 'xy') = 'a'"), "rtrim(name, 'xy') = 'a'");
   EXPECT_EQ(Bound("instr(name, 'b') > 1"), "strpos(name, 'b') > 1");
+  EXPECT_EQ(Bound("position('b' IN name) > 1"), "strpos(name, 'b') > 1");
   EXPECT_EQ(Bound("replace(name, 'a', 'b') = 'b'"), "replace(name, 'a', 'b') = 'b'");
   EXPECT_EQ(Bound("name || 'a' || 'b' = 'xab'"), "(name || 'ab') = 'xab'");
   EXPECT_EQ(Bound("'a' || 'b' = name"), "name = 'ab'");
