@@ -556,6 +556,8 @@ void SyntheticSeeds(SeedSink& sink) {
       "OR replace(s, 'a', '') = '' OR floor(f64) = ceil(dec) OR round(f32) > trunc(i8) OR "
       "greatest(i64, i8) < least(i64, 3) OR d + INTERVAL 1 MONTH > ts - INTERVAL '2 days' OR "
       "d - 3 = DATE '2024-01-01' OR tsz > TIMESTAMPTZ '2024-01-01 10:00'",
+      "CASE WHEN i64 > 1 THEN s ELSE 'x' END LIKE 'a%' OR CASE i8 WHEN 1 THEN b WHEN 2 THEN NULL "
+      "ELSE i64 < 0 END OR (CASE WHEN f64 IS NULL THEN 0 END) IS NULL",
   };
   int k = 0;
   for (const char* f : filters) {

@@ -16,6 +16,7 @@
 #include "column/arrow_type.h"
 #include "expr/binder_internal.h"
 #include "expr/lexer.h"
+#include "expr/like.h"
 #include "expr/parser.h"
 #include "expr/temporal_text.h"
 #include "variant/shredding.h"
@@ -281,6 +282,8 @@ Result<Operand> Binder::BindOperand(const AstNode& n) {
     case AstNode::Kind::kNegate: return BindNegate(n);
     case AstNode::Kind::kArithmetic: return BindArithmetic(n);
     case AstNode::Kind::kCast: return BindCast(n);
+    case AstNode::Kind::kCase:  // conditions over a CASE are rewritten before (DistributeCase)
+      return ErrorAt(n.pos, "CASE is supported inside a condition");
     case AstNode::Kind::kCall:
       if (n.name == "variant_get") return BindVariantGet(n);
       if (std::optional<std::string> field = DateFieldOfCall(n)) return BindDatePart(n, *field);
@@ -651,7 +654,82 @@ Result<Operand> Binder::BindCast(const AstNode& n) {
 }
 
 // ---- predicates ----
+namespace {
+
+const AstNode* FindCase(const AstNode& n) {
+  if (n.kind == AstNode::Kind::kCase) return &n;
+  for (const auto& child : n.children) {
+    if (const AstNode* found = FindCase(*child)) return found;
+  }
+  return nullptr;
+}
+
+std::unique_ptr<AstNode> NewAst(AstNode::Kind kind, int32_t pos) {
+  auto node = std::make_unique<AstNode>();
+  node->kind = kind;
+  node->pos = pos;
+  return node;
+}
+
+// `c IS TRUE` (or IS NOT TRUE): never NULL.
+std::unique_ptr<AstNode> IsTrue(const AstNode& c, bool is_true) {
+  auto truth = NewAst(AstNode::Kind::kLiteral, c.pos);
+  truth->literal.kind = Literal::Kind::kBool;
+  truth->literal.b = true;
+  auto test = NewAst(AstNode::Kind::kCompare, c.pos);
+  test->op = is_true ? Op::kIsNotDistinctFrom : Op::kIsDistinctFrom;
+  test->children.push_back(CloneAst(c));
+  test->children.push_back(std::move(truth));
+  return test;
+}
+
+}  // namespace
+
+// A predicate P over a CASE (P(CASE WHEN c1 THEN v1 ... ELSE e END), the CASE itself as the
+// condition included) is CASE WHEN c1 THEN P(v1) ... ELSE P(e) END, which is
+// (c1 IS TRUE AND P(v1)) OR (c1 IS NOT TRUE AND c2 IS TRUE AND P(v2)) OR ... OR (every c IS NOT
+// TRUE AND P(e)): the guards are never NULL and exactly one holds, so the OR is the chosen
+// branch's value, NULL included. Bound so, the branches prune as any condition does. CASE x
+// WHEN a is WHEN x = a; no ELSE is ELSE NULL. nullptr where `n` holds no CASE.
+std::unique_ptr<AstNode> Binder::DistributeCase(const AstNode& n) {
+  const AstNode* c = FindCase(n);
+  if (c == nullptr) return nullptr;
+  const size_t first = c->simple ? 1 : 0;
+  const size_t whens = (c->children.size() - first - (c->has_else ? 1 : 0)) / 2;
+  std::vector<std::unique_ptr<AstNode>> conditions;
+  for (size_t k = 0; k < whens; ++k) {
+    const AstNode& when = *c->children[first + 2 * k];
+    if (!c->simple) {
+      conditions.push_back(CloneAst(when));
+      continue;
+    }
+    auto equal = NewAst(AstNode::Kind::kCompare, when.pos);
+    equal->op = Op::kEq;
+    equal->children.push_back(CloneAst(*c->children[0]));
+    equal->children.push_back(CloneAst(when));
+    conditions.push_back(std::move(equal));
+  }
+  auto null = NewAst(AstNode::Kind::kLiteral, c->pos);
+  null->literal.kind = Literal::Kind::kNull;
+  const AstNode& otherwise = c->has_else ? *c->children.back() : *null;
+  auto any = NewAst(AstNode::Kind::kOr, c->pos);
+  for (size_t k = 0; k <= whens; ++k) {
+    auto term = NewAst(AstNode::Kind::kAnd, c->pos);
+    for (size_t j = 0; j < k; ++j) term->children.push_back(IsTrue(*conditions[j], false));
+    if (k < whens) term->children.push_back(IsTrue(*conditions[k], true));
+    const AstNode& value = k < whens ? *c->children[first + 2 * k + 1] : otherwise;
+    term->children.push_back(CloneAst(n, c, &value));
+    any->children.push_back(term->children.size() == 1 ? std::move(term->children[0])
+                                                       : std::move(term));
+  }
+  return any;
+}
+
 Result<ExprPtr> Binder::BindPredicate(const AstNode& n) {
+  if (n.kind != AstNode::Kind::kAnd && n.kind != AstNode::Kind::kOr &&
+      n.kind != AstNode::Kind::kNot) {
+    if (std::unique_ptr<AstNode> branches = DistributeCase(n)) return BindPredicate(*branches);
+  }
   switch (n.kind) {
     case AstNode::Kind::kAnd:
     case AstNode::Kind::kOr: {
@@ -754,7 +832,10 @@ Result<ExprPtr> Binder::BindLike(const AstNode& n) {
   PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
   x = SettleVariant(x, variant::SqlType::kVarchar);
   PQSIFT_ASSIGN_OR_RETURN(Operand pattern, BindOperand(*n.children[1]));
-  if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
+  const bool text_literal = x.is_literal() && (x.literal.kind == Literal::Kind::kString ||
+                                               x.literal.kind == Literal::Kind::kBytes ||
+                                               x.literal.kind == Literal::Kind::kNull);
+  if (!text_literal && (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes)) {
     return ErrorAt(x.pos, "LIKE needs a string or binary column, not " + x.description);
   }
   if (!pattern.is_literal() || (pattern.literal.kind != Literal::Kind::kString &&
@@ -762,6 +843,12 @@ Result<ExprPtr> Binder::BindLike(const AstNode& n) {
     return ErrorAt(pattern.pos, "LIKE needs a string literal pattern, not " + pattern.description);
   }
   if (pattern.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+  if (text_literal) {  // 'none' LIKE 'n%' (a CASE's branch, say): decided now
+    if (x.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+    return MakeLiteral(
+        Value::Bool(LikeMatcher(pattern.literal.s, n.op == Op::kILike).Matches(x.literal.s)),
+        Boolean());
+  }
   const std::string& p = pattern.literal.s;
   // The pattern's literal text (no escape character, as in DuckDB), and whether its wildcards are
   // exactly one

@@ -764,7 +764,10 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
   PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
   x = SettleVariant(x, variant::SqlType::kVarchar);
   PQSIFT_ASSIGN_OR_RETURN(Operand text, BindOperand(*n.children[1]));
-  if (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes) {
+  const bool text_literal = x.is_literal() && (x.literal.kind == Literal::Kind::kString ||
+                                               x.literal.kind == Literal::Kind::kBytes ||
+                                               x.literal.kind == Literal::Kind::kNull);
+  if (!text_literal && (x.is_literal() || FamilyOf(*x.expr->type) != Family::kBytes)) {
     return ErrorAt(x.pos, n.name + " needs a string or binary column, not " + x.description);
   }
   if (!text.is_literal() ||
@@ -773,6 +776,11 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
     return ErrorAt(text.pos, n.name + " needs a string literal, not " + text.description);
   }
   if (text.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+  if (text_literal) {  // of a literal (a CASE's branch, say): decided now
+    if (x.literal.kind == Literal::Kind::kNull) return MakeLiteral(Value::Null(), Boolean());
+    return MakeLiteral(Value::Bool(PassesSubstringTest(op, text.literal.s, x.literal.s)),
+                       Boolean());
+  }
   auto e = std::make_shared<Expr>();
   e->op = op;
   e->type = Boolean();

@@ -113,6 +113,7 @@ class Binder {
   std::string NearestName(const std::string& path) const;
   Result<Operand> BindCast(const AstNode& n);
   Result<ExprPtr> BindPredicate(const AstNode& n);
+  static std::unique_ptr<AstNode> DistributeCase(const AstNode& n);
   static ExprPtr BetweenCommonType(ExprPtr x, const Operand& low, const Operand& high);
   Result<ExprPtr> AsPredicate(const Operand& variant_x);
   Result<ExprPtr> BindLike(const AstNode& n);

@@ -18,9 +18,9 @@ using Node = std::unique_ptr<AstNode>;
 
 // Words that cannot name a column unless quoted.
 bool IsReserved(std::string_view lower) {
-  static constexpr std::string_view kWords[] = {"and",     "or",       "not",  "is",   "null",
-                                                "true",    "false",    "in",   "like", "ilike",
-                                                "between", "distinct", "from", "as",   "escape"};
+  static constexpr std::string_view kWords[] = {
+      "and",     "or",       "not",  "is", "null",   "true", "false", "in",   "like", "ilike",
+      "between", "distinct", "from", "as", "escape", "case", "when",  "then", "else", "end"};
   for (std::string_view w : kWords) {
     if (w == lower) return true;
   }
@@ -442,6 +442,7 @@ class Parser {
       return ParseInterval();
     }
     if (word == "cast" && IsSymbol(Peek(1), "(")) return ParseCast();
+    if (word == "case") return ParseCase();
     if (word == "extract" && IsSymbol(Peek(1), "(")) return ParseExtract();
     if (IsSymbol(Peek(1), "(")) return ParseCall();
     if (IsReserved(word)) return Unexpected(t);
@@ -546,6 +547,31 @@ class Parser {
     return n;
   }
 
+  // CASE [x] WHEN c THEN v [WHEN ...] [ELSE e] END.
+  Result<Node> ParseCase() {
+    Node n = Make(AstNode::Kind::kCase, Advance().pos);
+    if (!IsKeyword(Peek(), "when")) {
+      n->simple = true;
+      PQSIFT_ASSIGN_OR_RETURN(Node x, Descend(&Parser::ParseOr));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(x)));
+    }
+    if (!IsKeyword(Peek(), "when")) return ErrorAt(Peek().pos, "expected WHEN in CASE");
+    while (AcceptKeyword("when")) {
+      PQSIFT_ASSIGN_OR_RETURN(Node condition, Descend(&Parser::ParseOr));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(condition)));
+      PQSIFT_RETURN_IF_ERROR(ExpectKeyword("then"));
+      PQSIFT_ASSIGN_OR_RETURN(Node value, Descend(&Parser::ParseOr));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
+    }
+    if (AcceptKeyword("else")) {
+      n->has_else = true;
+      PQSIFT_ASSIGN_OR_RETURN(Node value, Descend(&Parser::ParseOr));
+      PQSIFT_RETURN_IF_ERROR(Adopt(*n, std::move(value)));
+    }
+    PQSIFT_RETURN_IF_ERROR(ExpectKeyword("end"));
+    return n;
+  }
+
   // extract(field FROM x), SQL's spelling of date_part('field', x), as which it is kept.
   Result<Node> ParseExtract() {
     Node n = Make(AstNode::Kind::kCall, Advance().pos);
@@ -606,6 +632,24 @@ class Parser {
 };
 
 }  // namespace
+
+std::unique_ptr<AstNode> CloneAst(const AstNode& node, const AstNode* replaced, const AstNode* by) {
+  if (&node == replaced) return CloneAst(*by);
+  auto out = std::make_unique<AstNode>();
+  out->kind = node.kind;
+  out->pos = node.pos;
+  out->op = node.op;
+  out->negated = node.negated;
+  out->path = node.path;
+  out->subscripts = node.subscripts;
+  out->literal = node.literal;
+  out->name = node.name;
+  out->simple = node.simple;
+  out->has_else = node.has_else;
+  out->height = node.height;
+  for (const auto& child : node.children) out->children.push_back(CloneAst(*child, replaced, by));
+  return out;
+}
 
 Result<std::unique_ptr<AstNode>> Parse(std::string_view text) {
   PQSIFT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Tokenize(text));

@@ -68,6 +68,8 @@ struct AstNode {
                   // negated: NOT LIKE, !~, NOT SIMILAR TO
     kCall,        // name (lower case; "||" for a || b), children: arguments
     kCast,        // name: the type as written (lower case), children[0]
+    kCase,        // CASE [x] WHEN c THEN v ... [ELSE e] END: children: x when `simple`, then
+                  // each WHEN's c and v, then e when `has_else`
   };
   Kind kind = Kind::kLiteral;
   int32_t pos = 0;  // 1-based position in the text, for error messages
@@ -78,7 +80,9 @@ struct AstNode {
   Literal literal;
   std::string name;
   std::vector<std::unique_ptr<AstNode>> children;
-  int32_t height = 1;  // levels of this subtree (a leaf is 1), for kMaxExpressionDepth
+  bool simple = false;    // kCase: CASE x WHEN a THEN ... (x = a per WHEN)
+  bool has_else = false;  // kCase
+  int32_t height = 1;     // levels of this subtree (a leaf is 1), for kMaxExpressionDepth
 };
 
 // The deepest filter the parser accepts, in tree levels (each operator, NOT, unary minus, call
@@ -86,6 +90,10 @@ struct AstNode {
 // is InvalidArgument: the binder, evaluator and prover recurse over the tree, and a filter of a
 // few kilobytes must not exhaust a thread's stack. DuckDB's own limit is 1000.
 inline constexpr int32_t kMaxExpressionDepth = 256;
+
+// A deep copy of `node` in which `replaced` (a node inside it, or null) is a copy of `by`.
+std::unique_ptr<AstNode> CloneAst(const AstNode& node, const AstNode* replaced = nullptr,
+                                  const AstNode* by = nullptr);
 
 // InvalidArgument "at N: ..." on a syntax error (N is where the unexpected token starts, or one
 // past the end of the text for a premature end).

@@ -349,6 +349,17 @@ TEST_F(ExprBinderTest, TextFunctionsAndConcatenation) {
   EXPECT_EQ(Bound("name || 1 = 'a1'"), "error: at 9: || needs strings, not integer 1");
 }
 
+// A condition over a CASE is the OR of its branches, each guarded by its WHEN being TRUE and
+// the earlier ones not: bound so, the branches prune as any condition does.
+TEST_F(ExprBinderTest, CaseBecomesGuardedBranches) {
+  EXPECT_EQ(Bound("CASE WHEN id > 1 THEN 'x' ELSE 'y' END = 'x'"),
+            "(((id > 1) IS NOT DISTINCT FROM TRUE) AND TRUE) OR "
+            "(((id > 1) IS DISTINCT FROM TRUE) AND FALSE)");
+  EXPECT_EQ(Bound("CASE i8 WHEN 1 THEN flag END"),
+            "(((i8 = 1) IS NOT DISTINCT FROM TRUE) AND flag) OR "
+            "(((i8 = 1) IS DISTINCT FROM TRUE) AND NULL)");
+}
+
 // regexp_matches, regexp_full_match and their operators: compiled once, of a literal decided now.
 TEST_F(ExprBinderTest, RegularExpressions) {
   EXPECT_EQ(Bound("regexp_matches(name, '^a+')"), "regexp_matches(name, '^a+')");

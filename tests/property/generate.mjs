@@ -665,6 +665,7 @@ function atom(rng, ctx) {
   if (leaf.cat === 'date' || leaf.cat === 'ts') forms.push([0.5, 'cast'], [0.7, 'datepart'], [0.7, 'interval']);
   if (leaf.cat === 'str' || leaf.cat === 'bool' || NUMERIC.has(leaf.cat)) forms.push([1, 'fn']);
   if (leaves.some((o) => o !== leaf && compatible(o, leaf))) forms.push([2, 'colcol']);
+  if (ORDERED.has(leaf.cat)) forms.push([0.5, 'case']);
   const form = rng.weighted(forms);
   switch (form) {
     case 'cmp': {
@@ -698,6 +699,18 @@ function atom(rng, ctx) {
       if (lo === null || hi === null || edge === null) return `${x} IS NOT NULL`;
       return rng.pick([`${x} >= ${lo}`, `${x} <= ${hi}`, `${x} BETWEEN ${lo} AND ${hi}`, `${x} >= ${edge}`, `${x} <= ${edge}`,
                        `${x} > ${edge}`, `${x} < ${edge}`, `NOT (${x} < ${lo})`, `${x} != ${edge}`, `(${x} >= ${lo} OR ${x} IS NULL)`]);
+    }
+    case 'case': {
+      // CASE in a condition: searched or simple, with or without ELSE, under a comparison or as
+      // the condition itself (pqsift binds it as guarded branches).
+      const op = rng.pick(CMP);
+      const cond = `${x} ${rng.pick(CMP)} ${lit()}`;
+      switch (rng.int(0, 3)) {
+        case 0: return `CASE WHEN ${cond} THEN ${lit()} ${rng.chance(0.7) ? `ELSE ${x} ` : ''}END ${op} ${lit()}`;
+        case 1: return `CASE ${x} WHEN ${lit()} THEN ${lit()} WHEN ${lit()} THEN ${x} ${rng.chance(0.5) ? `ELSE ${lit()} ` : ''}END ${op} ${lit()}`;
+        case 2: return `CASE WHEN ${x} IS NULL THEN ${rng.pick(['TRUE', 'FALSE', 'NULL'])} WHEN ${cond} THEN ${x} ${op} ${lit()} ELSE ${x} IS NOT NULL END`;
+        default: return `(CASE WHEN ${cond} THEN ${x} END) IS ${rng.chance(0.5) ? 'NOT ' : ''}NULL`;
+      }
     }
     case 'distinct': return `${x} IS ${rng.chance(0.5) ? 'NOT ' : ''}DISTINCT FROM ${rng.chance(0.25) ? 'NULL' : lit()}`;
     case 'cmpnull': return `${x} ${rng.pick(CMP)} NULL`;
