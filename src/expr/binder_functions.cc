@@ -171,7 +171,9 @@ std::optional<Op> Binder::ValueFunctionNamed(std::string_view name) {
                                                                {"instr", Op::kStrpos},
                                                                {"replace", Op::kReplace},
                                                                {"concat", Op::kConcat},
-                                                               {"||", Op::kConcat}};
+                                                               {"||", Op::kConcat},
+                                                               {"regexp_extract", Op::kRegexValue},
+                                                               {"regexp_replace", Op::kRegexValue}};
   for (const auto& [n, op] : kNames) {
     if (name == n) return op;
   }
@@ -182,6 +184,7 @@ Result<Operand> Binder::BindValueFunction(const AstNode& n, Op op) {
   if (op == Op::kCoalesce || op == Op::kGreatest || op == Op::kLeast) return BindChoice(n, op);
   if (op == Op::kRound) return BindRounding(n);
   if (op == Op::kConcat) return BindConcat(n);
+  if (op == Op::kRegexValue) return BindRegexValue(n);
   if (op == Op::kTrim || op == Op::kStrpos || op == Op::kReplace) return BindTextFunction(n, op);
   if (op == Op::kSubstring) return BindSubstring(n);
   if (op == Op::kFloatTest) return BindFloatTest(n);
@@ -528,6 +531,85 @@ Result<Operand> Binder::BindTextFunction(const AstNode& n, Op op) {
   return out;
 }
 
+// regexp_extract(s, 'pattern'[, group[, 'options']]) and regexp_replace(s, 'pattern', 'rewrite'[,
+// 'options']) of a string (regex.h): literal arguments; a NULL one makes NULL.
+Result<Operand> Binder::BindRegexValue(const AstNode& n) {
+  const bool extract = n.name == "regexp_extract";
+  const size_t min_args = extract ? 2 : 3;
+  if (n.children.size() < min_args || n.children.size() > 4) {
+    return ErrorAt(n.pos, extract ? "regexp_extract takes a string, a pattern, a group and options"
+                                  : "regexp_replace takes a string, a pattern, its replacement "
+                                    "and options");
+  }
+  PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
+  x = SettleVariant(x, variant::SqlType::kVarchar);
+  std::vector<Operand> args;
+  for (size_t k = 1; k < n.children.size(); ++k) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand a, BindOperand(*n.children[k]));
+    const bool group = extract && k == 2;
+    const bool ok = a.is_literal() &&
+                    (a.literal.kind == Literal::Kind::kNull ||
+                     a.literal.kind == (group ? Literal::Kind::kInteger : Literal::Kind::kString));
+    if (!ok) {
+      return ErrorAt(a.pos, n.name + " needs " +
+                                (group ? "an integer literal group" : "string literals") +
+                                ", not " + a.description);
+    }
+    args.push_back(std::move(a));
+  }
+  Operand out;
+  out.pos = n.pos;
+  const bool null = std::any_of(args.begin(), args.end(), [](const Operand& a) {
+    return a.literal.kind == Literal::Kind::kNull;
+  });
+  const std::string options = args.size() == 3 ? args[2].literal.s : "";
+  auto compiled = Regex::Compile(args[0].literal.s, options, false, /*replacing=*/!extract);
+  if (!compiled.ok()) return ErrorAt(args[0].pos, n.name + ": " + compiled.status().message());
+  Value argument = Value::Int(0);
+  if (extract && args.size() >= 2) {
+    if (args[1].literal.i < 0 || args[1].literal.i > 9) {
+      return ErrorAt(args[1].pos, "regexp_extract: the group must be between 0 and 9");
+    }
+    argument = Value::Int(args[1].literal.i);
+  } else if (!extract) {
+    PQSIFT_RETURN_IF_ERROR((*compiled)
+                               ->CheckRewrite(args[1].literal.s)
+                               .WithContext("at " + std::to_string(args[1].pos)));
+    argument = Value::Bytes(args[1].literal.s);
+  }
+  if (null || (x.is_literal() && x.literal.kind == Literal::Kind::kNull)) {
+    out.literal.kind = Literal::Kind::kNull;
+    out.description = "NULL";
+    return out;
+  }
+  if (x.is_literal()) {
+    if (x.literal.kind != Literal::Kind::kString) {
+      return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+    }
+    out.literal.kind = Literal::Kind::kString;
+    if (extract) {
+      (*compiled)->AppendExtracted(x.literal.s, static_cast<int>(argument.i), &out.literal.s);
+    } else {
+      (*compiled)->AppendReplaced(x.literal.s, argument.bytes, &out.literal.s);
+    }
+    out.description = LiteralText(out.literal);
+    return out;
+  }
+  if (x.expr->type->id != TypeId::kLargeString) {
+    return ErrorAt(x.pos, n.name + " needs a string, not " + x.description);
+  }
+  auto e = std::make_shared<Expr>();
+  e->op = Op::kRegexValue;
+  e->type = x.expr->type;
+  e->pattern = n.name;
+  e->regex = std::move(compiled).value();
+  e->list = {std::move(argument)};
+  e->children = {x.expr};
+  out.description = n.name + " of " + x.description;
+  out.expr = ExprPtr(e);
+  return out;
+}
+
 // a || b (NULL where either is NULL) and concat(a, b, ...) (NULLs skipped) of strings: columns
 // and literals; of literals only, folded.
 Result<Operand> Binder::BindConcat(const AstNode& n) {
@@ -757,8 +839,8 @@ Result<ExprPtr> Binder::BindCall(const AstNode& n) {
                        "prefix, suffix, regexp_matches, regexp_full_match, "
                        "st_intersects_extent; values: abs, coalesce, ifnull, greatest, least, "
                        "floor, ceil, round, trunc, length, lower, upper, strlen, octet_length, "
-                       "trim, strpos, replace, concat, year, month, day, ..., date_part, "
-                       "date_trunc, variant_get)");
+                       "trim, strpos, replace, concat, regexp_extract, regexp_replace, year, "
+                       "month, day, ..., date_part, date_trunc, variant_get)");
   }
   if (n.children.size() != 2) return ErrorAt(n.pos, n.name + " takes two arguments");
   PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));

@@ -156,6 +156,7 @@ class Binder {
   Result<Operand> BindRounding(const AstNode& n);
   Result<Operand> BindTextFunction(const AstNode& n, Op op);
   Result<Operand> BindConcat(const AstNode& n);
+  Result<Operand> BindRegexValue(const AstNode& n);
   Result<Operand> BindVariantGet(const AstNode& n);
   Result<ExprPtr> BindIntersectsExtent(const AstNode& n);
   Result<ExprPtr> BindCall(const AstNode& n);

@@ -115,7 +115,8 @@ Result<Vec> Evaluator::Eval(const Expr& e) {
     case Op::kSubstring:
     case Op::kTrim:
     case Op::kStrpos:
-    case Op::kReplace: return EvalStringFunction(e);
+    case Op::kReplace:
+    case Op::kRegexValue: return EvalStringFunction(e);
     case Op::kConcat: return EvalConcat(e);
     case Op::kAbs: return EvalAbs(e);
     case Op::kFloatTest: return EvalFloatTest(e);

@@ -149,6 +149,13 @@ Result<Vec> Evaluator::EvalStringFunction(const Expr& e) {
       case Op::kSubstring: *data += substring.Apply(v); break;
       case Op::kTrim: *data += Trimmed(v, argument(0), left, right); break;
       case Op::kReplace: AppendReplaced(v, argument(0), argument(1), data); break;
+      case Op::kRegexValue:
+        if (e.list.empty() || e.list[0].kind == Value::Kind::kBytes) {
+          e.regex->AppendReplaced(v, argument(0), data);
+        } else {
+          e.regex->AppendExtracted(v, static_cast<int>(e.list[0].i), data);
+        }
+        break;
       default: AppendCaseMapped(v, e.op == Op::kUpper, data);
     }
   });

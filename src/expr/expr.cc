@@ -80,6 +80,7 @@ std::string Operand(const Expr& e, const BoundFilter& filter) {
     case Op::kTrim:
     case Op::kStrpos:
     case Op::kReplace:
+    case Op::kRegexValue:
     case Op::kSubstring:
     case Op::kFloatTest:
     case Op::kRegexMatch:
@@ -241,6 +242,13 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
                         ToString(*e.children[0], filter);
       if (e.op == Op::kStrpos) out += ", " + DebugString(Value::Bytes(e.pattern));
       for (const Value& v : e.list) out += ", " + DebugString(v);
+      return out + ")";
+    }
+    case Op::kRegexValue: {
+      std::string out = e.pattern + "(" + ToString(*e.children[0], filter) + ", " +
+                        DebugString(Value::Bytes(e.regex->pattern()));
+      for (const Value& v : e.list) out += ", " + DebugString(v);
+      if (!e.regex->options().empty()) out += ", " + DebugString(Value::Bytes(e.regex->options()));
       return out + ")";
     }
     case Op::kConcat: {

@@ -43,6 +43,8 @@
 //   kReplace: one string child, `list` {from, to} as bytes; a string (AppendReplaced)
 //   kConcat: two or more string children; `pattern` "||" (NULL where any is NULL) or "concat"
 //        (NULLs skipped: never NULL)
+//   kRegexValue: one string child and `regex`; `pattern` "regexp_extract" with `list` {group}
+//        (Int) or "regexp_replace" with `list` {rewrite} (Bytes); a string (regex.h)
 //   kAddInterval: one date32 or timestamp child plus interval_sign (+1, -1) times `interval`,
 //        as DuckDB adds (interval.h AddInterval: months, then days, then microseconds); a
 //        timestamp of microseconds (of the child's zone; a nanosecond child truncated to
@@ -158,6 +160,7 @@ enum class Op : uint8_t {
   kStrpos,
   kReplace,
   kConcat,
+  kRegexValue,
 };
 
 struct Expr {
@@ -171,7 +174,7 @@ struct Expr {
   std::vector<variant::PathStep> variant_path;  // kVariantGet
   variant::SqlType variant_type = variant::SqlType::kVarchar;  // kVariantGet
   bool geography = false;                                      // kIntersectsExtent
-  std::shared_ptr<const Regex> regex;                          // kRegexMatch
+  std::shared_ptr<const Regex> regex;                          // kRegexMatch, kRegexValue
   Interval interval;                                           // kAddInterval
   int interval_sign = 1;                                       // kAddInterval
   std::vector<std::shared_ptr<const Expr>> children;

@@ -220,6 +220,7 @@ class Prover {
       case Op::kStrpos:
       case Op::kReplace:
       case Op::kConcat:
+      case Op::kRegexValue:
       case Op::kSubstring:
       case Op::kVariantGet:
       case Op::kGuarded: {
@@ -295,6 +296,7 @@ class Prover {
       case Op::kStrpos:
       case Op::kReplace:
       case Op::kConcat:
+      case Op::kRegexValue:
       case Op::kSubstring: return Unknown();
       case Op::kRound: return Round(e);
       case Op::kAddInterval: return AddInterval(e);

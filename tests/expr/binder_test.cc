@@ -19,7 +19,8 @@ constexpr std::string_view kNotACondition =
     " or not a condition (conditions: starts_with, ends_with, contains, prefix, suffix, "
     "regexp_matches, regexp_full_match, st_intersects_extent; values: abs, coalesce, ifnull, "
     "greatest, least, floor, ceil, round, trunc, length, lower, upper, strlen, octet_length, "
-    "trim, strpos, replace, concat, year, month, day, ..., date_part, date_trunc, variant_get)";
+    "trim, strpos, replace, concat, regexp_extract, regexp_replace, year, month, day, ..., "
+    "date_part, date_trunc, variant_get)";
 
 class ExprBinderTest : public ::testing::Test {
  protected:

@@ -384,6 +384,27 @@ TEST_F(ExprEvaluateTest, RegularExpressionsAsDuckDB) {
   }
 }
 
+// regexp_extract (the group of the first match, '' without one) and regexp_replace (the first
+// match, every one with 'g'; \1 in the rewrite): results taken from DuckDB 1.5.
+TEST_F(ExprEvaluateTest, RegexpExtractAndReplaceAsDuckDB) {
+  Set("name", MakeStrings({"abc123def45", "xyz", kNull, "ABC9"}));
+  EXPECT_EQ(Eval("regexp_extract(name, '\\d+') = '123'"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_extract(name, '([a-z]+)(\\d+)', 2) = '123'"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_extract(name, '\\d+') = ''"), (Rows{0, 1, 0, 0}));
+  EXPECT_EQ(Eval("regexp_extract(name, 'b', 0, 'i') = 'B'"), (Rows{0, 0, 0, 1}));
+  EXPECT_EQ(Eval("regexp_extract(name, '(b)', 3) = ''"), (Rows{1, 1, 0, 1}));
+  EXPECT_EQ(Eval("regexp_replace(name, '\\d+', '#') = 'abc#def45'"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_replace(name, '\\d+', '#', 'g') = 'abc#def#'"), (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_replace(name, '([a-z]+)(\\d+)', '\\2-\\1') LIKE '123-abc%'"),
+            (Rows{1, 0, 0, 0}));
+  EXPECT_EQ(Eval("regexp_replace(name, 'x', NULL) IS NULL"), (Rows{1, 1, 1, 1}));
+  for (const char* bad :
+       {"regexp_replace(name, '(a)', '\\2') = 'a'", "regexp_extract(name, 'a', 'b') = 'a'",
+        "regexp_extract(name, '(') = ''", "regexp_extract(name, 'a', 10) = ''"}) {
+    EXPECT_FALSE(Try(bad).ok()) << bad;
+  }
+}
+
 // DuckDB's other literal substring tests: the needle is bytes, '%' and '_' included; the empty
 // one is in every string; NULL in, NULL out.
 TEST_F(ExprEvaluateTest, EndsWithContainsAndTheirAliases) {

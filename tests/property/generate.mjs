@@ -742,7 +742,10 @@ function atom(rng, ctx) {
       let re = piece.map((ch) => rng.pick([quote(ch), quote(ch), '.', '.?', `[${quote(ch)}x]`])).join('');
       if (rng.chance(0.3)) re = rng.pick([`^${re}`, `${re}$`, `(${re})+`, `${re}|${quote(chars[0] ?? 'a')}`, `.*${re}.*`]);
       const options = rng.pick(['', '', `, 'i'`, `, 'c'`, `, 's'`, `, 'ci'`, `, 'l'`]);
-      switch (rng.int(0, 3)) {
+      switch (rng.int(0, 4)) {
+        case 4: return rng.chance(0.5)
+          ? `regexp_extract(${x}, ${sqlStr(`(${re})`)}, ${rng.pick([0, 1, 2])}) ${rng.pick(CMP)} ${sqlStr(piece.join(''))}`
+          : `regexp_replace(${x}, ${sqlStr(re)}, ${sqlStr(rng.pick(['', '#', '<\\0>']))}${rng.pick(['', ", 'g'", ", 'gi'"])}) ${rng.pick(CMP)} ${sqlStr(chars.join(''))}`;
         case 0: return `${rng.chance(0.2) ? 'NOT ' : ''}regexp_matches(${x}, ${sqlStr(re)}${options})`;
         case 1: return `regexp_full_match(${x}, ${sqlStr(re)}${options})`;
         case 2: return `${x} ${rng.pick(['~', '!~'])} ${sqlStr(re)}`;

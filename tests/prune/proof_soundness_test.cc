@@ -179,6 +179,7 @@ Value Eval(const expr::Expr& e, const Row& row) {
     case Op::kStrpos:
     case Op::kReplace:
     case Op::kConcat:
+    case Op::kRegexValue:
     case Op::kSubstring:
     case Op::kFloatTest:
     case Op::kRegexMatch:
