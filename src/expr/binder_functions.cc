@@ -567,7 +567,7 @@ Result<Operand> Binder::BindRegexValue(const AstNode& n) {
   if (!compiled.ok()) return ErrorAt(args[0].pos, n.name + ": " + compiled.status().message());
   Value argument = Value::Int(0);
   if (extract && args.size() >= 2) {
-    if (args[1].literal.i < 0 || args[1].literal.i > 9) {
+    if (args[1].literal.i < 0 || args[1].literal.i > Regex::kMaxGroup) {
       return ErrorAt(args[1].pos, "regexp_extract: the group must be between 0 and 9");
     }
     argument = Value::Int(args[1].literal.i);
@@ -705,7 +705,7 @@ Result<Operand> Binder::BindRounding(const AstNode& n) {
       case Literal::Kind::kNull:
       case Literal::Kind::kInteger: return x;
       case Literal::Kind::kDecimal:
-        lit.i = RoundDecimal(rounding, lit.i, lit.scale);
+        lit.i = RoundDecimal(rounding, lit.i, cast::PowerOfTen(lit.scale).value_or(1));
         lit.kind = Literal::Kind::kInteger;
         lit.scale = 0;
         break;

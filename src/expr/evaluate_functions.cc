@@ -396,8 +396,8 @@ Result<Vec> Evaluator::EvalRound(const Expr& e) {
         values[i] = static_cast<T>(RoundFloat(*rounding, static_cast<double>(in[i])));
       }
     } else {
-      const int32_t scale = e.children[0]->type->scale;
-      for (int64_t i = 0, n = n_; i < n; ++i) values[i] = RoundDecimal(*rounding, in[i], scale);
+      const int128 unit = cast::PowerOfTen(e.children[0]->type->scale).value_or(1);
+      for (int64_t i = 0, n = n_; i < n; ++i) values[i] = RoundDecimal(*rounding, in[i], unit);
     }
   };
   switch (a.phys) {

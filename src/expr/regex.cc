@@ -2,8 +2,8 @@
 
 #include <re2/re2.h>
 
+#include <array>
 #include <utility>
-#include <vector>
 
 namespace pqsift::expr {
 
@@ -56,9 +56,9 @@ bool Regex::Matches(std::string_view value) const {
 
 void Regex::AppendExtracted(std::string_view value, int group, std::string* out) const {
   if (group < 0 || group > re_->NumberOfCapturingGroups()) return;
-  std::vector<re2::StringPiece> groups(static_cast<size_t>(group) + 1);
-  if (!re_->Match(re2::StringPiece(value.data(), value.size()), 0, value.size(), RE2::UNANCHORED,
-                  groups.data(), group + 1)) {
+  std::array<re2::StringPiece, kMaxGroup + 1> groups;  // on the stack: called per row
+  if (group > kMaxGroup || !re_->Match(re2::StringPiece(value.data(), value.size()), 0,
+                                       value.size(), RE2::UNANCHORED, groups.data(), group + 1)) {
     return;
   }
   const re2::StringPiece& g = groups[static_cast<size_t>(group)];

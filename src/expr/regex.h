@@ -38,6 +38,9 @@ class Regex {
 
   bool Matches(std::string_view value) const;
 
+  // The largest capture group regexp_extract takes (the binder's bound, as \0..\9 in rewrites).
+  static constexpr int kMaxGroup = 9;
+
   // regexp_extract(value, pattern, group): appends capture group `group` (0: the whole match)
   // of the first match, nothing when there is none or no such group.
   void AppendExtracted(std::string_view value, int group, std::string* out) const;

@@ -36,11 +36,10 @@ inline double RoundFloat(Rounding r, double x) {
   return x;
 }
 
-// The unscaled decimal `v` of scale `scale` (0..38) rounded to an integer (scale 0). Cannot
-// overflow: |v| < 10^38 and the result is no larger in magnitude than |v| / 10^scale + 1.
-inline int128 RoundDecimal(Rounding r, int128 v, int32_t scale) {
-  int128 unit = 1;
-  for (int32_t k = 0; k < scale; ++k) unit *= 10;
+// The unscaled decimal `v` whose scale is `unit` (10^scale, cast.h PowerOfTen: computed once
+// per column, not per value) rounded to an integer (scale 0). Cannot overflow: |v| < 10^38 and
+// the result is no larger in magnitude than |v| / unit + 1.
+inline int128 RoundDecimal(Rounding r, int128 v, int128 unit) {
   if (unit == 1) return v;
   const int128 q = v / unit;  // toward zero
   const int128 rest = v % unit;

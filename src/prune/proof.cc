@@ -614,13 +614,13 @@ class Prover {
     if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
     const std::optional<expr::Rounding> rounding = expr::RoundingNamed(e.pattern);
     if (!rounding) return Unknown();
-    const int32_t scale = e.children[0]->type->scale;
+    const int128 unit = PowerOfTen(e.children[0]->type->scale).value_or(1);
     auto image = [&](const Value* v) -> const Value* {
       if (v == nullptr) return nullptr;
       if (v->kind == Value::Kind::kFloat)
         return Keep(Value::Float(expr::RoundFloat(*rounding, v->f)));
       if (v->kind == Value::Kind::kInt)
-        return Keep(Value::Int(expr::RoundDecimal(*rounding, v->i, scale)));
+        return Keep(Value::Int(expr::RoundDecimal(*rounding, v->i, unit)));
       return nullptr;
     };
     return MapRanges(Values(*e.children[0]), [&](const Range& r) {
