@@ -30,7 +30,7 @@ from ._errors import (
     _BY_STATUS_CODE,
 )
 from ._scan import (STORAGE_KEYS, Batch, Field, Scan, Split, count, inspect, partition_fields,
-                    scan, splits)
+                    read_parquet, scan, splits)
 from ._write import write
 
 __version__ = _pqsift.__version__
@@ -69,6 +69,7 @@ __all__ = [
     "count",
     "inspect",
     "partition_fields",
+    "read_parquet",
     "scan",
     "splits",
     "tune_allocator",

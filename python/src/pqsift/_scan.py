@@ -7,6 +7,7 @@ import os
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _convert
+from . import _filters
 from . import _pqsift
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -78,6 +79,7 @@ def _options(
     row_index: Union[None, bool, str] = None,
     filename: Union[None, bool, str] = None,
     storage: Optional[Dict[str, Any]] = None,
+    filters: Any = None,
 ) -> Dict[str, Any]:
     if isinstance(columns, str):
         columns = [columns]
@@ -90,6 +92,7 @@ def _options(
     return {
         "columns": list(columns) if columns is not None else None,
         "filter": filter,
+        "filters": filters,  # translated into "filter" before the scan opens (_resolve_filters)
         "order_by": order_by,
         "limit": limit,
         "threads": threads,
@@ -103,6 +106,27 @@ def _options(
         "filename": _virtual_name(filename, "filename"),
         "storage": _storage(storage),
     }
+
+
+def _resolve_filters(paths: List[str], split: Optional[Tuple[str, int, int]],
+                     options: Dict[str, Any]) -> Dict[str, Any]:
+    """``options`` with their ``filters`` (pyarrow's form) joined to their ``filter`` text. The
+    columns' types are read (the footers' schema, without the filter or the projection) only
+    when a comparison needs them: ``>`` and ``>=`` on a float column exclude NaN, as pyarrow's
+    do, where the filter language orders NaN above every number (DuckDB's rule)."""
+    resolved = dict(options)
+    filters = resolved.pop("filters", None)
+
+    def column_types() -> Dict[str, str]:
+        plain = dict(resolved, filter=None, columns=None, threads=1, limit=None, order_by=None)
+        handle = _pqsift.ScanHandle(paths, split, plain)
+        try:
+            return {name: type_ for name, type_, _ in handle.fields()}
+        finally:
+            handle.close()
+
+    resolved["filter"] = _filters.combine(resolved.get("filter"), filters, column_types)
+    return resolved
 
 
 # scan(storage=...)'s settings: the command line's remote flags (docs/cli.md), by type.
@@ -163,6 +187,7 @@ def scan(
     row_index: Union[None, bool, str] = None,
     filename: Union[None, bool, str] = None,
     storage: Optional[Dict[str, Any]] = None,
+    filters: Any = None,
 ) -> "Scan":
     """A lazy scan of Parquet files: nothing is read until its result is asked for.
 
@@ -174,6 +199,12 @@ def scan(
         filter: a predicate in pqsift's filter language (SQL-like, ``"id BETWEEN 1 AND 9 AND
             region = 'eu'"``): only matching rows are returned, and the files, row groups and
             pages that cannot match are never read.
+        filters: the same in pyarrow's, pandas' and Dask's form, a list of ``(column, op,
+            value)`` tuples that must all hold, or a list of such lists of which one must
+            (``[("region", "in", ["eu", "us"]), ("day", ">=", datetime.date(2026, 1, 5))]``);
+            with ``filter`` too, both must hold. Operators ``= == != < <= > >= in``, ``not
+            in``, ``is``/``is not`` None; values Python, numpy and pandas scalars
+            (docs/python.md).
         order_by: with ``limit`` K, the first K rows in this order (``"ts DESC, id"``).
         limit: at most this many rows.
         threads: decoding threads (default: one per core).
@@ -205,7 +236,7 @@ def scan(
         raise ValueError("a split names its file: give paths or split, not both")
     options = _options(
         columns, filter, order_by, limit, threads, batch_size, prune, partition_schema,
-        hive_partitioning, use_manifest, verify_crc, row_index, filename, storage,
+        hive_partitioning, use_manifest, verify_crc, row_index, filename, storage, filters,
     )
     return Scan(path_list, split_tuple, options)
 
@@ -284,12 +315,19 @@ class Scan:
         self._last_trace: List[Tuple[int, int]] = []
 
     def _handle(self, **overrides: Any) -> Any:
-        options = dict(self._options, **overrides)
+        options = dict(self._resolved_options(), **overrides)
         handle = _pqsift.ScanHandle(self._paths, self._split, options)
         if self._trace_gil:
             handle.set_trace(True)
         self._last = handle
         return handle
+
+    def _resolved_options(self) -> Dict[str, Any]:
+        """The options with ``filters=`` translated into the filter text, the first time the
+        scan opens (the translation may need the columns' types: _resolve_filters)."""
+        if "filters" in self._options:
+            self._options = _resolve_filters(self._paths, self._split, self._options)
+        return self._options
 
     def _finished(self, handle: Any) -> None:
         if self._trace_gil:
@@ -299,7 +337,8 @@ class Scan:
     @property
     def schema(self) -> List[Field]:
         """The result's columns (opens the scan: reads the footers and plans)."""
-        handle = _pqsift.ScanHandle(self._paths, self._split, dict(self._options, threads=1))
+        handle = _pqsift.ScanHandle(self._paths, self._split,
+                                    dict(self._resolved_options(), threads=1))
         try:
             return [Field(*f) for f in handle.fields()]
         finally:
@@ -431,9 +470,22 @@ class Scan:
         return f"<pqsift.Scan {what}{extra}>"
 
 
+def read_parquet(paths: Paths, columns: Optional[Sequence[str]] = None, filters: Any = None, *,
+                 filter: Optional[str] = None,  # noqa: A002
+                 date_as_object: bool = True, timestamp_as_object: bool = False,
+                 maps_as_pydicts: Optional[str] = None, **options: Any) -> Any:
+    """A pandas DataFrame of the files, as ``pandas.read_parquet(paths, columns=...,
+    filters=...)`` reads one: ``scan(paths, columns, filter=filter, filters=filters,
+    **options).to_pandas(...)``. ``filters`` in pyarrow's form (see scan()), ``filter`` as text;
+    other keywords as for scan(), the type options as for ``Scan.to_pandas``."""
+    return scan(paths, columns, filter=filter, filters=filters, **options).to_pandas(
+        date_as_object=date_as_object, timestamp_as_object=timestamp_as_object,
+        maps_as_pydicts=maps_as_pydicts)
+
+
 def count(paths: Paths, filter: Optional[str] = None, **options: Any) -> int:  # noqa: A002
-    """The number of rows of the files where ``filter`` is true (``pqsift count``); keyword
-    options as for scan()."""
+    """The number of rows of the files where ``filter`` (and ``filters=``, if given) is true
+    (``pqsift count``); keyword options as for scan()."""
     return scan(paths, filter=filter, **options).count()
 
 
@@ -445,8 +497,9 @@ def splits(paths: Paths, target_bytes: int = 128 << 20, filter: Optional[str] = 
     ``pqsift.scan(split=s)``."""
     if target_bytes <= 0:
         raise ValueError("target_bytes must be > 0")
-    keyword = _options(filter=filter, **options)
-    return [Split(*s) for s in _pqsift.splits(_paths(paths), int(target_bytes), keyword)]
+    path_list = _paths(paths)
+    keyword = _resolve_filters(path_list, None, _options(filter=filter, **options))
+    return [Split(*s) for s in _pqsift.splits(path_list, int(target_bytes), keyword)]
 
 
 def inspect(path: PathLike, storage: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
@@ -458,4 +511,6 @@ def inspect(path: PathLike, storage: Optional[Dict[str, Any]] = None) -> Dict[st
 
 def partition_fields(paths: Paths, **options: Any) -> List[Tuple[str, str]]:
     """The hive partition keys of a dataset and their types (as partition_schema takes them)."""
-    return [tuple(p) for p in _pqsift.partition_fields(_paths(paths), _options(**options))]
+    path_list = _paths(paths)
+    keyword = _resolve_filters(path_list, None, _options(**options))
+    return [tuple(p) for p in _pqsift.partition_fields(path_list, keyword)]

@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from . import _pqsift
 from ._errors import InvalidArgumentError
 from . import _convert
-from ._scan import Paths, Split, _options, _paths, scan
+from ._scan import Paths, Split, _options, _paths, _resolve_filters, scan
 
 __all__ = ["read_parquet"]
 
@@ -115,6 +115,7 @@ def read_parquet(
     split_bytes: int = 64 << 20,
     index: Optional[str] = None,
     *,
+    filters: Any = None,
     partition_schema: Optional[Any] = None,
     hive_partitioning: bool = True,
     use_manifest: bool = True,
@@ -134,6 +135,9 @@ def read_parquet(
         columns: the columns to read (projection pushed into every partition's scan).
         filter: pqsift's filter language; files and row groups that cannot match are pruned
             before partitions are made, the rest filtered row by row on the workers.
+        filters: the same as Dask's and pyarrow's list of ``(column, op, value)`` tuples (or a
+            list of such lists: OR of ANDs), as for ``pqsift.scan``; with ``filter`` too, both
+            must hold.
         split_bytes: about this many bytes of column data per partition: larger files are split
             (row groups are never cut, so a partition holds at least one row group), smaller
             ones grouped.
@@ -169,6 +173,9 @@ def read_parquet(
     pandas_options = dict(date_as_object=date_as_object, timestamp_as_object=timestamp_as_object,
                           maps_as_pydicts=maps_as_pydicts)
 
+    # One filter text for the client's plan and the workers' scans.
+    filter = _resolve_filters(  # noqa: A001
+        path_list, None, _options(filter=filter, filters=filters, **dataset_options))["filter"]
     # One listing for the partition keys, the splits and the schema (the client's planning is
     # serial time before any worker starts).
     keys, raw_parts, names, empty = _pqsift.partition_plan(
