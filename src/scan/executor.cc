@@ -10,18 +10,13 @@
 #include <optional>
 #include <set>
 
-#include "column/leaf_reader.h"
-#include "expr/binder.h"
-#include "format/page_index_store.h"
 #include "io/async_wave.h"
 #include "scan/column_resolver.h"
-#include "scan/dictionary_store.h"
+#include "scan/executor_state.h"
 #include "scan/limit.h"
-#include "scan/page_fetch.h"
 #include "scan/page_locations.h"
 #include "scan/planned_file.h"
 #include "scan/planner.h"
-#include "scan/public_plan.h"
 #include "scan/row_group_data.h"
 #include "scan/runtime_check.h"
 #include "scan/slice.h"
@@ -84,114 +79,6 @@ int64_t TaskOrder(const ScanSlice& slice, bool ahead) {
 }
 
 }  // namespace
-
-struct Executor::State {
-  ScanOptions options;
-  // Built while the scan opens, on the caller's thread; read-only (and shared with the row
-  // groups as const) from the first launch on.
-  std::vector<std::shared_ptr<PlannedFile>> files;
-  // The columns the filter binds to and the projection resolves in (scan/scan_input.h); null
-  // in `input`: the first file's, and then every file must hold every column read.
-  std::shared_ptr<const Schema> tree;
-  bool missing_columns_are_null = false;
-  std::vector<std::string> partition_columns;
-  DatasetCounts dataset_counts;
-  std::vector<UnopenedFile> unopened;       // the dataset's files pruned before opening
-  std::shared_ptr<IoCounters> io;           // the files' shared counters (null: each file's own)
-  IoStats footer_io;                        // what opening the files and their footers cost
-  std::vector<DecodedColumn> columns;       // the output columns: path and the scan's type
-  std::optional<expr::BoundFilter> filter;  // bound against `tree`
-  std::shared_ptr<const BatchSchema> schema;
-  prune::AccessPlan plan;
-  std::vector<RowGroupSlicer> slicers;  // in reading order
-  size_t next_slicer = 0;
-  std::deque<std::shared_ptr<SliceResult>> in_flight;
-  // Remote files: slices made ahead of their launch, their bytes being fetched (PrefetchAhead),
-  // and what every fetch ahead holds against ScanOptions::prefetch_bytes.
-  bool look_ahead = false;
-  std::deque<ScanSlice> ahead;
-  size_t slices_per_wave = 1;  // of the next wave started ahead (PrefetchAhead)
-  std::shared_ptr<io::PrefetchLedger> prefetch;
-  std::deque<std::shared_ptr<RecordBatch>> ready;
-  std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
-  std::optional<ScanLimit> limit;
-  uint64_t row_groups_read = 0;
-  int64_t launches = 0;  // slices launched so far
-  double plan_seconds = 0;
-  std::vector<std::shared_ptr<RowGroupData>> row_groups;  // every one the slices read
-  DecodeCounters counters;
-  std::optional<SliceDecoder> decoder;
-  // The runtime filter bound to each file, for the version last seen: proofs use `bound`, rows
-  // are evaluated with `filter`.
-  struct RuntimeBinding {
-    uint64_t version = 0;
-    BoundRuntimeFilter bound;
-    std::shared_ptr<const SliceFilter> filter;
-  };
-  std::vector<RuntimeBinding> runtime;
-  uint64_t runtime_row_groups_skipped = 0;
-  uint64_t runtime_pages_skipped = 0;
-  // The tasks submit through `workers`, not `pool`: tasks that run while the pool is destroyed
-  // (joining its workers) still submit the tasks they lead to, and the pool runs them.
-  ThreadPool* workers = nullptr;
-  std::unique_ptr<ThreadPool> pool;  // last: destroyed first, joining the workers
-
-  ~State() {
-    pool.reset();  // the tasks run (cancelled) and hand their readers on
-    ahead.clear();
-    // Reads in flight call back into their files: the files stay until they have ended.
-    if (prefetch) prefetch->WaitIdle();
-    // Steps that never got their turn hold slices, which hold their row group.
-    for (const auto& row_group : row_groups) row_group->Abandon();
-  }
-
-  std::string Where() const {
-    return missing_columns_are_null || files.empty() ? std::string("dataset")
-                                                     : files.front()->metadata->file_name();
-  }
-  Status Resolve();
-  Status Plan();
-  Status LoadOffsetIndexes();
-  Status LoadRuntimeEvidence();
-  void OrderSlices();
-  Result<bool> ApplyRuntimeFilter(ScanSlice& slice);
-  // No columns projected: `rows` rows as batches without columns, so counts stay right.
-  void PushRowsWithoutColumns(int64_t rows) {
-    for (int64_t done = 0; done < rows; done += options.batch_size) {
-      auto batch = std::make_shared<RecordBatch>();
-      batch->schema = schema;
-      batch->num_rows = std::min(options.batch_size, rows - done);
-      ready.push_back(std::move(batch));
-    }
-  }
-  std::optional<ScanSlice> NextSlice();
-  std::optional<ScanSlice> MakeSlice();
-  void PrefetchAhead();
-  // Adds to a wave (`rows`: its slices' rows, the first given) the next slices of `slicer`, as
-  // many as join it (slices_per_wave at most, while its bytes stay under the wave's share of
-  // the budget), into `wave`; false when the slicer has no slice left.
-  bool FillWave(RowGroupSlicer& slicer, size_t slices_per_wave, std::deque<ScanSlice>* wave,
-                std::vector<const prune::RowSelection*>* rows) const;
-  // The slicer of a row group the plan reads.
-  RowGroupSlicer SlicerOf(std::shared_ptr<RowGroupData> data,
-                          const prune::RowGroupPlan& rg_plan) const;
-  // What PrefetchAhead will fetch of the remote files (ScanEstimate::remote_requests, waves).
-  void ForecastPrefetch(ScanEstimate* out) const;
-  void Launch(const ScanSlice& launched);
-  bool SubmitWhenReady(const ScanSlice& slice, int role,
-                       const std::vector<const DecodedColumn*>& columns, int64_t first_row,
-                       std::function<void()> task) const;
-  void CountFirstTasks(const ScanSlice& slice, SliceResult* result) const;
-  void SubmitOutputColumns(const ScanSlice& slice, prune::RowSelection rows,
-                           const std::shared_ptr<const FilterWindows>& decoded,
-                           const std::shared_ptr<SliceResult>& result);
-  column::PageReaderOptions page_options() const {
-    column::PageReaderOptions o;
-    o.verify_crc = options.verify_crc;
-    o.max_page_bytes = options.max_page_bytes;
-    return o;
-  }
-};
 
 // The output columns, the filter and the runtime filter's columns, in the scan's schema and in
 // each file (scan/column_resolver.h).
@@ -412,14 +299,6 @@ std::optional<ScanSlice> Executor::State::NextSlice() {
   }
   return MakeSlice();
 }
-
-// Slices made ahead of their launch at most (their bytes bounded by ScanOptions::prefetch_bytes
-// too): a latency of 50 ms hides behind a few slices' decoding; more would only hold memory.
-constexpr size_t kMaxSlicesAhead = 32;
-// The slices of a row group fetched in one wave at most, and the bytes of its slices but the
-// last at most (a fraction of the prefetch budget, so several waves are in flight).
-constexpr size_t kMaxSlicesPerWave = 8;
-constexpr uint64_t kWaveBudgetShare = 4;
 
 // Remote files: the next slices are made before their launch and their bytes fetched
 // (io/async_wave.h) while the slices before them decode, as long as the ledger has room: the
@@ -833,163 +712,5 @@ const std::shared_ptr<const ParquetMetadata>& Executor::file_metadata(size_t f) 
 }
 
 const std::string& Executor::file_source(size_t f) const { return state_->files[f]->source; }
-
-AccessPlan Executor::PublicPlan() const {
-  const State& s = *state_;
-  return MakePublicPlan({&s.plan, s.files, s.unopened, s.options.filter, stats(), Estimate()});
-}
-
-ScanEstimate Executor::Estimate() const {
-  ScanEstimate out;
-  const State& s = *state_;
-  for (size_t f = 0; f < s.files.size(); ++f) {
-    const auto& file = *s.files[f];
-    const auto& row_groups = file.metadata->file().row_groups;
-    for (size_t g = 0; g < row_groups.size(); ++g) {
-      const prune::RowGroupPlan& rg = s.plan.files[f].row_groups[g];
-      if (rg.rows.empty()) continue;
-      ++out.row_groups_to_read;
-      out.rows_to_read += rg.rows.row_count();
-      for (int32_t leaf : file.leaves) {
-        const ColumnChunk& chunk = row_groups[g].columns[leaf];
-        if (!chunk.meta_data) continue;
-        auto range = column::ColumnChunkRange(*chunk.meta_data, file.file->size(), "");
-        if (!range.ok()) continue;
-        // The bytes read with the footer reach the end of the file: only what lies before them
-        // is still to read.
-        ByteRange cached = file.metadata->cached_range();
-        auto before_cache = [&](const ByteRange& r) {
-          return r.offset >= cached.offset ? 0 : std::min(r.end(), cached.offset) - r.offset;
-        };
-        const format::OffsetIndex* index =
-            rg.decision() == prune::Decision::kSelection && file.page_indexes
-                ? file.page_indexes->offset_index(g, leaf)
-                : nullptr;
-        std::optional<PageFetch> pages;
-        if (index != nullptr && before_cache(*range) == range->length) {
-          pages = PlanPageFetch(*range, *index, row_groups[g].num_rows, rg.rows);
-        }
-        if (!pages) {
-          out.bytes_to_read += before_cache(*range);
-          if (before_cache(*range) > 0) ++out.ranges_to_read;
-          continue;
-        }
-        for (const ByteRange& r : pages->reads) {
-          out.bytes_to_read += before_cache(r);
-          if (before_cache(r) > 0) ++out.ranges_to_read;
-        }
-      }
-    }
-  }
-  s.ForecastPrefetch(&out);
-  return out;
-}
-
-// PrefetchAhead's waves replayed on slicers and row group data of their own, nothing read:
-// the same slices, the same grouping (the ramp, the wave's share of the budget), the same
-// reads (RowGroupData::PlanWave), merged as the store merges them. Exact for a fixed plan as
-// long as the scan's earlier waves are still held when a later one starts (they are unless
-// the decoding catches up with the prefetch, which then reads for itself). The replay stops
-// after kMaxForecastSlices slices (then a lower bound): a footer claiming billions of rows
-// costs no more.
-void Executor::State::ForecastPrefetch(ScanEstimate* out) const {
-  constexpr size_t kMaxForecastSlices = size_t{1} << 16;
-  if (!look_ahead) return;
-  size_t slices = 0;
-  size_t slices_per_wave = 1;  // the ramp, as PrefetchAhead's
-  for (size_t f = 0; f < files.size(); ++f) {
-    const std::shared_ptr<const PlannedFile>& file = files[f];
-    if (!file->file->remote()) continue;
-    for (size_t g = 0; g < file->metadata->file().row_groups.size(); ++g) {
-      const prune::RowGroupPlan& rg_plan = plan.files[f].row_groups[g];
-      if (rg_plan.rows.empty()) continue;
-      auto data = std::make_shared<RowGroupData>(file, g, file->leaves);
-      RowGroupSlicer slicer = SlicerOf(data, rg_plan);
-      std::vector<ByteRange> earlier;
-      for (std::optional<ScanSlice> first = slicer.Next(); first; first = slicer.Next()) {
-        if (slices >= kMaxForecastSlices) return;
-        std::deque<ScanSlice> wave;
-        wave.push_back(std::move(*first));
-        std::vector<const prune::RowSelection*> rows{&wave.back().rows};
-        FillWave(slicer, slices_per_wave, &wave, &rows);
-        slices += rows.size();
-        std::vector<ByteRange> reads = data->PlanWave(rows, &earlier);
-        if (!reads.empty()) {
-          out->remote_requests += file->file->CountRequests(reads);
-          ++out->remote_waves;
-        }
-        slices_per_wave = std::min(slices_per_wave * 2, kMaxSlicesPerWave);
-      }
-    }
-  }
-}
-
-ScanStats Executor::stats() const {
-  const State& s = *state_;
-  ScanStats out;
-  out.files_total = s.dataset_counts.files_total;
-  out.files_skipped_by_partition = s.dataset_counts.files_skipped_by_partition;
-  out.files_skipped_by_manifest = s.dataset_counts.files_skipped_by_manifest;
-  out.footers_read = s.dataset_counts.footers_read;
-  out.files_counted_by_manifest = s.dataset_counts.files_counted_by_manifest;
-  for (const auto& f : s.files) {
-    IoStats io = f->file->stats();
-    out.files += 1;
-    out.file_bytes += f->file->size();
-    out.bytes_read += io.bytes_read;
-    out.read_requests += io.read_requests;
-    out.retries += io.retries;
-    out.row_groups += f->metadata->num_row_groups();
-    out.rows_total += f->metadata->num_rows();
-  }
-  for (const prune::FilePlan& file : s.plan.files) {
-    for (const prune::RowGroupPlan& rg : file.row_groups) {
-      if (rg.rows.empty()) ++out.row_groups_skipped;
-      if (!rg.rows.empty() && rg.fully_matched) ++out.row_groups_fully_matched;
-    }
-  }
-  out.row_groups_read = s.row_groups_read;
-  out.row_groups_skipped_at_runtime = s.runtime_row_groups_skipped;
-  out.pages_skipped_at_runtime = s.runtime_pages_skipped;
-  out.pages_read = static_cast<uint64_t>(s.counters.pages.decoded.load());
-  int64_t pages_not_fetched = 0;
-  for (const auto& row_group : s.row_groups) {
-    row_group->CountPagesNotFetched(&pages_not_fetched, &out.bytes_not_fetched);
-  }
-  out.pages_not_fetched = static_cast<uint64_t>(pages_not_fetched);
-  out.pages_decompressed = static_cast<uint64_t>(s.counters.pages.decompressed.load());
-  out.bytes_decompressed = static_cast<uint64_t>(s.counters.pages.bytes_decompressed.load());
-  out.pages_total = out.pages_read + static_cast<uint64_t>(s.counters.pages.passed_over.load()) +
-                    out.pages_not_fetched;
-  out.rows_decoded = s.counters.rows_decoded.load();
-  out.rows_returned = s.limit->rows_returned();
-  out.plan_seconds = s.plan_seconds;
-  out.filter_seconds = static_cast<double>(s.counters.filter_nanos.load()) * 1e-9;
-  out.decode_seconds = static_cast<double>(s.counters.decode_nanos.load()) * 1e-9;
-  for (const auto& f : s.files) {
-    if (f->dictionaries) out.evidence_bytes_reused += f->dictionaries->bytes_reused();
-  }
-  for (const prune::StageReport& r : s.plan.stages) {
-    out.stages.push_back({r.stage, static_cast<uint64_t>(r.row_groups_considered),
-                          static_cast<uint64_t>(r.row_groups_skipped),
-                          static_cast<uint64_t>(r.row_groups_fully_matched), r.rows_pruned,
-                          r.bytes_read, r.seconds, r.requests, r.round_trips, r.waves, r.retries,
-                          r.io_wait_seconds});
-  }
-  if (s.io) {
-    IoStats io = s.io->Snapshot();
-    out.round_trips = io.round_trips;
-    out.waves = io.waves;
-    out.io_wait_seconds = io.wait_seconds;
-    out.io_busy_seconds = io.busy_seconds;
-  }
-  out.footer_requests = s.footer_io.read_requests;
-  out.footer_round_trips = s.footer_io.round_trips;
-  out.footer_bytes = s.footer_io.bytes_read;
-  out.footer_waves = s.footer_io.waves;
-  out.footer_retries = s.footer_io.retries;
-  out.footer_io_wait_seconds = s.footer_io.wait_seconds;
-  return out;
-}
 
 }  // namespace pqsift::scan
