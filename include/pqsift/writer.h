@@ -201,4 +201,55 @@ class ParquetWriter {
   std::unique_ptr<State> state_;
 };
 
+// A hive-partitioned dataset: each row goes to ROOT/k1=v1[/k2=v2...]/part-N.parquet by its
+// values of the partition columns, which the files leave out (as Hive, Spark, DuckDB's
+// PARTITION_BY and Polars' partition_by do); `pqsift scan ROOT` reads them back from the folder
+// names, and a filter on them skips whole folders unopened.
+//
+// Folder names: integers, booleans (true/false), floats (the shortest text that reads back),
+// decimals, strings, dates (YYYY-MM-DD) and timestamps (YYYY-MM-DD HH:MM:SS[.f], an instant
+// as its UTC time); the characters Hive escapes (controls, " # % ' * / : = ? \ { [ ] ^ and
+// DEL) as %XX; NULL and the empty string as __HIVE_DEFAULT_PARTITION__ (as Hive and Spark).
+// Each file is written by a ParquetWriter with the same options, its schema the batch schema
+// without the partition columns. At most `max_open_files` files are open at once (each holds
+// up to a row group of rows in memory): when another is needed, the one written least recently
+// is finished, and its partition's later rows go to its next part file.
+//
+// Thread safety: one thread at a time. Errors: as ParquetWriter's, with the file's path; after
+// one the writer is unusable.
+struct PartitionedWriteOptions {
+  std::vector<std::string> partition_by;  // column names of the schema, outermost folder first
+  size_t max_open_files = 64;
+};
+
+class PartitionedWriter {
+ public:
+  // Errors of Open do not name `root` (callers add it, as for ParquetWriter); those of Write
+  // and Close name the part file. InvalidArgument when `root` exists and is not an empty folder, a
+  // partition column is not in `schema`, is named twice, or leaves no column for the files;
+  // NotSupported for a partition column of a type with no folder text (binary, nested, time of
+  // day); ParquetWriter::Open's errors for the files' schema (checked here, before any file is
+  // made).
+  static Result<std::unique_ptr<PartitionedWriter>> Open(std::string root,
+                                                         std::shared_ptr<const BatchSchema> schema,
+                                                         PartitionedWriteOptions partitioning,
+                                                         WriterOptions options = {});
+  ~PartitionedWriter();
+
+  // Appends the rows of `batch` (whose schema is the one given to Open) to their partitions'
+  // files, making folders and files as partitions appear.
+  Status Write(const RecordBatch& batch);
+  // Finishes every open file.
+  Status Close();
+
+  int64_t num_rows() const;   // rows written so far
+  int64_t num_files() const;  // files made so far
+  const std::string& root() const;
+
+ private:
+  struct State;
+  explicit PartitionedWriter(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
 }  // namespace pqsift

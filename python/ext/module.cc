@@ -362,10 +362,12 @@ PYBIND11_MODULE(_pqsift, m) {
         w.key_value_metadata =
             Get<std::vector<std::pair<std::string, std::string>>>(o, "key_value_metadata", {});
         w.created_by = Get<std::string>(o, "created_by", "");
-        return std::make_unique<WriterHandle>(path, std::move(w));
+        return std::make_unique<WriterHandle>(path, std::move(w),
+                                              Get<std::vector<std::string>>(o, "partition_by", {}));
       }))
       .def("write_columns", &WriterHandle::WriteColumns)
       .def("write_stream", &WriterHandle::WriteStream)
       .def("close", &WriterHandle::Close)
-      .def_property_readonly("rows", &WriterHandle::rows);
+      .def_property_readonly("rows", &WriterHandle::rows)
+      .def_property_readonly("files", &WriterHandle::files);
 }

@@ -195,12 +195,24 @@ std::shared_ptr<Array> ArrayFromColumn(const py::tuple& column) {
 
 }  // namespace
 
-WriterHandle::WriterHandle(std::string path, WriterOptions options)
-    : path_(std::move(path)), options_(std::move(options)) {}
+WriterHandle::WriterHandle(std::string path, WriterOptions options,
+                           std::vector<std::string> partition_by)
+    : path_(std::move(path)),
+      options_(std::move(options)),
+      partition_by_(std::move(partition_by)) {}
 
 WriterHandle::~WriterHandle() = default;
 
 void WriterHandle::Open(std::shared_ptr<const BatchSchema> schema) {
+  if (!partition_by_.empty()) {
+    PartitionedWriteOptions partitioning;
+    partitioning.partition_by = partition_by_;
+    auto writer = PartitionedWriter::Open(path_, schema, partitioning, options_);
+    if (!writer.ok()) throw StatusError(writer.status().WithContext(path_));
+    partitioned_ = std::move(*writer);
+    schema_ = std::move(schema);
+    return;
+  }
   auto file = OpenLocalWritableFile(path_);
   if (!file.ok()) throw StatusError(file.status());
   auto writer = ParquetWriter::Open(std::move(*file), schema, options_);
@@ -209,13 +221,21 @@ void WriterHandle::Open(std::shared_ptr<const BatchSchema> schema) {
   schema_ = std::move(schema);
 }
 
+Status WriterHandle::WriteBatch(const RecordBatch& batch) {
+  return writer_ ? writer_->Write(batch) : partitioned_->Write(batch);
+}
+
+Status WriterHandle::Named(const Status& status) const {
+  return writer_ ? status.WithContext(path_) : status;  // a part file's errors name that file
+}
+
 void WriterHandle::Write(const RecordBatch& batch) {
   Status status;
   {
     py::gil_scoped_release no_gil;
-    status = writer_->Write(batch);
+    status = WriteBatch(batch);
   }
-  if (!status.ok()) throw StatusError(status.WithContext(path_));
+  if (!status.ok()) throw StatusError(Named(status));
 }
 
 void WriterHandle::WriteColumns(const py::list& names, const py::list& columns) {
@@ -232,7 +252,7 @@ void WriterHandle::WriteColumns(const py::list& names, const py::list& columns) 
     }
     batch->columns.push_back(std::move(array));
   }
-  if (!writer_) Open(schema);
+  if (!opened()) Open(schema);
   batch->schema = schema_;
   Write(*batch);
 }
@@ -265,7 +285,7 @@ void WriterHandle::WriteStream(py::handle producer) {
   } schema_guard{&c_schema};
   Result<std::shared_ptr<BatchSchema>> schema = ImportSchema(&c_schema);
   if (!schema.ok()) throw StatusError(schema.status());
-  if (!writer_) Open(*schema);
+  if (!opened()) Open(*schema);
   for (;;) {
     ArrowArray c_array{};
     std::shared_ptr<RecordBatch> batch;
@@ -278,27 +298,27 @@ void WriterHandle::WriteStream(py::handle producer) {
         if (imported.ok()) {
           batch = std::move(*imported);
           batch->schema = schema_;
-          status = writer_->Write(*batch);
+          status = WriteBatch(*batch);
         } else {
           status = imported.status();
         }
       }
     }
     if (code != 0) throw failed(code, "get_next");
-    if (!status.ok()) throw StatusError(status.WithContext(path_));
+    if (!status.ok()) throw StatusError(Named(status));
     if (batch == nullptr) break;
   }
 }
 
 void WriterHandle::Close() {
-  if (!writer_)
+  if (!opened())
     throw StatusError(Status::InvalidArgument(path_ + ": nothing to write (no columns)"));
   Status status;
   {
     py::gil_scoped_release no_gil;
-    status = writer_->Close();
+    status = writer_ ? writer_->Close() : partitioned_->Close();
   }
-  if (!status.ok()) throw StatusError(status.WithContext(path_));
+  if (!status.ok()) throw StatusError(Named(status));
 }
 
 }  // namespace pqsift::python

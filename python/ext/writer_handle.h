@@ -1,6 +1,7 @@
-// pqsift.write for Python: a ParquetWriter (pqsift/writer.h) fed with columns made from numpy
-// arrays (a pandas DataFrame, prepared by python/src/pqsift/_write.py) or with the batches of any
-// Arrow C stream (an object with __arrow_c_stream__: a pqsift Scan, a pyarrow table, ...).
+// pqsift.write for Python: a ParquetWriter (pqsift/writer.h), or a PartitionedWriter when
+// partition columns are given (`path` is then the dataset's folder), fed with columns made from
+// numpy arrays (a pandas DataFrame, prepared by python/src/pqsift/_write.py) or with the batches of
+// any Arrow C stream (an object with __arrow_c_stream__: a pqsift Scan, a pyarrow table, ...).
 //
 // Column specs (what _write.py sends, values as numpy arrays, mask True = NULL or None):
 //   "bool"                       values uint8/bool
@@ -27,7 +28,7 @@ namespace pqsift::python {
 
 class WriterHandle {
  public:
-  WriterHandle(std::string path, WriterOptions options);
+  WriterHandle(std::string path, WriterOptions options, std::vector<std::string> partition_by = {});
   ~WriterHandle();
 
   // One batch from the columns (all of equal length); the first batch fixes the schema.
@@ -36,15 +37,25 @@ class WriterHandle {
   void WriteStream(pybind11::handle producer);
   // Writes the footer. The file is incomplete (and the error thrown again) after an error.
   void Close();
-  int64_t rows() const { return writer_ ? writer_->num_rows() : 0; }
+  int64_t rows() const {
+    return writer_ ? writer_->num_rows() : partitioned_ ? partitioned_->num_rows() : 0;
+  }
+  // Files written: 1 for a file, the part files of a partitioned dataset.
+  int64_t files() const { return writer_ ? 1 : partitioned_ ? partitioned_->num_files() : 0; }
 
  private:
   void Open(std::shared_ptr<const BatchSchema> schema);
   void Write(const RecordBatch& batch);
+  bool opened() const { return writer_ || partitioned_; }
+  // The batch to the open writer (no GIL needed), and an error of it as thrown.
+  Status WriteBatch(const RecordBatch& batch);
+  Status Named(const Status& status) const;
 
   std::string path_;
   WriterOptions options_;
-  std::unique_ptr<ParquetWriter> writer_;
+  std::vector<std::string> partition_by_;
+  std::unique_ptr<ParquetWriter> writer_;  // one of these two, once the schema is known
+  std::unique_ptr<PartitionedWriter> partitioned_;
   std::shared_ptr<const BatchSchema> schema_;
 };
 

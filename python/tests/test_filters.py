@@ -215,3 +215,35 @@ def test_random_filters_keep_pyarrows_rows(tmp_path, seed):
         for prune in (True, False):
             got = pqsift.read_parquet(path, ["id"], filters, prune=prune).id.tolist()
             assert got == expected, (filters, prune, to_filter_text(filters))
+
+
+# --- partitioned writing, read back with filters= ------------------------------------------
+
+def test_partitioned_write_scans_back_and_prunes_folders(tmp_path):
+    from conftest import sample_frame
+
+    df = sample_frame(3000, seed=3)
+    df["day"] = pd.Series([datetime.date(2026, 1, 1 + i % 3) for i in range(len(df))], dtype=object)
+    df["region"] = pd.array([["eu", "us", None, "a/b"][i % 4] for i in range(len(df))],
+                            dtype="string")
+    root = tmp_path / "events"
+    assert pqsift.write(df, root, partition_by=["day", "region"], row_group_rows=300) == 3000
+    assert (root / "day=2026-01-02" / "region=a%2Fb" / "part-0.parquet").exists()
+    assert (root / "day=2026-01-01" / "region=__HIVE_DEFAULT_PARTITION__").exists()
+
+    back = pqsift.read_parquet(root).sort_values("id").reset_index(drop=True)
+    assert list(back.columns) == [c for c in df.columns if c not in ("day", "region")] + \
+        ["day", "region"]
+    expected = df[list(back.columns)]
+    pd.testing.assert_frame_equal(back, expected, check_dtype=False)
+
+    s = pqsift.scan(root, filters=[("region", "=", "a/b"), ("day", "=", datetime.date(2026, 1, 2))])
+    rows = s.to_pandas()
+    assert len(rows) == ((df.region == "a/b") & (df.day == datetime.date(2026, 1, 2))).sum() > 0
+    stats = s.stats()
+    assert stats["files"] == 1 and stats["files_skipped_by_partition"] == stats["files_total"] - 1
+
+    with pytest.raises(pqsift.InvalidArgumentError, match="not an empty folder"):
+        pqsift.write(df, root, partition_by="day")
+    with pytest.raises(pqsift.InvalidArgumentError, match="'nope' is not a column"):
+        pqsift.write(df, tmp_path / "other", partition_by=["nope"])

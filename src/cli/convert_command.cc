@@ -41,6 +41,7 @@ struct ConvertArgs {
   bool data_page_v2 = false;
   std::string encodings;
   std::string sort_by;
+  std::string partition_by;
   std::vector<std::string> bloom_filters;
   std::string geometry;
   std::vector<std::string> variants;
@@ -255,24 +256,43 @@ int RunConvert(const ConvertArgs& args) {
   }
   st = ParseEncodings(args.encodings, *reader->schema(), options);
   if (!st.ok()) return ReportError(st);
+  // Batches from the reader to a writer (a file's, or a partitioned dataset's, whose errors
+  // name their part file already), then its footer(s).
+  auto copy_to = [&](auto& writer, bool name_output) -> Status {
+    auto named = [&](const Status& st) { return name_output ? st.WithContext(args.output) : st; };
+    for (;;) {
+      auto batch = reader->Next();
+      if (!batch.ok()) return batch.status();
+      if (*batch == nullptr) break;
+      PQSIFT_RETURN_IF_ERROR(named(writer.Write(**batch)));
+    }
+    return named(writer.Close());
+  };
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (!args.partition_by.empty()) {
+    PartitionedWriteOptions partitioning;
+    partitioning.partition_by = SplitList(args.partition_by);
+    auto writer = PartitionedWriter::Open(args.output, reader->schema(), partitioning, options);
+    if (!writer.ok()) return ReportError(writer.status().WithContext(args.output));
+    st = copy_to(**writer, /*name_output=*/false);
+    if (!st.ok()) return ReportError(st);
+    if (args.stats) {
+      std::cerr << "rows " << (*writer)->num_rows() << "\nfiles " << (*writer)->num_files()
+                << "\nseconds " << seconds() << '\n';
+    }
+    return 0;
+  }
   auto file = OpenLocalWritableFile(args.output);
   if (!file.ok()) return ReportError(file.status());
   auto writer = ParquetWriter::Open(std::move(*file), reader->schema(), options);
   if (!writer.ok()) return ReportError(writer.status().WithContext(args.output));
-  for (;;) {
-    auto batch = reader->Next();
-    if (!batch.ok()) return ReportError(batch.status());
-    if (*batch == nullptr) break;
-    st = (*writer)->Write(**batch);
-    if (!st.ok()) return ReportError(st.WithContext(args.output));
-  }
-  st = (*writer)->Close();
-  if (!st.ok()) return ReportError(st.WithContext(args.output));
+  st = copy_to(**writer, /*name_output=*/true);
+  if (!st.ok()) return ReportError(st);
   if (args.stats) {
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cerr << "rows " << (*writer)->num_rows() << "\nrow groups " << (*writer)->num_row_groups()
-              << "\nseconds " << seconds << '\n';
+              << "\nseconds " << seconds() << '\n';
   }
   return 0;
 }
@@ -288,7 +308,10 @@ Command AddConvertCommand(CLI::App& root) {
   sub->add_option("INPUT", args->input,
                   "A Parquet file, CSV with a header row, or JSON Lines (one object per line)")
       ->required();
-  sub->add_option("OUTPUT", args->output, "The Parquet file to write (replaced)")->required();
+  sub->add_option("OUTPUT", args->output,
+                  "The Parquet file to write (replaced); with --partition-by, the dataset's "
+                  "folder (new or empty)")
+      ->required();
   sub->add_option("--input-format,--format", args->format,
                   "The input's format: auto (Parquet when it starts with PAR1, else JSON Lines "
                   "for .jsonl, .ndjson and .json, else CSV), parquet, csv, jsonl")
@@ -329,6 +352,10 @@ Command AddConvertCommand(CLI::App& root) {
   sub->add_option("--sort-by", args->sort_by,
                   "Sort the rows of each row group by these columns: 'a,b:desc' (nulls last); "
                   "declared as the row groups' sorting_columns");
+  sub->add_option("--partition-by", args->partition_by,
+                  "Write a hive-partitioned dataset: OUTPUT/a=1/b=x/part-0.parquet by the "
+                  "values of these columns ('a,b'), which the files leave out (read back from "
+                  "the folder names; a filter on them skips folders)");
   sub->add_option("--bloom-filter", args->bloom_filters,
                   "A bloom filter per row group for this column: 'col[:ndv[:fpp]]' (ndv: "
                   "distinct values to size for, default those the row group has; fpp: "

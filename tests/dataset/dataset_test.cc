@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -496,6 +497,107 @@ TEST(SplitsTest, EveryRowGroupInExactlyOneSplit) {
   EXPECT_EQ(parsed->path, "x:y.parquet");
   EXPECT_EQ(parsed->start, 4u);
   EXPECT_EQ(parsed->end, 100u);
+}
+
+// PartitionedWriter: a batch written as a hive dataset scans back as the same table, the
+// partition columns from the folder names (escaped, NULL and '' as the default partition), and
+// a filter on them opens only their folders. Few open files force part files.
+TEST(PartitionedWriterTest, ScansBackAsTheTableItWasWrittenFrom) {
+  TempDir dir;
+  const std::string root = dir / "out";
+  const std::vector<std::optional<std::string>> regions = {"eu", "us", std::nullopt, "", "a/b=c%d"};
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false},
+                    {"region", LargeUtf8(), true},
+                    {"day", Date32(), false},
+                    {"qty", Int32(), true}};
+  PartitionedWriteOptions partitioning;
+  partitioning.partition_by = {"day", "region"};
+  partitioning.max_open_files = 2;
+  WriterOptions options;
+  options.row_group_rows = 7;
+  auto writer = PartitionedWriter::Open(root, schema, partitioning, options);
+  ASSERT_TRUE(writer.ok()) << writer.status().message();
+  std::map<int64_t, std::string> expected;  // id -> "id|qty|day|region"
+  int64_t id = 0;
+  for (int batch_number = 0; batch_number < 3; ++batch_number) {
+    FixedWidthArrayBuilder<int64_t> ids(Int64());
+    BinaryArrayBuilder region(LargeUtf8());
+    FixedWidthArrayBuilder<int32_t> day(Date32());
+    FixedWidthArrayBuilder<int32_t> qty(Int32());
+    for (int r = 0; r < 40; ++r, ++id) {
+      const auto& value = regions[(id / 3 + batch_number) % regions.size()];  // runs of 3
+      const int32_t days = 19723 + static_cast<int32_t>(id % 2);
+      ids.Append(id);
+      value ? region.Append(*value) : region.AppendNull();
+      day.Append(days);
+      if (id % 5 == 0) {
+        qty.AppendNull();
+      } else {
+        qty.Append(static_cast<int32_t>(id * 7));
+      }
+      const std::string read_back = value && !value->empty() ? *value : "null";
+      expected[id] = std::to_string(id) + "|" + (id % 5 == 0 ? "null" : std::to_string(id * 7)) +
+                     "|" + std::to_string(days) + "|" + read_back;
+    }
+    RecordBatch batch;
+    batch.schema = schema;
+    batch.num_rows = 40;
+    batch.columns = {ids.Finish(), region.Finish(), day.Finish(), qty.Finish()};
+    ASSERT_TRUE((*writer)->Write(batch).ok());
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  EXPECT_EQ((*writer)->num_rows(), 120);
+  EXPECT_GT((*writer)->num_files(), 10);  // 10 folders, some in several parts
+  EXPECT_TRUE(fs::exists(root + "/day=2024-01-01/region=a%2Fb%3Dc%25d/part-0.parquet"));
+  EXPECT_TRUE(fs::exists(root + "/day=2024-01-02/region=__HIVE_DEFAULT_PARTITION__"));
+
+  ClearFooterCache();
+  auto all = ScanDataset({root}, "");
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  EXPECT_EQ(all->names, (std::vector<std::string>{"id:int64", "qty:int32", "day:date32[day]",
+                                                  "region:large_string"}));
+  std::map<int64_t, std::string> got;
+  for (const std::string& line : all->lines) got[std::stoll(line)] = line;
+  EXPECT_EQ(got, expected);
+
+  auto one = ScanDataset({root}, "region = 'a/b=c%d' AND day = DATE '2024-01-02'", {"id"});
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  size_t matching = 0;
+  for (const auto& [row_id, line] : expected) {
+    matching += line.ends_with("|19724|a/b=c%d") ? 1 : 0;
+  }
+  EXPECT_EQ(one->lines.size(), matching);
+  EXPECT_GT(matching, 0u);
+  EXPECT_EQ(one->stats.files, one->stats.files_total - one->stats.files_skipped_by_partition);
+  EXPECT_LE(one->stats.files, 3u);  // that folder's parts only
+}
+
+TEST(PartitionedWriterTest, RefusesWhatItCannotWrite) {
+  TempDir dir;
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false}, {"blob", LargeBinary(), true}};
+  auto open = [&](std::vector<std::string> by, const std::string& root) {
+    PartitionedWriteOptions partitioning;
+    partitioning.partition_by = std::move(by);
+    return PartitionedWriter::Open(root, schema, partitioning).status();
+  };
+  EXPECT_EQ(open({"nope"}, dir / "a").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(open({"id", "id"}, dir / "a").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(open({"blob"}, dir / "a").code(), StatusCode::kNotSupported);
+  EXPECT_EQ(open({}, dir / "a").code(), StatusCode::kInvalidArgument);
+  auto only_keys = std::make_shared<BatchSchema>();
+  only_keys->fields = {{"id", Int64(), false}};
+  PartitionedWriteOptions by_id;
+  by_id.partition_by = {"id"};
+  EXPECT_EQ(PartitionedWriter::Open(dir / "a", only_keys, by_id).status().code(),
+            StatusCode::kInvalidArgument);
+  Touch(dir / "full/x");
+  Status not_empty = open({"id"}, dir / "full");
+  EXPECT_EQ(not_empty.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(not_empty.message().find("not an empty folder"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "a"));  // nothing made by a refused Open
+  EXPECT_TRUE(open({"id"}, dir / "a").ok());
 }
 
 }  // namespace

@@ -40,8 +40,16 @@ def write(
     bloom_filters: Union[None, Sequence[str], Mapping[str, Union[None, int, Tuple[int, float]]]] = None,
     key_value_metadata: Optional[Mapping[str, str]] = None,
     created_by: Optional[str] = None,
+    partition_by: Union[None, str, Sequence[str]] = None,
 ) -> int:
     """Writes ``data`` to a Parquet file at ``path`` and returns the number of rows written.
+
+    With ``partition_by`` (a column or a list of them; pandas calls it ``partition_cols``),
+    ``path`` is a folder (new or empty) and the rows are written as a hive-partitioned dataset,
+    ``path/day=2026-01-05/region=eu/part-0.parquet``, as ``pqsift convert --partition-by``:
+    the partition columns are left out of the files and read back from the folder names
+    (``pqsift.scan(path)``), where a filter on them skips whole folders. NULL and ``""`` are
+    the ``__HIVE_DEFAULT_PARTITION__`` folder; an aware timestamp is named by its UTC time.
 
     ``data`` is a pandas DataFrame or any object with ``__arrow_c_stream__`` (a pqsift Scan, a
     pyarrow Table, a polars DataFrame): a scan's result writes back out batch by batch. The file
@@ -66,6 +74,9 @@ def write(
         compression, compression_level, row_group_rows, page_rows, page_bytes, dictionary,
         dictionary_page_bytes, page_index, statistics_truncate_bytes, data_page_v2,
         page_checksums, column_encodings, sort_by, bloom_filters, key_value_metadata, created_by)
+    if isinstance(partition_by, str):
+        partition_by = [partition_by]
+    options["partition_by"] = [str(c) for c in (partition_by or [])]
     writer = _pqsift.WriterHandle(os.fspath(path), options)
     if _is_dataframe(data):
         names = [str(c) for c in data.columns]

@@ -1,0 +1,348 @@
+// PartitionedWriter (pqsift/writer.h): rows split by their partition values into one
+// ParquetWriter per partition folder. A batch is cut into runs of consecutive rows with the same
+// folder; each folder's runs are gathered (SelectRanges) into one batch of the data columns for
+// its file. The folder text is what dataset/partition.cc reads back (UrlDecode, the NULL
+// partition), so a written dataset scans as the table it came from.
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "arrow/bit_util.h"
+#include "arrow/select.h"
+#include "common/value_format.h"
+#include "pqsift/writer.h"
+
+namespace pqsift {
+namespace {
+
+constexpr std::string_view kNullPartition = "__HIVE_DEFAULT_PARTITION__";
+
+// The characters Hive's FileUtils.escapePathName escapes, and '%' itself.
+bool NeedsEscape(unsigned char c) {
+  return c < 0x20 || c == 0x7F || std::strchr("\"#%'*/:=?\\{[]^", c) != nullptr;
+}
+
+void AppendEscaped(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
+    if (NeedsEscape(c)) {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+}
+
+bool HasFolderText(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kBoolean:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kDecimal128:
+    case TypeId::kLargeString:
+    case TypeId::kDate32:
+    case TypeId::kTimestamp: return true;
+    case TypeId::kDictionary: return type.value_type != nullptr && HasFolderText(*type.value_type);
+    default: return false;
+  }
+}
+
+template <typename T>
+T ValueAt(const Array& a, int64_t i) {
+  T v;
+  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * static_cast<int64_t>(sizeof(T)),
+              sizeof(T));
+  return v;
+}
+
+// Element `i` of `a` as folder text (escaped), or the NULL partition's name. REQUIRES:
+// HasFolderText(*a.type).
+void AppendFolderValue(std::string& out, const Array& a, int64_t i) {
+  if (!a.IsValid(i)) {
+    out += kNullPartition;
+    return;
+  }
+  std::string text;
+  switch (a.type->id) {
+    case TypeId::kBoolean:
+      out += bit_util::GetBit(a.buffers[1]->data(), a.offset + i) ? "true" : "false";
+      return;
+    case TypeId::kInt8: out += std::to_string(ValueAt<int8_t>(a, i)); return;
+    case TypeId::kInt16: out += std::to_string(ValueAt<int16_t>(a, i)); return;
+    case TypeId::kInt32: out += std::to_string(ValueAt<int32_t>(a, i)); return;
+    case TypeId::kInt64: out += std::to_string(ValueAt<int64_t>(a, i)); return;
+    case TypeId::kUInt8: out += std::to_string(ValueAt<uint8_t>(a, i)); return;
+    case TypeId::kUInt16: out += std::to_string(ValueAt<uint16_t>(a, i)); return;
+    case TypeId::kUInt32: out += std::to_string(ValueAt<uint32_t>(a, i)); return;
+    case TypeId::kUInt64: out += std::to_string(ValueAt<uint64_t>(a, i)); return;
+    case TypeId::kFloat32: AppendFloat(text, ValueAt<float>(a, i)); break;
+    case TypeId::kFloat64: AppendDouble(text, ValueAt<double>(a, i)); break;
+    case TypeId::kDecimal128: {
+      std::span<const uint8_t, 16> bytes(a.buffers[1]->data() + (a.offset + i) * 16, 16);
+      AppendDecimal128(text, bytes, a.type->scale);
+      break;
+    }
+    case TypeId::kDate32: AppendDate(text, ValueAt<int32_t>(a, i)); break;
+    case TypeId::kTimestamp:
+      // An instant as its UTC time: the reader types a folder with a zone as text.
+      AppendTimestamp(text, ValueAt<int64_t>(a, i), a.type->unit, /*utc_adjusted=*/false);
+      break;
+    case TypeId::kLargeString: {
+      const auto* offsets = a.buffers[1]->as<int64_t>() + a.offset;
+      text.assign(reinterpret_cast<const char*>(a.buffers[2]->data()) + offsets[i],
+                  static_cast<size_t>(offsets[i + 1] - offsets[i]));
+      break;
+    }
+    case TypeId::kDictionary: {
+      const int32_t index = ValueAt<int32_t>(a, i);
+      AppendFolderValue(out, *a.dictionary, index);
+      return;
+    }
+    default: break;
+  }
+  // Hive and Spark write the empty string as the NULL partition: "k=" names no value.
+  if (text.empty()) {
+    out += kNullPartition;
+    return;
+  }
+  AppendEscaped(out, text);
+}
+
+}  // namespace
+
+struct PartitionedWriter::State {
+  std::string root;
+  std::shared_ptr<const BatchSchema> schema;       // the batches'
+  std::shared_ptr<const BatchSchema> file_schema;  // without the partition columns
+  std::vector<size_t> key_columns;                 // in partition_by order
+  std::vector<size_t> data_columns;
+  std::vector<std::string> key_names;  // escaped, as the folder names start
+  PartitionedWriteOptions partitioning;
+  WriterOptions options;
+
+  struct Partition {
+    std::unique_ptr<ParquetWriter> writer;  // null while no file is open
+    int64_t parts = 0;                      // files made so far
+    std::list<std::string>::iterator recent;
+  };
+  std::unordered_map<std::string, Partition> partitions;  // by folder (relative to root)
+  std::list<std::string> recently_written;                // open files, most recent first
+  int64_t rows = 0;
+  int64_t files = 0;
+  Status error;
+  bool closed = false;
+
+  Status Fail(Status st) {
+    error = st;
+    return st;
+  }
+
+  // The open writer of `folder`, opening its next part file (and finishing the least recently
+  // written file when max_open_files are open).
+  Result<ParquetWriter*> WriterOf(const std::string& folder) {
+    Partition& p = partitions[folder];
+    if (p.writer) {
+      recently_written.splice(recently_written.begin(), recently_written, p.recent);
+      return p.writer.get();
+    }
+    if (recently_written.size() >= std::max<size_t>(partitioning.max_open_files, 1)) {
+      const std::string oldest = recently_written.back();
+      Partition& old = partitions[oldest];
+      Status st = old.writer->Close();
+      if (!st.ok()) return st.WithContext(PathOf(oldest, old.parts - 1));
+      old.writer.reset();
+      recently_written.pop_back();
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(root) / folder, ec);
+    if (ec) return Status::IOError(root + "/" + folder + ": cannot create: " + ec.message());
+    const std::string path = PathOf(folder, p.parts);
+    PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file, OpenLocalWritableFile(path));
+    auto writer = ParquetWriter::Open(std::move(file), file_schema, options);
+    if (!writer.ok()) return writer.status().WithContext(path);
+    p.writer = std::move(*writer);
+    ++p.parts;
+    ++files;
+    recently_written.push_front(folder);
+    p.recent = recently_written.begin();
+    return p.writer.get();
+  }
+
+  std::string PathOf(const std::string& folder, int64_t part) const {
+    return (std::filesystem::path(root) / folder / ("part-" + std::to_string(part) + ".parquet"))
+        .string();
+  }
+
+  // The folder of row `i`: "k1=v1/k2=v2".
+  void FolderOf(const RecordBatch& batch, int64_t i, std::string& out) const {
+    out.clear();
+    for (size_t k = 0; k < key_columns.size(); ++k) {
+      if (k > 0) out += '/';
+      out += key_names[k];
+      out += '=';
+      AppendFolderValue(out, *batch.columns[key_columns[k]], i);
+    }
+  }
+};
+
+PartitionedWriter::PartitionedWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+PartitionedWriter::~PartitionedWriter() = default;
+
+Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Open(
+    std::string root, std::shared_ptr<const BatchSchema> schema,
+    PartitionedWriteOptions partitioning, WriterOptions options) {
+  if (partitioning.partition_by.empty()) {
+    return Status::InvalidArgument("partitioned write: no partition column given");
+  }
+  auto state = std::make_unique<State>();
+  auto file_schema = std::make_shared<BatchSchema>();
+  std::vector<bool> is_key(schema->fields.size(), false);
+  for (const std::string& name : partitioning.partition_by) {
+    size_t found = schema->fields.size();
+    for (size_t c = 0; c < schema->fields.size(); ++c) {
+      if (schema->fields[c].name == name) found = c;
+    }
+    if (found == schema->fields.size()) {
+      return Status::InvalidArgument("partition column '" + name + "' is not a column");
+    }
+    if (is_key[found]) {
+      return Status::InvalidArgument("partition column '" + name + "' is named twice");
+    }
+    if (!HasFolderText(*schema->fields[found].type)) {
+      return Status::NotSupported("partition column '" + name + "' is " +
+                                  schema->fields[found].type->ToString() +
+                                  ", which has no folder name (integers, booleans, floats, "
+                                  "decimals, strings, dates and timestamps have)");
+    }
+    is_key[found] = true;
+    state->key_columns.push_back(found);
+    std::string escaped;
+    AppendEscaped(escaped, name);
+    state->key_names.push_back(std::move(escaped));
+  }
+  for (size_t c = 0; c < schema->fields.size(); ++c) {
+    if (is_key[c]) continue;
+    state->data_columns.push_back(c);
+    file_schema->fields.push_back(schema->fields[c]);
+  }
+  if (file_schema->fields.empty()) {
+    return Status::InvalidArgument(
+        "partitioned write: every column is a partition column, leaving none for the files");
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(root, ec) &&
+      (!std::filesystem::is_directory(root, ec) || !std::filesystem::is_empty(root, ec))) {
+    return Status::InvalidArgument("exists and is not an empty folder");
+  }
+  // The files' options checked before any folder is made: a writer over a file of our own.
+  {
+    std::vector<uint8_t> discarded;
+    auto probe =
+        ParquetWriter::Open(MakeMemoryWritableFile(root, &discarded), file_schema, options);
+    if (!probe.ok()) return probe.status();
+  }
+  std::filesystem::create_directories(root, ec);
+  if (ec) return Status::IOError("cannot create the folder: " + ec.message());
+  state->root = std::move(root);
+  state->schema = std::move(schema);
+  state->file_schema = std::move(file_schema);
+  state->partitioning = std::move(partitioning);
+  state->options = std::move(options);
+  return std::unique_ptr<PartitionedWriter>(new PartitionedWriter(std::move(state)));
+}
+
+Status PartitionedWriter::Write(const RecordBatch& batch) {
+  State& s = *state_;
+  if (!s.error.ok()) return s.error;
+  if (s.closed) return Status::InvalidArgument("partitioned write: Write after Close");
+  if (batch.columns.size() != s.schema->fields.size()) {
+    return s.Fail(Status::InvalidArgument(
+        "partitioned write: the batch has " + std::to_string(batch.columns.size()) +
+        " columns, the schema " + std::to_string(s.schema->fields.size())));
+  }
+  // The partition columns are read here, before a ParquetWriter checks the rest.
+  for (size_t k : s.key_columns) {
+    const Array& column = *batch.columns[k];
+    if (!(*column.type == *s.schema->fields[k].type) || column.length != batch.num_rows) {
+      return s.Fail(Status::InvalidArgument("partitioned write: column '" +
+                                            s.schema->fields[k].name +
+                                            "' does not match the schema"));
+    }
+    Status layout = ValidateArrayLayout(column);
+    if (!layout.ok()) return s.Fail(layout);
+  }
+  // Runs of rows with one folder, gathered by folder in the order folders first appear.
+  std::vector<std::string> order;
+  std::unordered_map<std::string, std::vector<ElementRange>> runs;
+  std::string folder;
+  std::string previous;
+  for (int64_t i = 0; i < batch.num_rows; ++i) {
+    s.FolderOf(batch, i, folder);
+    if (i > 0 && folder == previous) {
+      runs[folder].back().end = i + 1;
+      continue;
+    }
+    auto [it, fresh] = runs.try_emplace(folder);
+    if (fresh) order.push_back(folder);
+    it->second.push_back({i, i + 1});
+    previous = folder;
+  }
+  for (const std::string& key : order) {
+    const std::vector<ElementRange>& ranges = runs[key];
+    RecordBatch part;
+    part.schema = s.file_schema;
+    const bool whole =
+        ranges.size() == 1 && ranges[0].begin == 0 && ranges[0].end == batch.num_rows;
+    for (size_t c : s.data_columns) {
+      part.columns.push_back(whole ? batch.columns[c] : SelectRanges(*batch.columns[c], ranges));
+    }
+    part.num_rows = 0;
+    for (const ElementRange& r : ranges) part.num_rows += r.end - r.begin;
+    auto writer = s.WriterOf(key);
+    if (!writer.ok()) return s.Fail(writer.status());
+    Status st = (*writer)->Write(part);
+    if (!st.ok()) return s.Fail(st.WithContext(s.PathOf(key, s.partitions[key].parts - 1)));
+    s.rows += part.num_rows;
+  }
+  return Status::OK();
+}
+
+Status PartitionedWriter::Close() {
+  State& s = *state_;
+  if (!s.error.ok()) return s.error;
+  if (s.closed) return Status::InvalidArgument("partitioned write: Close called again");
+  s.closed = true;
+  for (const std::string& key : s.recently_written) {
+    State::Partition& p = s.partitions[key];
+    Status st = p.writer->Close();
+    if (!st.ok()) return s.Fail(st.WithContext(s.PathOf(key, p.parts - 1)));
+    p.writer.reset();
+  }
+  s.recently_written.clear();
+  return Status::OK();
+}
+
+int64_t PartitionedWriter::num_rows() const { return state_->rows; }
+int64_t PartitionedWriter::num_files() const { return state_->files; }
+const std::string& PartitionedWriter::root() const { return state_->root; }
+
+}  // namespace pqsift
