@@ -12,7 +12,9 @@
 //   - Polars reads the default output with the same row count and NULLs per column;
 //   - nested columns (structs, lists, maps, at several depths) rewritten by convert read back
 //     equal by DuckDB, pqsift, parquet-wasm and Polars;
-//   - a JSON Lines file converted by pqsift equals DuckDB's read_json of it (types and rows).
+//   - a JSON Lines file converted by pqsift equals DuckDB's read_json of it (types and rows);
+//   - a hive-partitioned dataset (convert --partition-by) read by DuckDB's hive partitioning
+//     holds the source's rows (escaped folder names; '' and NULL the default partition).
 //
 //   node tests/interop/writer_vs_duckdb.mjs --pqsift PATH --workdir DIR
 //
@@ -306,6 +308,28 @@ for (const o of outputs) {
     const extra = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM read_parquet(${q(out)}) EXCEPT ALL SELECT * FROM ${source})`))[0].n;
     const count = (await rows(`SELECT count(*)::INTEGER AS n FROM read_parquet(${q(out)})`))[0].n;
     check(count === 5002 && missing === 0 && extra === 0, 'from_jsonl: the rows of DuckDB\'s read_json', `${count} rows, ${missing} missing, ${extra} extra`);
+  }
+}
+// A hive-partitioned dataset (convert --partition-by) read by DuckDB's hive partitioning: the
+// same rows, folder names escaped as DuckDB decodes them, '' and NULL the default partition.
+{
+  const src = path.join(work, 'partition_source.parquet');
+  await db.run(`COPY (SELECT i AS id,
+      CASE i % 7 WHEN 0 THEN NULL WHEN 1 THEN '' WHEN 2 THEN 'a/b=c' WHEN 3 THEN '50%: x y'
+                 WHEN 4 THEN 'é#?[]' WHEN 5 THEN 'it''s' ELSE 'plain' END AS s,
+      DATE '2024-01-01' + (i % 3)::INTEGER AS day, (i % 5 - 2)::INTEGER AS n, i * 3 AS v
+    FROM range(3000) t(i)) TO ${q(src)} (FORMAT parquet)`);
+  const out = path.join(work, 'partitioned');
+  fs.rmSync(out, { recursive: true, force: true });
+  const r = await run(['convert', src, out, '--partition-by', 's,day,n', '--row-group-rows', '100']);
+  if (check(r.status === 0, 'convert --partition-by', `exit ${r.status} ${r.signal ?? ''} ${r.stderr}`)) {
+    const mine = `(SELECT id, s, day, n::INTEGER AS n, v FROM read_parquet(${q(out + '/**/*.parquet')}, hive_partitioning = true))`;
+    const theirs = `(SELECT id, NULLIF(s, '') AS s, day, n, v FROM read_parquet(${q(src)}))`;
+    const missing = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM ${theirs} EXCEPT ALL SELECT * FROM ${mine})`))[0].n;
+    const extra = (await rows(`SELECT count(*)::INTEGER AS n FROM (SELECT * FROM ${mine} EXCEPT ALL SELECT * FROM ${theirs})`))[0].n;
+    const count = (await rows(`SELECT count(*)::INTEGER AS n FROM ${mine}`))[0].n;
+    check(count === 3000 && missing === 0 && extra === 0, 'partitioned: DuckDB reads the hive folders as the source\'s rows',
+          `${count} rows, ${missing} missing, ${extra} extra`);
   }
 }
 finish();
