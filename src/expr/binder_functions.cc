@@ -667,6 +667,7 @@ Result<Operand> Binder::BindConcat(const AstNode& n) {
     return out;
   }
   std::vector<ExprPtr> children;
+  children.reserve(args.size());
   for (const Operand& x : args) {
     children.push_back(x.is_literal() ? MakeLiteral(Value::Bytes(x.literal.s), string_type)
                                       : x.expr);
@@ -688,28 +689,50 @@ Result<Operand> Binder::BindConcat(const AstNode& n) {
 
 // floor, ceil (ceiling), round, trunc of a number (rounding.h), typed as DuckDB's: a float keeps
 // its type, a decimal becomes one of scale 0; of an integer, round and trunc are the integer and
-// floor and ceil a DOUBLE.
+// floor and ceil a DOUBLE. round(x, digits), digits an integer literal: a float rounded to that
+// many places (any number, as DuckDB's), a decimal to scale min(digits, its scale), an integer
+// itself. Negative digits of a decimal or an integer are refused: DuckDB 1.5 gives no rounded
+// value for them (round(5.5::DECIMAL(2,1), -1) is 0 there).
 Result<Operand> Binder::BindRounding(const AstNode& n) {
-  if (n.children.size() != 1) {
-    return ErrorAt(n.pos,
-                   n.name + " takes one argument" +
-                       (n.name == "round" ? " (round to a precision is not supported)" : ""));
+  const bool with_digits = n.name == "round" && n.children.size() == 2;
+  if (n.children.size() != 1 && !with_digits) {
+    return ErrorAt(n.pos, n.name + (n.name == "round" ? " takes one or two arguments (x[, digits])"
+                                                      : " takes one argument"));
+  }
+  int32_t digits = 0;
+  if (with_digits) {
+    PQSIFT_ASSIGN_OR_RETURN(Operand d, BindOperand(*n.children[1]));
+    if (!d.is_literal() || d.literal.kind != Literal::Kind::kInteger || d.literal.i < INT32_MIN ||
+        d.literal.i > INT32_MAX) {
+      return ErrorAt(d.pos, "round's digits must be an integer literal, not " + d.description);
+    }
+    digits = static_cast<int32_t>(d.literal.i);
   }
   const Rounding rounding = *RoundingNamed(n.name);
   const std::string name = n.name == "ceiling" ? "ceil" : n.name;
   PQSIFT_ASSIGN_OR_RETURN(Operand x, BindOperand(*n.children[0]));
   x = SettleVariant(x, variant::SqlType::kDouble);
+  auto refuse_negative = [&]() -> Status {
+    return ErrorAt(n.children[1]->pos,
+                   "round to negative digits is supported for floats only, not " + x.description);
+  };
   if (x.is_literal()) {
     Literal& lit = x.literal;
     switch (lit.kind) {
-      case Literal::Kind::kNull:
-      case Literal::Kind::kInteger: return x;
+      case Literal::Kind::kNull: return x;
+      case Literal::Kind::kInteger:
+        if (digits < 0) return refuse_negative();
+        return x;
       case Literal::Kind::kDecimal:
-        lit.i = RoundDecimal(rounding, lit.i, cast::PowerOfTen(lit.scale).value_or(1));
-        lit.kind = Literal::Kind::kInteger;
-        lit.scale = 0;
+        if (digits < 0) return refuse_negative();
+        if (digits >= lit.scale) return x;
+        lit.i = RoundDecimal(rounding, lit.i, cast::PowerOfTen(lit.scale - digits).value_or(1));
+        lit.scale = digits;
+        if (digits == 0) lit.kind = Literal::Kind::kInteger;
         break;
-      case Literal::Kind::kFloat: lit.f = RoundFloat(rounding, lit.f); break;
+      case Literal::Kind::kFloat:
+        lit.f = with_digits ? RoundFloatTo(lit.f, digits) : RoundFloat(rounding, lit.f);
+        break;
       default: return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
     }
     x.description = LiteralText(lit);
@@ -721,18 +744,21 @@ Result<Operand> Binder::BindRounding(const AstNode& n) {
   out.description = name + " of " + x.description;
   switch (FamilyOf(type)) {
     case Family::kInt:
+      if (digits < 0) return refuse_negative();
       if (rounding == Rounding::kRound || rounding == Rounding::kTrunc) return x;
       out.expr = MakeCast(x.expr, Float64());
       return out;
     case Family::kDecimal:
-      if (type.scale == 0) return x;
-      out.expr = MakeNode(Op::kRound, Decimal128(type.precision, 0), {x.expr});
+      if (digits < 0) return refuse_negative();
+      if (type.scale <= digits) return x;
+      out.expr = MakeNode(Op::kRound, Decimal128(type.precision, digits), {x.expr});
       break;
     case Family::kFloat: out.expr = MakeNode(Op::kRound, x.expr->type, {x.expr}); break;
     default: return ErrorAt(x.pos, n.name + " needs a number, not " + x.description);
   }
   auto e = std::make_shared<Expr>(*out.expr);
   e->pattern = name;
+  e->digits = digits;
   out.expr = ExprPtr(e);
   return out;
 }

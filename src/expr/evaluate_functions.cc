@@ -379,7 +379,8 @@ Result<Vec> Evaluator::EvalAddInterval(const Expr& e) {
   return out;
 }
 
-// floor, ceil, round, trunc (rounding.h) of a float, or of a decimal to scale 0.
+// floor, ceil, round, trunc (rounding.h) of a float, or of a decimal to its node's scale (0, or
+// round's digits).
 Result<Vec> Evaluator::EvalRound(const Expr& e) {
   PQSIFT_ASSIGN_OR_RETURN(Vec a, Eval(*e.children[0]));
   if (a.scalar) a = Broadcast(a);
@@ -393,10 +394,12 @@ Result<Vec> Evaluator::EvalRound(const Expr& e) {
     const auto* in = static_cast<const T*>(a.values);
     if constexpr (std::is_floating_point_v<T>) {
       for (int64_t i = 0, n = n_; i < n; ++i) {
-        values[i] = static_cast<T>(RoundFloat(*rounding, static_cast<double>(in[i])));
+        const auto x = static_cast<double>(in[i]);
+        values[i] =
+            static_cast<T>(e.digits != 0 ? RoundFloatTo(x, e.digits) : RoundFloat(*rounding, x));
       }
     } else {
-      const int128 unit = cast::PowerOfTen(e.children[0]->type->scale).value_or(1);
+      const int128 unit = cast::PowerOfTen(e.children[0]->type->scale - e.type->scale).value_or(1);
       for (int64_t i = 0, n = n_; i < n; ++i) values[i] = RoundDecimal(*rounding, in[i], unit);
     }
   };

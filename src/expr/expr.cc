@@ -233,8 +233,10 @@ std::string ToString(const Expr& e, const BoundFilter& filter) {
       }
       return out + ")";
     }
-    case Op::kFloatTest:
-    case Op::kRound: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
+    case Op::kFloatTest: return e.pattern + "(" + ToString(*e.children[0], filter) + ")";
+    case Op::kRound:
+      return e.pattern + "(" + ToString(*e.children[0], filter) +
+             (e.digits != 0 ? ", " + std::to_string(e.digits) : "") + ")";
     case Op::kTrim:
     case Op::kStrpos:
     case Op::kReplace: {

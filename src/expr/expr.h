@@ -51,7 +51,9 @@
 //        microseconds first, as DuckDB's); of a date32 type only for whole days (date +- n);
 //        never decreasing in the child; beyond the timestamp range an error at evaluation
 //   kRound: one float child of the node's type, or a decimal child of the node's precision and
-//        a scale above the node's 0; `pattern` "floor", "ceil", "round" or "trunc" (rounding.h)
+//        a scale above the node's (which is `digits`); `pattern` "floor", "ceil", "round" or
+//        "trunc" (rounding.h); `digits`: round(x, digits)'s places after the point (0 for the
+//        others and round(x); of a float any, of a decimal 0 <= digits < its scale)
 //   kFloatTest: one float64 or float32 child (numbers cast to double); `pattern` "isnan",
 //        "isinf" or "isfinite"; boolean, NULL for NULL
 //   kRegexMatch: one string child and `regex` (regex.h), compiled once: TRUE where the child
@@ -177,6 +179,7 @@ struct Expr {
   std::shared_ptr<const Regex> regex;                          // kRegexMatch, kRegexValue
   Interval interval;                                           // kAddInterval
   int interval_sign = 1;                                       // kAddInterval
+  int32_t digits = 0;                                          // kRound
   std::vector<std::shared_ptr<const Expr>> children;
 };
 

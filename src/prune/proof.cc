@@ -31,9 +31,7 @@ using range_algebra::Compare;
 using range_algebra::CompareDistinct;
 using range_algebra::IsNaN;
 using range_algebra::IsPoint;
-using range_algebra::kFalse;
 using range_algebra::kNaN;
-using range_algebra::kTrue;
 using range_algebra::MayBeAtMost;
 using range_algebra::MayBeBelow;
 using range_algebra::Not;
@@ -614,16 +612,33 @@ class Prover {
     if (e.children.size() != 1 || !e.children[0]->type) return Unknown();
     const std::optional<expr::Rounding> rounding = expr::RoundingNamed(e.pattern);
     if (!rounding) return Unknown();
-    const int128 unit = PowerOfTen(e.children[0]->type->scale).value_or(1);
+    const int128 unit =
+        PowerOfTen(e.children[0]->type->scale - (e.type ? e.type->scale : 0)).value_or(1);
     auto image = [&](const Value* v) -> const Value* {
       if (v == nullptr) return nullptr;
+      if (v->kind == Value::Kind::kFloat && e.digits != 0)
+        return Keep(Value::Float(expr::RoundFloatTo(v->f, e.digits)));
       if (v->kind == Value::Kind::kFloat)
         return Keep(Value::Float(expr::RoundFloat(*rounding, v->f)));
       if (v->kind == Value::Kind::kInt)
         return Keep(Value::Int(expr::RoundDecimal(*rounding, v->i, unit)));
       return nullptr;
     };
+    // round(x, digits) of a float never decreases only where its steps are exact (beyond, it
+    // may return 0 or x: RoundsMonotonically): bounds only when both finite bounds lie there.
+    auto monotonic = [&](const Range& r) {
+      if (e.digits == 0 || e.type == nullptr || !layout::IsFloatingPoint(e.type->id)) return true;
+      auto exact = [&](const Value* v) {
+        return v != nullptr && v->kind == Value::Kind::kFloat &&
+               expr::RoundsMonotonically(v->f, e.digits);
+      };
+      if (r.lo != nullptr && r.lo->kind == Value::Kind::kFloat && std::isnan(r.lo->f)) {
+        return true;  // the NaN point: NaN rounds to NaN
+      }
+      return exact(r.lo) && exact(r.finite_hi != nullptr ? r.finite_hi : r.hi);
+    };
     return MapRanges(Values(*e.children[0]), [&](const Range& r) {
+      if (!monotonic(r)) return Range{nullptr, nullptr, r.can_be_null, r.can_be_value};
       Range out{image(r.lo), image(r.hi), r.can_be_null, r.can_be_value};
       out.finite_hi = image(r.finite_hi);  // NaN rounds to NaN
       return out;
@@ -756,7 +771,8 @@ class Prover {
       // The first list value >= lo; it matches only if it is <= hi.
       auto it = x.lo ? std::lower_bound(list.begin(), list.end(), x.lo, less) : list.begin();
       bool may_match = it != list.end() && MayBeAtMost(*it, x.hi);
-      bool must_match = may_match && IsPoint(x) && expr::Compare(**it, *x.lo) == 0;
+      bool must_match =
+          may_match && x.lo != nullptr && IsPoint(x) && expr::Compare(**it, *x.lo) == 0;
       if (may_match) out |= kCanBeTrue;
       if (!must_match) out |= no_match;
       return out;

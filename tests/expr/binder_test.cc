@@ -328,8 +328,12 @@ TEST_F(ExprBinderTest, RoundingGreatestAndLeast) {
   EXPECT_EQ(Bound("greatest(id, i8) > 2"), "greatest(id, CAST(i8 AS int64)) > 2");
   EXPECT_EQ(Bound("least(id, 5, NULL) < 2"), "least(id, 5) < 2");
   EXPECT_EQ(Bound("greatest(NULL, id) = 1"), "id = 1");
-  EXPECT_EQ(Bound("round(f64, 1) = 2"),
-            "error: at 1: round takes one argument (round to a precision is not supported)");
+  EXPECT_EQ(Bound("round(f64, 1) = 2"), "round(f64, 1) = 2e0");
+  EXPECT_EQ(Bound("round(price, 1) > 2"), "round(price, 1) > 2.0");
+  EXPECT_EQ(Bound("round(price, 2) > 2"), "price > 2.00");
+  EXPECT_EQ(Bound("round(f64, f64) = 2"),
+            "error: at 12: round's digits must be an integer literal, not double column 'f64'");
+  EXPECT_EQ(Bound("floor(f64, 1) = 2"), "error: at 1: floor takes one argument");
   EXPECT_EQ(Bound("least(id, 1, 2) = 1"), "error: at 14: least takes at most one literal");
   EXPECT_EQ(Bound("floor(name) = 1"),
             "error: at 7: floor needs a number, not large_string column 'name'");

@@ -290,7 +290,38 @@ TEST_F(ExprEvaluateTest, RoundingGreatestAndLeastAsDuckDB) {
   EXPECT_EQ(Eval("id = floor(2.7) + round(0.5) AND id < trunc(-2.7e0) + 5"), (Rows{0, 0, 0, 0}));
   EXPECT_EQ(Eval("id = floor(2.7) + round(0.5)"), (Rows{0, 0, 1, 0}));
   for (const char* bad :
-       {"floor(name) = 1", "round(f64, 2) = 1", "greatest(id, 1, 2) = 1", "least(name, id) = 1"}) {
+       {"floor(name) = 1", "floor(f64, 2) = 1", "greatest(id, 1, 2) = 1", "least(name, id) = 1"}) {
+    EXPECT_FALSE(Try(bad).ok()) << bad;
+  }
+}
+
+// round(x, digits): results taken from DuckDB 1.5 (x itself where x * 10^digits is not finite,
+// 0 for negative digits; a decimal to scale `digits`, half away from zero).
+TEST_F(ExprEvaluateTest, RoundToDigitsAsDuckDB) {
+  Set("f64", MakeFixed<double>(Float64(), {2.345, kNull, std::nan(""), -1234.5, 1e308,
+                                           -std::numeric_limits<double>::infinity(), 0.125}));
+  Set("price",
+      MakeFixed<std::array<uint8_t, 16>>(  // decimal(10, 2)
+          Decimal128(10, 2), {Dec(1235), Dec(-1235), kNull, Dec(1250), Dec(5), Dec(-5), Dec(0)}));
+  Set("id", MakeFixed<int64_t>(Int64(), {7, 8, 9, 10, 11, 12, 13}));
+  Set("f32", MakeFixed<float>(Float32(), {2.345F, kNull, 1.5F, -0.5F, 0.25F, 3.0F, 0.0F}));
+  EXPECT_EQ(Eval("round(f64, 2) = 2.35 OR round(f64, 2) = 0.13"), (Rows{1, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Eval("round(f64, 2) = f64"), (Rows{0, 0, 1, 1, 1, 1, 0}));  // NaN = NaN
+  EXPECT_EQ(Eval("round(f64, -2) = 0"), (Rows{1, 0, 1, 0, 0, 1, 1}));
+  EXPECT_EQ(Eval("round(f64, -2) = -1200 OR round(f64, -2) = 1e308"), (Rows{0, 0, 0, 1, 1, 0, 0}));
+  EXPECT_EQ(Eval("round(f64, -310) = 0"), (Rows{1, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(Eval("round(f64, 400) = f64"), (Rows{1, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(Eval("round(f64, 0) = -1235"), (Rows{0, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("round(price, 1) = 12.4"), (Rows{1, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(Eval("round(price, 1) = -12.4 OR round(price, 0) = 13"), (Rows{0, 1, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(Eval("round(price, 1) = 0.1"), (Rows{0, 0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(Eval("round(price, 1) = -0.1"), (Rows{0, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(Eval("round(price, 5) = price AND round(id, 3) = id"), (Rows{1, 1, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(Eval("round(f32, 2) = 2.35"), (Rows{1, 0, 0, 0, 0, 0, 0}));  // the FLOAT 2.35
+  EXPECT_EQ(Eval("round(2.345e0, 2) = 2.35 AND round(12.345, 2) = 12.35 AND id = 7"),
+            (Rows{1, 0, 0, 0, 0, 0, 0}));
+  for (const char* bad : {"round(price, -1) = 0", "round(id, -1) = 0", "round(f64, id) = 1",
+                          "round(f64, 1.5) = 1", "round(f64, 1, 2) = 1"}) {
     EXPECT_FALSE(Try(bad).ok()) << bad;
   }
 }

@@ -809,6 +809,12 @@ function atom(rng, ctx) {
         // floor/ceil/round/trunc (typed as DuckDB's), greatest/least with a literal (NULLs
         // skipped), against a value's neighbourhood.
         const near = v === null ? lit() : literal(leaf, v);
+        if (rng.chance(0.2)) {
+          // round(x, digits): any digits of a float, 0..scale of a decimal, 0..3 of an integer.
+          const digits = leaf.cat === 'float' ? rng.int(-3, 3)
+            : leaf.cat === 'dec' ? rng.int(0, leaf.desc.scale) : rng.int(0, 3);
+          return `round(${x}, ${digits}) ${op} ${near ?? lit()}`;
+        }
         if (rng.chance(0.5)) return `${rng.pick(['floor', 'ceil', 'ceiling', 'round', 'trunc'])}(${x}) ${op} ${near ?? lit()}`;
         return `${rng.pick(['greatest', 'least'])}(${x}, ${rng.chance(0.2) ? 'NULL' : lit()}) ${op} ${near ?? lit()}`;
       }

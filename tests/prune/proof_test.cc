@@ -362,6 +362,31 @@ TEST(Proof, NaNBesideTheBoundsIsOneMoreValue) {
   EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, f32, FloatLit(5)), {Float32()}, {may_nan}), F);
 }
 
+// round(x, digits) of a double: bounds map through it where its steps are exact; where a bound
+// lies beyond (DuckDB's round returns x or 0 there, not monotonic), nothing is proven.
+TEST(Proof, RoundToDigitsMapsBoundsWhereItIsMonotonic) {
+  auto round_to = [](int32_t digits) {
+    auto e = std::make_shared<expr::Expr>(*Node(Op::kRound, Float64(), {Col(0, Float64())}));
+    e->pattern = "round";
+    e->digits = digits;
+    return ExprPtr(e);
+  };
+  const ColumnBounds narrow = Doubles(1.234, 1.236, false);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, round_to(2), FloatLit(5)), {Float64()}, {narrow}), F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kGe, round_to(2), FloatLit(1.23)), {Float64()}, {narrow}), T);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, round_to(2), FloatLit(1.24)), {Float64()}, {narrow}),
+                  T | F);
+  EXPECT_OUTCOMES(
+      ProveOne(Cmp(Op::kGt, round_to(-1), FloatLit(0)), {Float64()}, {Doubles(12, 30, false)}), T);
+  // NaN rounds to NaN: it is not 5 either.
+  EXPECT_OUTCOMES(
+      ProveOne(Cmp(Op::kEq, round_to(1), FloatLit(5)), {Float64()}, {Doubles(1, 3, true)}), F);
+  // Near the largest double, round(x, -1) may be 0 (its product overflows): no proof.
+  const ColumnBounds huge = Doubles(-1.7976931348623157e308, -5, false);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, round_to(-1), FloatLit(0)), {Float64()}, {huge}), T | F);
+  EXPECT_OUTCOMES(ProveOne(Cmp(Op::kEq, round_to(400), FloatLit(7)), {Float64()}, {narrow}), T | F);
+}
+
 TEST(Proof, SignedZerosAreEqual) {
   ExprPtr eq = Cmp(Op::kEq, Col(0, Float64()), FloatLit(0.0));
   EXPECT_OUTCOMES(ProveOne(eq, {Float64()}, {Doubles(-0.0, 0.0, false)}), T);
