@@ -220,12 +220,19 @@ class ParquetWriter {
 struct PartitionedWriteOptions {
   std::vector<std::string> partition_by;  // column names of the schema, outermost folder first
   size_t max_open_files = 64;
+  // Files are named PREFIX-N.parquet (N from 0 in each folder).
+  std::string file_prefix = "part";
+  // Add to a dataset already there (`root` may hold files): a name that exists is skipped for
+  // the next N, so nothing is overwritten. Writers adding to one root side by side (the
+  // partitions of a Dask to_parquet) give each its own file_prefix.
+  bool append = false;
 };
 
 class PartitionedWriter {
  public:
   // Errors of Open do not name `root` (callers add it, as for ParquetWriter); those of Write
-  // and Close name the part file. InvalidArgument when `root` exists and is not an empty folder, a
+  // and Close name the part file. InvalidArgument when `root` exists and is not an empty folder
+  // (unless appending), a file_prefix that is empty or holds a '/', a
   // partition column is not in `schema`, is named twice, or leaves no column for the files;
   // NotSupported for a partition column of a type with no folder text (binary, nested, time of
   // day); ParquetWriter::Open's errors for the files' schema (checked here, before any file is

@@ -362,8 +362,11 @@ PYBIND11_MODULE(_pqsift, m) {
         w.key_value_metadata =
             Get<std::vector<std::pair<std::string, std::string>>>(o, "key_value_metadata", {});
         w.created_by = Get<std::string>(o, "created_by", "");
-        return std::make_unique<WriterHandle>(path, std::move(w),
-                                              Get<std::vector<std::string>>(o, "partition_by", {}));
+        PartitionedWriteOptions partitioning;
+        partitioning.partition_by = Get<std::vector<std::string>>(o, "partition_by", {});
+        partitioning.file_prefix = Get<std::string>(o, "file_prefix", "part");
+        partitioning.append = Get<bool>(o, "append", false);
+        return std::make_unique<WriterHandle>(path, std::move(w), std::move(partitioning));
       }))
       .def("write_columns", &WriterHandle::WriteColumns)
       .def("write_stream", &WriterHandle::WriteStream)

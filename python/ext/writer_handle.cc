@@ -196,18 +196,16 @@ std::shared_ptr<Array> ArrayFromColumn(const py::tuple& column) {
 }  // namespace
 
 WriterHandle::WriterHandle(std::string path, WriterOptions options,
-                           std::vector<std::string> partition_by)
+                           PartitionedWriteOptions partitioning)
     : path_(std::move(path)),
       options_(std::move(options)),
-      partition_by_(std::move(partition_by)) {}
+      partitioning_(std::move(partitioning)) {}
 
 WriterHandle::~WriterHandle() = default;
 
 void WriterHandle::Open(std::shared_ptr<const BatchSchema> schema) {
-  if (!partition_by_.empty()) {
-    PartitionedWriteOptions partitioning;
-    partitioning.partition_by = partition_by_;
-    auto writer = PartitionedWriter::Open(path_, schema, partitioning, options_);
+  if (!partitioning_.partition_by.empty()) {
+    auto writer = PartitionedWriter::Open(path_, schema, partitioning_, options_);
     if (!writer.ok()) throw StatusError(writer.status().WithContext(path_));
     partitioned_ = std::move(*writer);
     schema_ = std::move(schema);

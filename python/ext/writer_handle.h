@@ -28,7 +28,8 @@ namespace pqsift::python {
 
 class WriterHandle {
  public:
-  WriterHandle(std::string path, WriterOptions options, std::vector<std::string> partition_by = {});
+  // With partition columns (partitioning.partition_by), a PartitionedWriter under `path`.
+  WriterHandle(std::string path, WriterOptions options, PartitionedWriteOptions partitioning = {});
   ~WriterHandle();
 
   // One batch from the columns (all of equal length); the first batch fixes the schema.
@@ -53,7 +54,7 @@ class WriterHandle {
 
   std::string path_;
   WriterOptions options_;
-  std::vector<std::string> partition_by_;
+  PartitionedWriteOptions partitioning_;
   std::unique_ptr<ParquetWriter> writer_;  // one of these two, once the schema is known
   std::unique_ptr<PartitionedWriter> partitioned_;
   std::shared_ptr<const BatchSchema> schema_;

@@ -175,6 +175,8 @@ struct PartitionedWriter::State {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(root) / folder, ec);
     if (ec) return Status::IOError(root + "/" + folder + ": cannot create: " + ec.message());
+    // Appending: names already taken (by earlier writes) are passed over, never overwritten.
+    while (partitioning.append && std::filesystem::exists(PathOf(folder, p.parts), ec)) ++p.parts;
     const std::string path = PathOf(folder, p.parts);
     PQSIFT_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file, OpenLocalWritableFile(path));
     auto writer = ParquetWriter::Open(std::move(file), file_schema, options);
@@ -188,7 +190,8 @@ struct PartitionedWriter::State {
   }
 
   std::string PathOf(const std::string& folder, int64_t part) const {
-    return (std::filesystem::path(root) / folder / ("part-" + std::to_string(part) + ".parquet"))
+    return (std::filesystem::path(root) / folder /
+            (partitioning.file_prefix + "-" + std::to_string(part) + ".parquet"))
         .string();
   }
 
@@ -248,10 +251,16 @@ Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Open(
     return Status::InvalidArgument(
         "partitioned write: every column is a partition column, leaving none for the files");
   }
+  if (partitioning.file_prefix.empty() || partitioning.file_prefix.find('/') != std::string::npos) {
+    return Status::InvalidArgument("partitioned write: file prefix '" + partitioning.file_prefix +
+                                   "' is empty or holds a '/'");
+  }
   std::error_code ec;
-  if (std::filesystem::exists(root, ec) &&
-      (!std::filesystem::is_directory(root, ec) || !std::filesystem::is_empty(root, ec))) {
-    return Status::InvalidArgument("exists and is not an empty folder");
+  if (std::filesystem::exists(root, ec)) {
+    if (!std::filesystem::is_directory(root, ec)) return Status::InvalidArgument("not a folder");
+    if (!partitioning.append && !std::filesystem::is_empty(root, ec)) {
+      return Status::InvalidArgument("exists and is not an empty folder");
+    }
   }
   // The files' options checked before any folder is made: a writer over a file of our own.
   {

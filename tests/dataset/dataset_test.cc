@@ -573,6 +573,40 @@ TEST(PartitionedWriterTest, ScansBackAsTheTableItWasWrittenFrom) {
   EXPECT_LE(one->stats.files, 3u);  // that folder's parts only
 }
 
+// Appending writers with their own prefixes add files beside the ones there, never over them.
+TEST(PartitionedWriterTest, AppendsBesideWhatIsThere) {
+  TempDir dir;
+  const std::string root = dir / "ds";
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false}, {"k", Int64(), false}};
+  RecordBatch batch;
+  batch.schema = schema;
+  batch.num_rows = 3;
+  batch.columns = {Int64s({1, 2, 3}), Int64s({7, 7, 8})};
+  auto write = [&](const std::string& prefix, bool append) {
+    PartitionedWriteOptions partitioning;
+    partitioning.partition_by = {"k"};
+    partitioning.file_prefix = prefix;
+    partitioning.append = append;
+    auto writer = PartitionedWriter::Open(root, schema, partitioning);
+    if (!writer.ok()) return writer.status();
+    PQSIFT_RETURN_IF_ERROR((*writer)->Write(batch));
+    return (*writer)->Close();
+  };
+  ASSERT_TRUE(write("part", false).ok());
+  EXPECT_EQ(write("part", false).code(), StatusCode::kInvalidArgument);  // not empty
+  ASSERT_TRUE(write("part", true).ok());
+  ASSERT_TRUE(write("w1", true).ok());
+  EXPECT_EQ(write("a/b", true).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(fs::exists(root + "/k=7/part-0.parquet"));
+  EXPECT_TRUE(fs::exists(root + "/k=7/part-1.parquet"));  // part-0 was taken
+  EXPECT_TRUE(fs::exists(root + "/k=8/w1-0.parquet"));
+  ClearFooterCache();
+  auto all = ScanDataset({root}, "k = 7", {"id"});
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  EXPECT_EQ(all->lines.size(), 6u);  // ids 1 and 2, three times
+}
+
 TEST(PartitionedWriterTest, RefusesWhatItCannotWrite) {
   TempDir dir;
   auto schema = std::make_shared<BatchSchema>();

@@ -41,6 +41,8 @@ def write(
     key_value_metadata: Optional[Mapping[str, str]] = None,
     created_by: Optional[str] = None,
     partition_by: Union[None, str, Sequence[str]] = None,
+    file_prefix: str = "part",
+    append: bool = False,
 ) -> int:
     """Writes ``data`` to a Parquet file at ``path`` and returns the number of rows written.
 
@@ -50,6 +52,8 @@ def write(
     the partition columns are left out of the files and read back from the folder names
     (``pqsift.scan(path)``), where a filter on them skips whole folders. NULL and ``""`` are
     the ``__HIVE_DEFAULT_PARTITION__`` folder; an aware timestamp is named by its UTC time.
+    Files are named ``{file_prefix}-N.parquet``; ``append=True`` adds to a dataset already at
+    ``path`` (names already taken are passed over, nothing is overwritten).
 
     ``data`` is a pandas DataFrame or any object with ``__arrow_c_stream__`` (a pqsift Scan, a
     pyarrow Table, a polars DataFrame): a scan's result writes back out batch by batch. The file
@@ -77,6 +81,10 @@ def write(
     if isinstance(partition_by, str):
         partition_by = [partition_by]
     options["partition_by"] = [str(c) for c in (partition_by or [])]
+    if (file_prefix != "part" or append) and not options["partition_by"]:
+        raise InvalidArgumentError("file_prefix and append go with partition_by")
+    options["file_prefix"] = str(file_prefix)
+    options["append"] = bool(append)
     writer = _pqsift.WriterHandle(os.fspath(path), options)
     if _is_dataframe(data):
         names = [str(c) for c in data.columns]

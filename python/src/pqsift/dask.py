@@ -1,4 +1,5 @@
-"""pqsift as Dask's Parquet reader: ``pqsift.dask.read_parquet``.
+"""pqsift as Dask's Parquet reader and writer: ``pqsift.dask.read_parquet``,
+``pqsift.dask.to_parquet``.
 
     import pqsift.dask
     df = pqsift.dask.read_parquet("events/", columns=["id", "amount"],
@@ -27,7 +28,7 @@ from ._errors import InvalidArgumentError
 from . import _convert
 from ._scan import Paths, Split, _options, _paths, _resolve_filters, scan
 
-__all__ = ["read_parquet"]
+__all__ = ["read_parquet", "to_parquet"]
 
 
 class _ReadSplit:
@@ -269,3 +270,53 @@ def _divisions(parts: List[Split], groups: List[Tuple[Split, ...]], index: str,
         return tuple(pd.Series(values).astype(dtype))
     except (TypeError, ValueError):
         return tuple(values)
+
+
+def _write_partition(frame: Any, path: str, number: int, partition_by: Optional[List[str]],
+                     options: Dict[str, Any]) -> int:
+    """One partition of to_parquet, on a worker: its own file, or its own files in the hive
+    folders (named after the partition, so partitions never write the same file)."""
+    import os
+
+    from ._write import write
+
+    if partition_by:
+        if len(frame) == 0:
+            return 0
+        return write(frame, path, partition_by=partition_by, file_prefix=f"part.{number}",
+                     append=True, **options)
+    return write(frame, os.path.join(path, f"part.{number}.parquet"), **options)
+
+
+def to_parquet(df: Any, path: str, partition_by: Union[None, str, Sequence[str]] = None, *,
+               compute: bool = True, **writer_options: Any) -> Any:
+    """Writes a ``dask.dataframe.DataFrame`` as Parquet files under the folder ``path`` (new or
+    empty), one task per partition, each written by pqsift on its worker (Debian's Dask has no
+    Parquet writer of its own: it needs pyarrow or fastparquet).
+
+    Without ``partition_by`` partition i is ``path/part.i.parquet``; with it the rows go to hive
+    folders as ``pqsift.write(partition_by=...)`` writes them, partition i's files named
+    ``part.i-N.parquet``. ``writer_options`` as for ``pqsift.write`` (``compression``,
+    ``row_group_rows``, ``sort_by``, ``bloom_filters``, ...). The index is not written (as
+    ``pqsift.write``: ``df.reset_index()`` keeps it as a column). Returns the number of rows
+    written, or with ``compute=False`` a ``dask.delayed`` value that writes when computed.
+    ``pqsift.dask.read_parquet(path)`` reads the result back.
+    """
+    import os
+
+    import dask
+
+    if isinstance(partition_by, str):
+        partition_by = [partition_by]
+    for key in ("file_prefix", "append"):
+        if key in writer_options:
+            raise TypeError(f"to_parquet names the files itself: no {key}=")
+    path = os.fspath(path)
+    if os.path.exists(path) and (not os.path.isdir(path) or os.listdir(path)):
+        raise InvalidArgumentError(f"{path}: exists and is not an empty folder")
+    os.makedirs(path, exist_ok=True)
+    by = list(partition_by) if partition_by else None
+    parts = [dask.delayed(_write_partition)(part, path, i, by, writer_options)
+             for i, part in enumerate(df.to_delayed())]
+    total = dask.delayed(sum)(parts)
+    return total.compute() if compute else total
