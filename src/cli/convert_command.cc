@@ -1,8 +1,10 @@
-// `pqsift convert INPUT OUTPUT [options]`: rewrites a Parquet file (re-chunked, re-encoded, with
-// statistics and a page index) or converts a CSV or JSON Lines file into Parquet, streaming:
-// batches flow from the reader to the writer, so memory stays about one row group whatever the
-// input's size. The input's kind: Parquet when its first bytes are "PAR1", else JSON Lines for
-// the extensions .jsonl, .ndjson and .json, else CSV (or as --input-format says).
+// `pqsift convert INPUT OUTPUT [options]`: rewrites Parquet (a file or a dataset, re-chunked,
+// re-encoded, with statistics and a page index; --where and --select as a scan's) or converts a
+// CSV or JSON Lines file into Parquet, into one file or a hive-partitioned folder
+// (--partition-by), streaming: batches flow from the reader to the writer, so memory stays about
+// one row group (per open file) whatever the input's size. The input's kind: Parquet for a
+// folder, a glob, a URL or a file whose first bytes are "PAR1", else JSON Lines for the
+// extensions .jsonl, .ndjson and .json, else CSV (or as --input-format says).
 #include <chrono>
 #include <climits>
 #include <filesystem>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/dataset_args.h"
 #include "cli/encrypt_args.h"
 #include "cli/input/csv_reader.h"
 #include "cli/input/geometry_columns.h"
@@ -42,6 +45,8 @@ struct ConvertArgs {
   std::string encodings;
   std::string sort_by;
   std::string partition_by;
+  std::string where;
+  std::string select;
   std::vector<std::string> bloom_filters;
   std::string geometry;
   std::vector<std::string> variants;
@@ -197,9 +202,17 @@ int RunConvert(const ConvertArgs& args) {
   std::string format = args.format;
   if (format == "auto") {
     const std::string extension = std::filesystem::path(args.input).extension().string();
-    format = StartsWithParquetMagic(args.input)                                        ? "parquet"
+    // A folder, a glob or a URL is a Parquet dataset, as `pqsift scan` reads one.
+    std::error_code ec;
+    const bool dataset = std::filesystem::is_directory(args.input, ec) ||
+                         args.input.find_first_of("*?[") != std::string::npos ||
+                         args.input.find("://") != std::string::npos;
+    format = dataset || StartsWithParquetMagic(args.input)                             ? "parquet"
              : extension == ".jsonl" || extension == ".ndjson" || extension == ".json" ? "jsonl"
                                                                                        : "csv";
+  }
+  if (format != "parquet" && (!args.where.empty() || !args.select.empty())) {
+    return ReportError(Status::InvalidArgument("--where and --select take Parquet input"));
   }
   std::unique_ptr<BatchReader> reader;
   std::ifstream text_file;
@@ -209,7 +222,11 @@ int RunConvert(const ConvertArgs& args) {
   if (format == "parquet") {
     ScanOptions scan;
     scan.threads = args.threads;
-    auto scanner = Scanner::Open({args.input}, scan);
+    scan.filter = args.where;
+    scan.columns = SplitList(args.select);
+    DatasetArgs dataset;
+    dataset.paths = {args.input};
+    auto scanner = OpenScan(dataset, scan);
     if (!scanner.ok()) return ReportError(scanner.status());
     reader = std::move(*scanner);
   } else if (format == "jsonl") {
@@ -306,7 +323,8 @@ Command AddConvertCommand(CLI::App& root) {
       "CSV or JSON Lines file.");
   auto args = std::make_shared<ConvertArgs>();
   sub->add_option("INPUT", args->input,
-                  "A Parquet file, CSV with a header row, or JSON Lines (one object per line)")
+                  "A Parquet file or dataset (a folder, glob or URL, as pqsift scan reads it), "
+                  "CSV with a header row, or JSON Lines (one object per line)")
       ->required();
   sub->add_option("OUTPUT", args->output,
                   "The Parquet file to write (replaced); with --partition-by, the dataset's "
@@ -352,6 +370,11 @@ Command AddConvertCommand(CLI::App& root) {
   sub->add_option("--sort-by", args->sort_by,
                   "Sort the rows of each row group by these columns: 'a,b:desc' (nulls last); "
                   "declared as the row groups' sorting_columns");
+  sub->add_option("--where", args->where,
+                  "Parquet input: write only the rows where EXPR is true (the filter language; "
+                  "files, row groups and pages that cannot match are not read)");
+  sub->add_option("--select", args->select,
+                  "Parquet input: write only these columns, in this order ('a,b,s.x')");
   sub->add_option("--partition-by", args->partition_by,
                   "Write a hive-partitioned dataset: OUTPUT/a=1/b=x/part-0.parquet by the "
                   "values of these columns ('a,b'), which the files leave out (read back from "

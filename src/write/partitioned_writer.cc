@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "arrow/bit_util.h"
+#include "arrow/layout.h"
 #include "arrow/select.h"
 #include "common/value_format.h"
 #include "pqsift/writer.h"
@@ -66,14 +67,6 @@ bool HasFolderText(const DataType& type) {
   }
 }
 
-template <typename T>
-T ValueAt(const Array& a, int64_t i) {
-  T v;
-  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * static_cast<int64_t>(sizeof(T)),
-              sizeof(T));
-  return v;
-}
-
 // Element `i` of `a` as folder text (escaped), or the NULL partition's name. REQUIRES:
 // HasFolderText(*a.type).
 void AppendFolderValue(std::string& out, const Array& a, int64_t i) {
@@ -86,25 +79,25 @@ void AppendFolderValue(std::string& out, const Array& a, int64_t i) {
     case TypeId::kBoolean:
       out += bit_util::GetBit(a.buffers[1]->data(), a.offset + i) ? "true" : "false";
       return;
-    case TypeId::kInt8: out += std::to_string(ValueAt<int8_t>(a, i)); return;
-    case TypeId::kInt16: out += std::to_string(ValueAt<int16_t>(a, i)); return;
-    case TypeId::kInt32: out += std::to_string(ValueAt<int32_t>(a, i)); return;
-    case TypeId::kInt64: out += std::to_string(ValueAt<int64_t>(a, i)); return;
-    case TypeId::kUInt8: out += std::to_string(ValueAt<uint8_t>(a, i)); return;
-    case TypeId::kUInt16: out += std::to_string(ValueAt<uint16_t>(a, i)); return;
-    case TypeId::kUInt32: out += std::to_string(ValueAt<uint32_t>(a, i)); return;
-    case TypeId::kUInt64: out += std::to_string(ValueAt<uint64_t>(a, i)); return;
-    case TypeId::kFloat32: AppendFloat(text, ValueAt<float>(a, i)); break;
-    case TypeId::kFloat64: AppendDouble(text, ValueAt<double>(a, i)); break;
+    case TypeId::kInt8: out += std::to_string(layout::LoadValue<int8_t>(a, i)); return;
+    case TypeId::kInt16: out += std::to_string(layout::LoadValue<int16_t>(a, i)); return;
+    case TypeId::kInt32: out += std::to_string(layout::LoadValue<int32_t>(a, i)); return;
+    case TypeId::kInt64: out += std::to_string(layout::LoadValue<int64_t>(a, i)); return;
+    case TypeId::kUInt8: out += std::to_string(layout::LoadValue<uint8_t>(a, i)); return;
+    case TypeId::kUInt16: out += std::to_string(layout::LoadValue<uint16_t>(a, i)); return;
+    case TypeId::kUInt32: out += std::to_string(layout::LoadValue<uint32_t>(a, i)); return;
+    case TypeId::kUInt64: out += std::to_string(layout::LoadValue<uint64_t>(a, i)); return;
+    case TypeId::kFloat32: AppendFloat(text, layout::LoadValue<float>(a, i)); break;
+    case TypeId::kFloat64: AppendDouble(text, layout::LoadValue<double>(a, i)); break;
     case TypeId::kDecimal128: {
       std::span<const uint8_t, 16> bytes(a.buffers[1]->data() + (a.offset + i) * 16, 16);
       AppendDecimal128(text, bytes, a.type->scale);
       break;
     }
-    case TypeId::kDate32: AppendDate(text, ValueAt<int32_t>(a, i)); break;
+    case TypeId::kDate32: AppendDate(text, layout::LoadValue<int32_t>(a, i)); break;
     case TypeId::kTimestamp:
       // An instant as its UTC time: the reader types a folder with a zone as text.
-      AppendTimestamp(text, ValueAt<int64_t>(a, i), a.type->unit, /*utc_adjusted=*/false);
+      AppendTimestamp(text, layout::LoadValue<int64_t>(a, i), a.type->unit, /*utc_adjusted=*/false);
       break;
     case TypeId::kLargeString: {
       const auto* offsets = a.buffers[1]->as<int64_t>() + a.offset;
@@ -113,8 +106,7 @@ void AppendFolderValue(std::string& out, const Array& a, int64_t i) {
       break;
     }
     case TypeId::kDictionary: {
-      const int32_t index = ValueAt<int32_t>(a, i);
-      AppendFolderValue(out, *a.dictionary, index);
+      AppendFolderValue(out, *a.dictionary, layout::DictionaryIndex(a, i));
       return;
     }
     default: break;

@@ -91,6 +91,30 @@ TEST_F(ConvertCli, ParquetRewriteAndScanToParquetKeepEveryRow) {
   EXPECT_EQ(RunCli({"scan", second, "--format", "csv"}).out, kCsv);
 }
 
+// A file split into hive folders (--partition-by) and the folder converted back into one file,
+// filtered and projected on the way (--where, --select): the rows of a scan of the original.
+TEST_F(ConvertCli, PartitionedFoldersAndDatasetsConvertBothWays) {
+  std::string csv = WriteText("in.csv", kCsv);
+  std::string file = Path("one.parquet"), folder = Path("by_ok"), back = Path("back.parquet");
+  ASSERT_EQ(RunCli({"convert", csv, file}).exit_code, 0);
+  auto r = RunCli({"convert", file, folder, "--partition-by", "ok", "--stats"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("files 3"), std::string::npos) << r.err;  // true, false, NULL
+  EXPECT_TRUE(std::filesystem::exists(folder + "/ok=true/part-0.parquet"));
+  EXPECT_TRUE(std::filesystem::exists(folder + "/ok=__HIVE_DEFAULT_PARTITION__/part-0.parquet"));
+  r = RunCli({"convert", folder, back, "--where", "id >= 2", "--select", "id,name,ok"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The folder's files in path order: ok=__HIVE_DEFAULT_PARTITION__, ok=false, ok=true.
+  EXPECT_EQ(RunCli({"scan", back, "--format", "csv"}).out,
+            "id,name,ok\n2,\"with, comma\",false\n4,\"\",true\n");
+  r = RunCli({"convert", file, folder, "--partition-by", "ok"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("not an empty folder"), std::string::npos) << r.err;
+  r = RunCli({"convert", csv, Path("x.parquet"), "--where", "id > 1"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("take Parquet input"), std::string::npos) << r.err;
+}
+
 TEST_F(ConvertCli, ErrorsAreOneLine) {
   std::string csv = WriteText("bad.csv", "a\n1\n2\nx\n");
   auto r = RunCli({"convert", csv, Path("o.parquet"), "--infer-rows", "2"});
