@@ -232,7 +232,8 @@ class PartitionedWriter {
  public:
   // Errors of Open do not name `root` (callers add it, as for ParquetWriter); those of Write
   // and Close name the part file. InvalidArgument when `root` exists and is not an empty folder
-  // (unless appending), a file_prefix that is empty or holds a '/', a
+  // (unless appending), a file_prefix that is empty, holds a '/' or starts with '.' or '_', a
+  // partition column whose name starts with '.' or '_' (readers leave such names out), a
   // partition column is not in `schema`, is named twice, or leaves no column for the files;
   // NotSupported for a partition column of a type with no folder text (binary, nested, time of
   // day); ParquetWriter::Open's errors for the files' schema (checked here, before any file is

@@ -243,9 +243,20 @@ Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Open(
     return Status::InvalidArgument(
         "partitioned write: every column is a partition column, leaving none for the files");
   }
-  if (partitioning.file_prefix.empty() || partitioning.file_prefix.find('/') != std::string::npos) {
+  // Readers (pqsift, Hive, Spark, Arrow) pass over names starting with '.' or '_': such a
+  // folder or file would be written and never read back.
+  auto hidden = [](const std::string& name) { return name[0] == '.' || name[0] == '_'; };
+  if (partitioning.file_prefix.empty() || partitioning.file_prefix.find('/') != std::string::npos ||
+      hidden(partitioning.file_prefix)) {
     return Status::InvalidArgument("partitioned write: file prefix '" + partitioning.file_prefix +
-                                   "' is empty or holds a '/'");
+                                   "' is empty, holds a '/' or starts with '.' or '_' (readers "
+                                   "leave such files out)");
+  }
+  for (const std::string& name : partitioning.partition_by) {
+    if (!name.empty() && hidden(name)) {
+      return Status::InvalidArgument("partition column '" + name +
+                                     "' starts with '.' or '_': readers leave such folders out");
+    }
   }
   std::error_code ec;
   if (std::filesystem::exists(root, ec)) {

@@ -598,6 +598,7 @@ TEST(PartitionedWriterTest, AppendsBesideWhatIsThere) {
   ASSERT_TRUE(write("part", true).ok());
   ASSERT_TRUE(write("w1", true).ok());
   EXPECT_EQ(write("a/b", true).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(write(".hidden", true).code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(fs::exists(root + "/k=7/part-0.parquet"));
   EXPECT_TRUE(fs::exists(root + "/k=7/part-1.parquet"));  // part-0 was taken
   EXPECT_TRUE(fs::exists(root + "/k=8/w1-0.parquet"));
@@ -620,6 +621,12 @@ TEST(PartitionedWriterTest, RefusesWhatItCannotWrite) {
   EXPECT_EQ(open({"id", "id"}, dir / "a").code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(open({"blob"}, dir / "a").code(), StatusCode::kNotSupported);
   EXPECT_EQ(open({}, dir / "a").code(), StatusCode::kInvalidArgument);
+  auto hidden_key = std::make_shared<BatchSchema>();
+  hidden_key->fields = {{"id", Int64(), false}, {"_day", Int64(), false}};
+  PartitionedWriteOptions by_hidden;
+  by_hidden.partition_by = {"_day"};
+  EXPECT_EQ(PartitionedWriter::Open(dir / "a", hidden_key, by_hidden).status().code(),
+            StatusCode::kInvalidArgument);
   auto only_keys = std::make_shared<BatchSchema>();
   only_keys->fields = {{"id", Int64(), false}};
   PartitionedWriteOptions by_id;
