@@ -226,6 +226,11 @@ int RunConvert(const ConvertArgs& args) {
     scan.columns = SplitList(args.select);
     DatasetArgs dataset;
     dataset.paths = {args.input};
+    // Hive folders are columns of a dataset (a folder or a glob); a file converted alone keeps
+    // its own columns, wherever it lies.
+    std::error_code ec;
+    dataset.no_hive = !std::filesystem::is_directory(args.input, ec) &&
+                      args.input.find_first_of("*?[") == std::string::npos;
     auto scanner = OpenScan(dataset, scan);
     if (!scanner.ok()) return ReportError(scanner.status());
     reader = std::move(*scanner);

@@ -107,6 +107,13 @@ TEST_F(ConvertCli, PartitionedFoldersAndDatasetsConvertBothWays) {
   // The folder's files in path order: ok=__HIVE_DEFAULT_PARTITION__, ok=false, ok=true.
   EXPECT_EQ(RunCli({"scan", back, "--format", "csv"}).out,
             "id,name,ok\n2,\"with, comma\",false\n4,\"\",true\n");
+  // One file of the folder converted alone keeps its own columns (no hive key from its path).
+  r = RunCli({"convert", folder + "/ok=true/part-0.parquet", Path("alone.parquet")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(
+      RunCli({"scan", Path("alone.parquet"), "--format", "csv"}).out,
+      "id,price,day,at,at_utc,name\n1,1.5,2024-01-02,2024-01-02 03:04:05,2024-01-02 "
+      "03:04:05.25+00,plain\n4,0,2000-02-29,1999-12-31 23:59:59,2000-01-01 00:00:00+00,\"\"\n");
   r = RunCli({"convert", file, folder, "--partition-by", "ok"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("not an empty folder"), std::string::npos) << r.err;
