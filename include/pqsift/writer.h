@@ -212,14 +212,19 @@ class ParquetWriter {
 // DEL) as %XX; NULL and the empty string as __HIVE_DEFAULT_PARTITION__ (as Hive and Spark).
 // Each file is written by a ParquetWriter with the same options, its schema the batch schema
 // without the partition columns. At most `max_open_files` files are open at once (each holds
-// up to a row group of rows in memory): when another is needed, the one written least recently
-// is finished, and its partition's later rows go to its next part file.
+// up to a row group of rows in memory), and they hold at most `max_buffered_rows` rows in all:
+// when another file is needed, or past that, the one written least recently is finished, and
+// its partition's later rows go to its next part file.
 //
 // Thread safety: one thread at a time. Errors: as ParquetWriter's, with the file's path; after
 // one the writer is unusable.
 struct PartitionedWriteOptions {
   std::vector<std::string> partition_by;  // column names of the schema, outermost folder first
   size_t max_open_files = 64;
+  // Rows the open files hold in memory at most, summed (each holds its unfinished row group):
+  // past it, the least recently written files are finished first, so many partitions of few
+  // rows each do not hold a row group's memory apiece.
+  int64_t max_buffered_rows = 4'000'000;
   // Files are named PREFIX-N.parquet (N from 0 in each folder).
   std::string file_prefix = "part";
   // Add to a dataset already there (`root` may hold files): a name that exists is skipped for

@@ -134,12 +134,15 @@ struct PartitionedWriter::State {
   struct Partition {
     std::unique_ptr<ParquetWriter> writer;  // null while no file is open
     int64_t parts = 0;                      // files made so far
+    int64_t rows_in_file = 0;               // rows written to the open file
+    int64_t buffered = 0;                   // of those, the rows of its unfinished row group
     std::list<std::string>::iterator recent;
   };
   std::unordered_map<std::string, Partition> partitions;  // by folder (relative to root)
   std::list<std::string> recently_written;                // open files, most recent first
   int64_t rows = 0;
   int64_t files = 0;
+  int64_t buffered_rows = 0;  // Partition::buffered of the open files, summed
   Status error;
   bool closed = false;
 
@@ -157,12 +160,7 @@ struct PartitionedWriter::State {
       return p.writer.get();
     }
     if (recently_written.size() >= std::max<size_t>(partitioning.max_open_files, 1)) {
-      const std::string oldest = recently_written.back();
-      Partition& old = partitions[oldest];
-      Status st = old.writer->Close();
-      if (!st.ok()) return st.WithContext(PathOf(oldest, old.parts - 1));
-      old.writer.reset();
-      recently_written.pop_back();
+      PQSIFT_RETURN_IF_ERROR(FinishOldest());
     }
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(root) / folder, ec);
@@ -179,6 +177,34 @@ struct PartitionedWriter::State {
     recently_written.push_front(folder);
     p.recent = recently_written.begin();
     return p.writer.get();
+  }
+
+  // Finishes the file written least recently (its footer written, its memory freed).
+  Status FinishOldest() {
+    const std::string oldest = recently_written.back();
+    Partition& old = partitions[oldest];
+    Status st = old.writer->Close();
+    if (!st.ok()) return st.WithContext(PathOf(oldest, old.parts - 1));
+    old.writer.reset();
+    buffered_rows -= old.buffered;
+    old.rows_in_file = 0;
+    old.buffered = 0;
+    recently_written.pop_back();
+    return Status::OK();
+  }
+
+  // After `rows` more rows went to `folder`'s open file: the rows held in memory, and the
+  // oldest files finished while they pass the budget (the file just written stays open).
+  Status Wrote(const std::string& folder, int64_t rows) {
+    Partition& p = partitions[folder];
+    p.rows_in_file += rows;
+    const int64_t buffered = p.rows_in_file % std::max<int64_t>(options.row_group_rows, 1);
+    buffered_rows += buffered - p.buffered;
+    p.buffered = buffered;
+    while (buffered_rows > partitioning.max_buffered_rows && recently_written.size() > 1) {
+      PQSIFT_RETURN_IF_ERROR(FinishOldest());
+    }
+    return Status::OK();
   }
 
   std::string PathOf(const std::string& folder, int64_t part) const {
@@ -334,6 +360,8 @@ Status PartitionedWriter::Write(const RecordBatch& batch) {
     Status st = (*writer)->Write(part);
     if (!st.ok()) return s.Fail(st.WithContext(s.PathOf(key, s.partitions[key].parts - 1)));
     s.rows += part.num_rows;
+    st = s.Wrote(key, part.num_rows);
+    if (!st.ok()) return s.Fail(st);
   }
   return Status::OK();
 }

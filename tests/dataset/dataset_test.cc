@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -606,6 +607,44 @@ TEST(PartitionedWriterTest, AppendsBesideWhatIsThere) {
   auto all = ScanDataset({root}, "k = 7", {"id"});
   ASSERT_TRUE(all.ok()) << all.status().message();
   EXPECT_EQ(all->lines.size(), 6u);  // ids 1 and 2, three times
+}
+
+// Open files hold at most max_buffered_rows rows in all: past it the least recently written
+// files are finished (their partitions continue in new part files), and every row is kept.
+TEST(PartitionedWriterTest, FinishesOldFilesPastTheRowBudget) {
+  TempDir dir;
+  const std::string root = dir / "ds";
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false}, {"k", Int64(), false}};
+  PartitionedWriteOptions partitioning;
+  partitioning.partition_by = {"k"};
+  partitioning.max_buffered_rows = 250;
+  WriterOptions options;
+  options.row_group_rows = 1000;  // no row group completes: every written row stays buffered
+  auto writer = PartitionedWriter::Open(root, schema, partitioning, options);
+  ASSERT_TRUE(writer.ok()) << writer.status().message();
+  int64_t id = 0;
+  for (int round = 0; round < 6; ++round) {
+    for (int64_t k = 0; k < 3; ++k) {
+      std::vector<int64_t> ids;
+      for (int r = 0; r < 100; ++r) ids.push_back(id++);
+      RecordBatch batch;
+      batch.schema = schema;
+      batch.num_rows = 100;
+      batch.columns = {Int64s(ids), Int64s(std::vector<int64_t>(100, k))};
+      ASSERT_TRUE((*writer)->Write(batch).ok());
+    }
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  // 300 rows per round over three folders, 250 at most held: files are finished as they go.
+  EXPECT_GT((*writer)->num_files(), 3);
+  EXPECT_TRUE(fs::exists(root + "/k=0/part-1.parquet"));
+  ClearFooterCache();
+  auto all = ScanDataset({root}, "", {"id"});
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  EXPECT_EQ(all->lines.size(), 1800u);
+  std::set<std::string> distinct(all->lines.begin(), all->lines.end());
+  EXPECT_EQ(distinct.size(), 1800u);
 }
 
 TEST(PartitionedWriterTest, RefusesWhatItCannotWrite) {
