@@ -73,8 +73,12 @@ struct PartitionField {
 // timestamp, string/varchar). InvalidArgument naming the bad part.
 Result<std::vector<PartitionField>> ParsePartitionSchema(std::string_view text);
 
+// The folder value of a NULL partition key, as Hive and Spark write it (and PartitionedWriter,
+// pqsift/writer.h, for NULL and the empty string).
+inline constexpr std::string_view kHiveNullPartition = "__HIVE_DEFAULT_PARTITION__";
+
 // The key=value folder names of `path` (not the file name), in order: value URL-decoded,
-// nullopt for __HIVE_DEFAULT_PARTITION__.
+// nullopt for kHiveNullPartition.
 std::vector<std::pair<std::string, std::optional<std::string>>> HiveSegments(std::string_view path);
 
 struct DatasetOptions {

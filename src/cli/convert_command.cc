@@ -199,15 +199,16 @@ int RunConvert(const ConvertArgs& args) {
   options.encryption = std::move(*encryption);
 
   const auto start = std::chrono::steady_clock::now();
+  // A folder or a glob is a Parquet dataset, as `pqsift scan` reads one, whose key=value
+  // folders are columns; a file converted alone keeps its own columns, wherever it lies.
+  std::error_code ec;
+  const bool dataset = std::filesystem::is_directory(args.input, ec) ||
+                       args.input.find_first_of("*?[") != std::string::npos;
   std::string format = args.format;
   if (format == "auto") {
     const std::string extension = std::filesystem::path(args.input).extension().string();
-    // A folder, a glob or a URL is a Parquet dataset, as `pqsift scan` reads one.
-    std::error_code ec;
-    const bool dataset = std::filesystem::is_directory(args.input, ec) ||
-                         args.input.find_first_of("*?[") != std::string::npos ||
-                         args.input.find("://") != std::string::npos;
-    format = dataset || StartsWithParquetMagic(args.input)                             ? "parquet"
+    const bool url = args.input.find("://") != std::string::npos;
+    format = dataset || url || StartsWithParquetMagic(args.input)                      ? "parquet"
              : extension == ".jsonl" || extension == ".ndjson" || extension == ".json" ? "jsonl"
                                                                                        : "csv";
   }
@@ -224,14 +225,10 @@ int RunConvert(const ConvertArgs& args) {
     scan.threads = args.threads;
     scan.filter = args.where;
     scan.columns = SplitList(args.select);
-    DatasetArgs dataset;
-    dataset.paths = {args.input};
-    // Hive folders are columns of a dataset (a folder or a glob); a file converted alone keeps
-    // its own columns, wherever it lies.
-    std::error_code ec;
-    dataset.no_hive = !std::filesystem::is_directory(args.input, ec) &&
-                      args.input.find_first_of("*?[") == std::string::npos;
-    auto scanner = OpenScan(dataset, scan);
+    DatasetArgs input;
+    input.paths = {args.input};
+    input.no_hive = !dataset;
+    auto scanner = OpenScan(input, scan);
     if (!scanner.ok()) return ReportError(scanner.status());
     reader = std::move(*scanner);
   } else if (format == "jsonl") {

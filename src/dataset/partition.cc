@@ -10,8 +10,6 @@ namespace pqsift {
 namespace dataset {
 namespace {
 
-constexpr std::string_view kNullPartition = "__HIVE_DEFAULT_PARTITION__";
-
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -164,7 +162,7 @@ std::vector<std::pair<std::string, std::optional<std::string>>> HiveSegments(
     if (eq != std::string_view::npos && eq > 0) {
       std::string_view value = part.substr(eq + 1);
       std::optional<std::string> decoded;
-      if (value != dataset::kNullPartition) decoded = dataset::UrlDecode(value);
+      if (value != kHiveNullPartition) decoded = dataset::UrlDecode(value);
       out.emplace_back(std::string(part.substr(0, eq)), std::move(decoded));
     }
     pos = slash + 1;

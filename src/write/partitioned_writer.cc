@@ -19,12 +19,11 @@
 #include "arrow/layout.h"
 #include "arrow/select.h"
 #include "common/value_format.h"
+#include "pqsift/dataset.h"
 #include "pqsift/writer.h"
 
 namespace pqsift {
 namespace {
-
-constexpr std::string_view kNullPartition = "__HIVE_DEFAULT_PARTITION__";
 
 // The characters Hive's FileUtils.escapePathName escapes, and '%' itself.
 bool NeedsEscape(unsigned char c) {
@@ -67,14 +66,25 @@ bool HasFolderText(const DataType& type) {
   }
 }
 
-// Element `i` of `a` as folder text (escaped), or the NULL partition's name. REQUIRES:
-// HasFolderText(*a.type).
-void AppendFolderValue(std::string& out, const Array& a, int64_t i) {
+// `text` escaped; Hive and Spark write the empty string as the NULL partition ("k=" names no
+// value).
+void AppendFolderText(std::string& out, std::string_view text) {
+  if (text.empty()) {
+    out += kHiveNullPartition;
+  } else {
+    AppendEscaped(out, text);
+  }
+}
+
+// Element `i` of `a` as folder text (escaped), or the NULL partition's name; `scratch` holds
+// the text of formatted values (reused from row to row). REQUIRES: HasFolderText(*a.type).
+void AppendFolderValue(std::string& out, const Array& a, int64_t i, std::string& scratch) {
   if (!a.IsValid(i)) {
-    out += kNullPartition;
+    out += kHiveNullPartition;
     return;
   }
-  std::string text;
+  std::string& text = scratch;
+  text.clear();
   switch (a.type->id) {
     case TypeId::kBoolean:
       out += bit_util::GetBit(a.buffers[1]->data(), a.offset + i) ? "true" : "false";
@@ -101,22 +111,16 @@ void AppendFolderValue(std::string& out, const Array& a, int64_t i) {
       break;
     case TypeId::kLargeString: {
       const auto* offsets = a.buffers[1]->as<int64_t>() + a.offset;
-      text.assign(reinterpret_cast<const char*>(a.buffers[2]->data()) + offsets[i],
-                  static_cast<size_t>(offsets[i + 1] - offsets[i]));
-      break;
-    }
-    case TypeId::kDictionary: {
-      AppendFolderValue(out, *a.dictionary, layout::DictionaryIndex(a, i));
+      AppendFolderText(out, {reinterpret_cast<const char*>(a.buffers[2]->data()) + offsets[i],
+                             static_cast<size_t>(offsets[i + 1] - offsets[i])});
       return;
     }
+    case TypeId::kDictionary:
+      AppendFolderValue(out, *a.dictionary, layout::DictionaryIndex(a, i), scratch);
+      return;
     default: break;
   }
-  // Hive and Spark write the empty string as the NULL partition: "k=" names no value.
-  if (text.empty()) {
-    out += kNullPartition;
-    return;
-  }
-  AppendEscaped(out, text);
+  AppendFolderText(out, text);
 }
 
 }  // namespace
@@ -135,14 +139,12 @@ struct PartitionedWriter::State {
     std::unique_ptr<ParquetWriter> writer;  // null while no file is open
     int64_t parts = 0;                      // files made so far
     int64_t rows_in_file = 0;               // rows written to the open file
-    int64_t buffered = 0;                   // of those, the rows of its unfinished row group
     std::list<std::string>::iterator recent;
   };
   std::unordered_map<std::string, Partition> partitions;  // by folder (relative to root)
   std::list<std::string> recently_written;                // open files, most recent first
   int64_t rows = 0;
   int64_t files = 0;
-  int64_t buffered_rows = 0;  // Partition::buffered of the open files, summed
   Status error;
   bool closed = false;
 
@@ -186,22 +188,26 @@ struct PartitionedWriter::State {
     Status st = old.writer->Close();
     if (!st.ok()) return st.WithContext(PathOf(oldest, old.parts - 1));
     old.writer.reset();
-    buffered_rows -= old.buffered;
     old.rows_in_file = 0;
-    old.buffered = 0;
     recently_written.pop_back();
     return Status::OK();
   }
 
-  // After `rows` more rows went to `folder`'s open file: the rows held in memory, and the
-  // oldest files finished while they pass the budget (the file just written stays open).
+  // The rows the open files hold in memory: each its unfinished row group.
+  int64_t BufferedRows() {
+    const int64_t row_group = std::max<int64_t>(options.row_group_rows, 1);
+    int64_t held = 0;
+    for (const std::string& folder : recently_written) {
+      held += partitions[folder].rows_in_file % row_group;
+    }
+    return held;
+  }
+
+  // After `rows` more rows went to `folder`'s open file: the oldest files finished while the
+  // open files hold more than the budget (the file just written stays open).
   Status Wrote(const std::string& folder, int64_t rows) {
-    Partition& p = partitions[folder];
-    p.rows_in_file += rows;
-    const int64_t buffered = p.rows_in_file % std::max<int64_t>(options.row_group_rows, 1);
-    buffered_rows += buffered - p.buffered;
-    p.buffered = buffered;
-    while (buffered_rows > partitioning.max_buffered_rows && recently_written.size() > 1) {
+    partitions[folder].rows_in_file += rows;
+    while (recently_written.size() > 1 && BufferedRows() > partitioning.max_buffered_rows) {
       PQSIFT_RETURN_IF_ERROR(FinishOldest());
     }
     return Status::OK();
@@ -213,14 +219,14 @@ struct PartitionedWriter::State {
         .string();
   }
 
-  // The folder of row `i`: "k1=v1/k2=v2".
-  void FolderOf(const RecordBatch& batch, int64_t i, std::string& out) const {
+  // The folder of row `i`: "k1=v1/k2=v2" (`scratch` as AppendFolderValue's).
+  void FolderOf(const RecordBatch& batch, int64_t i, std::string& out, std::string& scratch) const {
     out.clear();
     for (size_t k = 0; k < key_columns.size(); ++k) {
       if (k > 0) out += '/';
       out += key_names[k];
       out += '=';
-      AppendFolderValue(out, *batch.columns[key_columns[k]], i);
+      AppendFolderValue(out, *batch.columns[key_columns[k]], i, scratch);
     }
   }
 };
@@ -333,16 +339,19 @@ Status PartitionedWriter::Write(const RecordBatch& batch) {
   std::unordered_map<std::string, std::vector<ElementRange>> runs;
   std::string folder;
   std::string previous;
+  std::string scratch;
+  std::vector<ElementRange>* run_of_previous = nullptr;  // the runs of `previous`'s folder
   for (int64_t i = 0; i < batch.num_rows; ++i) {
-    s.FolderOf(batch, i, folder);
-    if (i > 0 && folder == previous) {
-      runs[folder].back().end = i + 1;
+    s.FolderOf(batch, i, folder, scratch);
+    if (run_of_previous != nullptr && folder == previous) {
+      run_of_previous->back().end = i + 1;
       continue;
     }
     auto [it, fresh] = runs.try_emplace(folder);
     if (fresh) order.push_back(folder);
     it->second.push_back({i, i + 1});
-    previous = folder;
+    run_of_previous = &it->second;
+    previous.swap(folder);
   }
   for (const std::string& key : order) {
     const std::vector<ElementRange>& ranges = runs[key];
@@ -371,13 +380,10 @@ Status PartitionedWriter::Close() {
   if (!s.error.ok()) return s.error;
   if (s.closed) return Status::InvalidArgument("partitioned write: Close called again");
   s.closed = true;
-  for (const std::string& key : s.recently_written) {
-    State::Partition& p = s.partitions[key];
-    Status st = p.writer->Close();
-    if (!st.ok()) return s.Fail(st.WithContext(s.PathOf(key, p.parts - 1)));
-    p.writer.reset();
+  while (!s.recently_written.empty()) {
+    Status st = s.FinishOldest();
+    if (!st.ok()) return s.Fail(st);
   }
-  s.recently_written.clear();
   return Status::OK();
 }
 

@@ -27,8 +27,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import math
-import sys
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence
 
 _COMPARISONS = {"=": "=", "==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _OPERATORS = sorted(set(_COMPARISONS) | {"in", "not in", "is", "is not"})
@@ -109,8 +108,9 @@ class _Translation:
             return _membership(name, op_key == "not in", value, where)
         if op_key not in _COMPARISONS:
             raise ValueError(f"{where}: unknown operator; one of {', '.join(_OPERATORS)}")
+        value = _python_scalar(value, where)
         literal = _literal(value, where)
-        if _is_nan(value):
+        if isinstance(value, float) and math.isnan(value):
             # IEEE: nothing is equal to, above or below NaN; everything but NULL differs from it.
             return f"{name} IS NOT NULL" if op_key == "!=" else f"{name} IS NULL AND FALSE"
         comparison = f"{name} {_COMPARISONS[op_key]} {literal}"
@@ -134,18 +134,6 @@ def _is_predicate(item: Any) -> bool:
     return isinstance(item, tuple) and len(item) == 3 and isinstance(item[1], str)
 
 
-def _is_nan(value: Any) -> bool:
-    try:
-        return isinstance(value, (float, _float_types())) and math.isnan(value)
-    except TypeError:
-        return False
-
-
-def _float_types() -> tuple:
-    numpy = sys.modules.get("numpy")
-    return (numpy.floating,) if numpy is not None else ()
-
-
 def _membership(name: str, negate: bool, values: Any, where: str) -> str:
     """pyarrow's ``is_in``: a NULL is in a set that holds None and in no other, so ``not in`` a
     set without None takes the NULLs (where SQL's NOT IN would not)."""
@@ -153,7 +141,7 @@ def _membership(name: str, negate: bool, values: Any, where: str) -> str:
         raise TypeError(f"{where}: 'in' and 'not in' take a list, tuple or set of values")
     values = list(values)
     with_null = any(v is None for v in values)
-    literals = _unique(_literal(v, where) for v in values if v is not None)
+    literals = list(dict.fromkeys(_literal(v, where) for v in values if v is not None))
     listed = f"{name} {'NOT ' if negate else ''}IN ({', '.join(literals)})" if literals else None
     if negate:
         if listed is None:
@@ -162,14 +150,6 @@ def _membership(name: str, negate: bool, values: Any, where: str) -> str:
     if listed is None:
         return f"{name} IS NULL" if with_null else f"{name} IS NULL AND FALSE"
     return f"{listed} OR {name} IS NULL" if with_null else listed
-
-
-def _unique(items: Iterable[str]) -> List[str]:
-    seen: List[str] = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen
 
 
 def _column(column: Any, where: str) -> str:
