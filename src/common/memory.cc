@@ -26,9 +26,9 @@ constexpr bool kPooling = true;
 
 size_t RoundUp(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
-// Maps `length` bytes (a multiple of kHugeBlockBytes) at a kHugeBlockBytes-aligned address: the
-// kernel only backs aligned 2 MiB ranges with huge pages. Over-maps by one huge page and unmaps
-// the slack.
+// Maps `length` bytes (a multiple of kHugeBlockBytes) at a kHugeBlockBytes-aligned address, where
+// a system that backs anonymous memory with huge pages (THP "always") can use them. Over-maps by
+// one huge page and unmaps the slack. No MADV_HUGEPAGE: see the header.
 uint8_t* MapHugeAligned(size_t length) {
   size_t mapped = length + kHugeBlockBytes;
   void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -40,8 +40,6 @@ uint8_t* MapHugeAligned(size_t length) {
   if (head > 0) munmap(start, head);
   size_t tail = mapped - head - length;
   if (tail > 0) munmap(data + length, tail);
-  // Advice only: where transparent huge pages are off, the mapping still works with small pages.
-  madvise(data, length, MADV_HUGEPAGE);
   return data;
 }
 
