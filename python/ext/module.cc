@@ -18,7 +18,6 @@
 #include "arrow_capsules.h"
 #include "background.h"
 #include "columns.h"
-#include "huge_page_arenas.h"
 #include "json_reports.h"
 #include "pqsift/dataset.h"
 #include "pqsift/io.h"
@@ -26,6 +25,7 @@
 #include "pqsift/scan.h"
 #include "pqsift/storage.h"
 #include "py_values.h"
+#include "retained_arenas.h"
 #include "scan_handle.h"
 #include "status_error.h"
 #include "writer_handle.h"
@@ -330,7 +330,7 @@ PYBIND11_MODULE(_pqsift, m) {
   m.def("_join_background", &JoinAbandonedWorkers);
   m.def("tune_allocator", [] {
     TuneAllocatorForScans();
-    UseHugePageArenas();
+    UseRetainedArenas();
   });
 
   py::class_<WriterHandle>(m, "WriterHandle")

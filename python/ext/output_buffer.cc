@@ -22,14 +22,13 @@ size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 uint8_t* Map(size_t bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  madvise(p, bytes, MADV_HUGEPAGE);  // advice only: without THP, plain pages
   return static_cast<uint8_t*>(p);
 }
 
 // Mapped blocks whose columns were freed, kept for the next buffers: a process that converts
 // scan after scan (Dask workers, notebooks, a loop over files) then writes its columns into
 // memory it already touched instead of faulting in (and having the kernel zero) fresh pages,
-// ~2 ms per MiB on a virtual machine. At most kKeptBytes in all (as src/common/memory.h keeps
+// ~0.5 ms per MiB on a virtual machine. At most kKeptBytes in all (as src/common/memory.h keeps
 // the engine's blocks); a block serves a buffer of at least half its size.
 constexpr size_t kKeptBytes = size_t{1} << 30;
 
@@ -96,7 +95,6 @@ void OutputBuffer::Reserve(size_t bytes) {
   if (m.mapped) {
     void* p = mremap(m.data, m.capacity, capacity, MREMAP_MAYMOVE);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, capacity, MADV_HUGEPAGE);
     m.data = static_cast<uint8_t*>(p);
   } else {
     uint8_t* p = Kept().Take(&capacity);

@@ -1,11 +1,11 @@
 // Memory for a column's values that numpy then takes over without a copy (columns.h).
 //
-// A scan's columns are written once, in memory touched for the first time: with 4 KiB pages the
-// page faults of a 20-million-row column cost about as much as converting it (page faults are
-// dear on virtual machines, src/common/memory.h). So a large buffer is anonymous memory advised
-// to use transparent huge pages (512 times fewer faults), which grows by mremap without copying;
-// a small one is malloc'd. Freed mapped buffers are kept (up to 1 GiB in the process) for the
-// next ones: converting scan after scan, a process reuses memory it already touched.
+// A scan's columns are written once, in memory touched for the first time. A large buffer is
+// anonymous memory that grows by mremap without copying (not advised to use transparent huge
+// pages: on a virtual machine a cold huge page costs ~4.6 ms at its first touch, 4 KiB pages
+// ~0.5 ms per MiB, src/common/memory.h); a small one is malloc'd. Freed mapped buffers are kept
+// (up to 1 GiB in the process) for the next ones: converting scan after scan, a process reuses
+// memory it already touched.
 //
 // Thread safety: one thread at a time; the Memory handed over may be freed on any thread.
 #pragma once

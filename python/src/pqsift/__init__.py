@@ -43,9 +43,9 @@ atexit.register(_pqsift._join_background)
 def tune_allocator() -> None:
     """Tunes this process's memory allocators for large scans, once, process-wide: glibc's as
     the pqsift command does at start (freed memory stays in the process instead of being
-    returned and faulted in again batch after batch), and Python's small-object allocator on
-    transparent huge pages, keeping the arenas it frees for reuse (a DataFrame of millions of
-    strings otherwise spends more time faulting in fresh memory than building them). Call it
+    returned and faulted in again batch after batch), and Python's small-object allocator
+    keeping the arenas it frees for reuse (the next DataFrame of millions of strings then
+    writes into memory already touched instead of faulting in fresh memory). Call it
     early, before starting threads, in a process that is mostly scanning: memory Python frees
     is then kept for later objects rather than returned to the system."""
     _pqsift.tune_allocator()

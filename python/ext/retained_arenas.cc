@@ -1,4 +1,4 @@
-#include "huge_page_arenas.h"
+#include "retained_arenas.h"
 
 #include <Python.h>
 #include <sys/mman.h>
@@ -29,7 +29,8 @@ Pool& ThePool() {
 }
 
 void* MapAligned(size_t bytes) {
-  // Over-map by a huge page and trim, so the region starts on a huge page boundary.
+  // Over-map by a huge page and trim, so the region starts on a huge page boundary (where the
+  // system backs anonymous memory with huge pages on its own, THP "always", it can).
   void* raw =
       mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
@@ -39,7 +40,6 @@ void* MapAligned(size_t bytes) {
   if (head > 0) munmap(start, head);
   size_t tail = kHugePage - head;
   if (tail > 0) munmap(aligned + bytes, tail);
-  madvise(aligned, bytes, MADV_HUGEPAGE);
   return aligned;
 }
 
@@ -81,7 +81,7 @@ void Free(void*, void* ptr, size_t size) {
 
 }  // namespace
 
-void UseHugePageArenas() {
+void UseRetainedArenas() {
   static std::once_flag once;
   std::call_once(once, [] {
     PyObjectArenaAllocator allocator{nullptr, Alloc, Free};
