@@ -72,6 +72,7 @@ class ArrivingBytes : public encoding::ByteSupply {
     Reveal(std::min(limit_, want + std::min(extra_(), limit_ - want)));
     return bytes_.get() + revealed_;
   }
+  const uint8_t* end() const override { return bytes_.get() + size_; }
 
   // Everything the supply will ever give (the whole page unless limited).
   void RevealAll() { Reveal(limit_); }

@@ -134,6 +134,38 @@ Header ReadHeader(FuzzInput& in) {
   return h;
 }
 
+// The next `n` values through DecodeBinary (Arrow's layout) as views into `bytes`: the room
+// starts at `room` bytes and grows when a value does not fit, as a sink grows its buffer. Traps
+// where DecodeBinary breaks its contract (more values than asked, bytes beyond the room, ends
+// that go back, a value said not to fit that fits).
+template <typename DType>
+Status DecodeBinaryViews(ValueDecoder<DType>& decoder, int64_t n, size_t room,
+                         std::vector<uint8_t>& bytes, std::vector<int64_t>& ends, ByteView* out) {
+  bytes.assign(room, 0);
+  ends.assign(static_cast<size_t>(n), 0);
+  size_t used = 0;
+  for (int64_t done = 0; done < n;) {
+    BinaryAppend append{bytes.data(), used, bytes.size(), ends.data() + done};
+    Result<int64_t> got = decoder.DecodeBinary(n - done, &append);
+    if (!got.ok()) return got.status();
+    if (*got < 0 || *got > n - done || append.used > bytes.size()) __builtin_trap();
+    used = append.used;
+    done += *got;
+    if (done < n) {
+      if (append.next_size <= bytes.size() - used) __builtin_trap();
+      bytes.resize(std::max(bytes.size() * 2, used + append.next_size));
+    }
+  }
+  size_t start = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const auto end = static_cast<size_t>(ends[static_cast<size_t>(i)]);
+    if (end < start || end > used) __builtin_trap();
+    out[i] = ByteView{bytes.data() + start, static_cast<uint32_t>(end - start)};
+    start = end;
+  }
+  return Status::OK();
+}
+
 // Decodes the page through `decoder` in random runs of Decode and Skip until it is exhausted,
 // fails, or has given kMaxValuesPerInput values; then checks the contract's end states. With
 // `arriving` (the same page arriving), the same runs through it must give the same.
@@ -143,6 +175,8 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
   using Value = typename DType::Value;
   std::vector<Value> out(kMaxRun), out_arriving(arriving != nullptr ? kMaxRun : 0);
   Runs runs(seed);
+  std::vector<uint8_t> binary_bytes;  // DecodeBinaryViews' room
+  std::vector<int64_t> binary_ends;
   volatile uint32_t sink = 0;
   for (int64_t total = 0; total < kMaxValuesPerInput;) {
     const int64_t left = decoder.values_left();
@@ -150,7 +184,18 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
     auto [n, skip] = runs.Next();
     Status st = skip ? decoder.Skip(n) : decoder.Decode(out.data(), n);
     if (arriving != nullptr) {
-      Status other = skip ? arriving->Skip(n) : arriving->Decode(out_arriving.data(), n);
+      Status other;
+      if (skip) {
+        other = arriving->Skip(n);
+      } else if constexpr (std::is_same_v<DType, ByteArrayType>) {
+        // Byte arrays the arriving decoder writes in Arrow's layout where it can: the same
+        // values as the views of the whole page.
+        other = arriving->DecodesBinary() ? DecodeBinaryViews(*arriving, n, seed % 64, binary_bytes,
+                                                              binary_ends, out_arriving.data())
+                                          : arriving->Decode(out_arriving.data(), n);
+      } else {
+        other = arriving->Decode(out_arriving.data(), n);
+      }
       if (st.ok() != other.ok()) __builtin_trap();  // arriving bytes changed the outcome
       if (decoder.values_left() != arriving->values_left()) __builtin_trap();
       if (st.ok() && !skip && !Same(out.data(), out_arriving.data(), n)) __builtin_trap();

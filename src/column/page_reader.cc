@@ -43,6 +43,7 @@ class PageReader::Arriving final : public encoding::ByteSupply {
     if (want > stream_->filled()) (void)stream_->FillTo(want);
     return body_ + stream_->filled();
   }
+  const uint8_t* end() const override { return body_ + stream_->size(); }
   const compression::PageStream& stream() const { return *stream_; }
 
  private:

@@ -22,6 +22,9 @@ class ByteSupply {
   // never before the old. A supply that fails (a corrupt stream) stops growing: its decoder
   // then finds its data too short, and the supply's owner reports the cause.
   virtual const uint8_t* Grow(const uint8_t* at, size_t n) = 0;
+  // Where the bytes end once all have arrived: a bound on what Grow can bring (a supply that
+  // fails stops short of it).
+  virtual const uint8_t* end() const = 0;
 };
 
 }  // namespace pqsift::encoding

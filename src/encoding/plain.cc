@@ -126,6 +126,57 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
 }
 
 template <typename DType>
+Result<int64_t> PlainDecoder<DType>::DecodeBinary(int64_t n, BinaryAppend* out) {
+  if constexpr (!std::is_same_v<DType, ByteArrayType>) {
+    return ValueDecoder<DType>::DecodeBinary(n, out);
+  } else {
+    PQSIFT_RETURN_IF_ERROR(CheckRequest(kName, n, left_));
+    // Locals, not the members: the stores below could alias them, which would reload them per
+    // value. The members are brought up to date around Grow and at the end.
+    uint8_t* const bytes = out->bytes;
+    int64_t* const ends = out->ends;
+    const size_t capacity = out->capacity;
+    size_t used = out->used;
+    const uint8_t* pos = pos_;
+    const uint8_t* end = end_;
+    auto have = [&](size_t k) {
+      pos_ = pos;
+      const bool there = Grow(k);
+      end = end_;
+      return there;
+    };
+    int64_t i = 0;
+    for (; i < n; ++i) {
+      if (end - pos < 4 && !have(4)) {
+        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) +
+                    ": the 4-byte length does not fit in the " + std::to_string(end - pos) +
+                    " bytes left");
+      }
+      const uint32_t len = LoadLE32(pos);
+      if (len > static_cast<size_t>(end - pos) - 4 && !have(4 + size_t{len})) {
+        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) + ": length " +
+                    std::to_string(len) + " exceeds the " + std::to_string(end - pos - 4) +
+                    " bytes left");
+      }
+      // Checked against the page first: a length the page holds is worth room.
+      if (len > capacity - used) {
+        out->next_size = len;
+        break;
+      }
+      CopyShort(bytes + used, pos + 4, len);
+      used += len;
+      ends[i] = static_cast<int64_t>(used);
+      pos += 4 + size_t{len};
+    }
+    pos_ = pos;
+    out->used = used;
+    out->bytes_left = static_cast<size_t>((more_ != nullptr ? more_->end() : end) - pos);
+    left_ -= i;
+    return i;
+  }
+}
+
+template <typename DType>
 Status PlainDecoder<DType>::Decode(Value* out, int64_t n) {
   return Advance(out, n);
 }

@@ -5,12 +5,14 @@
 //   BYTE_ARRAY            4-byte little-endian length, then the bytes
 //   FIXED_LEN_BYTE_ARRAY  type_length bytes
 //
-// Decoded ByteViews point into the page data. Fixed-width values are copied with one memcpy
-// per batch; booleans are spread eight at a time through a table.
+// Decoded ByteViews point into the page data; DecodeBinary copies BYTE_ARRAY values straight
+// into Arrow's layout instead. Fixed-width values are copied with one memcpy per batch;
+// booleans are spread eight at a time through a table.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "encoding/value_decoder.h"
@@ -30,6 +32,9 @@ class PlainDecoder final : public ValueDecoder<DType> {
                          ByteSupply* more) override;
   Status Decode(Value* out, int64_t n) override;
   Status Skip(int64_t n) override;
+  bool DecodesBinary() const override { return std::is_same_v<DType, ByteArrayType>; }
+  // BYTE_ARRAY: lengths read and bytes copied in one pass, no views in between.
+  Result<int64_t> DecodeBinary(int64_t n, BinaryAppend* out) override;
   int64_t values_left() const override { return left_; }
 
  private:

@@ -33,6 +33,17 @@
 
 namespace pqsift::encoding {
 
+// Where ValueDecoder::DecodeBinary writes byte arrays in Arrow's binary layout: their bytes one
+// after the other in bytes[used, capacity), and after each value the new `used` in ends[i].
+struct BinaryAppend {
+  uint8_t* bytes = nullptr;
+  size_t used = 0;      // advanced past each value appended
+  size_t capacity = 0;  // of `bytes`: a value that does not fit stops the call
+  int64_t* ends = nullptr;
+  size_t next_size = 0;   // set when a value did not fit: its length
+  size_t bytes_left = 0;  // set on return: the page's encoded bytes beyond the values read
+};
+
 template <typename DType>
 class ValueDecoder {
  public:
@@ -62,6 +73,19 @@ class ValueDecoder {
   // Skips the next `n` values without producing them (run decoders advance, nothing is
   // materialised where the encoding allows it). Corruption when the data holds fewer.
   virtual Status Skip(int64_t n) = 0;
+
+  // Byte arrays without views, for decoders whose values lie in the page as they are (PLAIN):
+  // whether DecodeBinary works. The others decode views (Decode) for the caller to copy.
+  virtual bool DecodesBinary() const { return false; }
+  // Appends the next values, at most `n`, to `*out` (see BinaryAppend) and returns how many:
+  // fewer than `n` when the next value does not fit in out->capacity (its length is then in
+  // out->next_size: grow and call again). The same checks and errors as Decode. REQUIRES:
+  // DecodesBinary().
+  virtual Result<int64_t> DecodeBinary(int64_t n, BinaryAppend* out) {
+    (void)n;
+    (void)out;
+    return Status::Internal("DecodeBinary of a decoder without it");
+  }
 
   // At most how many more values Decode/Skip may give: SetData's num_values (or the count an
   // encoding's header declares, if smaller) minus those already decoded or skipped. After an

@@ -126,6 +126,47 @@ TEST(PlainTest, LyingByteArrayLengthsAreCorruption) {
   }
 }
 
+// DecodeBinary writes Arrow's layout: the bytes back to back and each value's end; a value that
+// does not fit in the room stops the call with its length, and the next call goes on from it.
+TEST(PlainTest, ByteArraysDecodeStraightIntoArrowLayout) {
+  std::vector<uint8_t> data = Concat(Bytes({5, 0, 0, 0}), StringBytes("hello"));
+  data = Concat(data, Bytes({0, 0, 0, 0}));
+  data = Concat(data, Concat(Bytes({3, 0, 0, 0}), StringBytes("abc")));
+  PlainDecoder<ByteArrayType> d;
+  ASSERT_TRUE(d.DecodesBinary());
+  ASSERT_TRUE(d.SetData(Span(data), 3).ok());
+  std::vector<uint8_t> bytes(6, 0);
+  int64_t ends[3] = {-1, -1, -1};
+  BinaryAppend out{bytes.data(), 0, bytes.size(), ends};
+  Result<int64_t> got = d.DecodeBinary(3, &out);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, 2);  // "abc" does not fit in the 1 byte left
+  EXPECT_EQ(out.next_size, 3u);
+  EXPECT_EQ(out.used, 5u);
+  EXPECT_EQ(out.bytes_left, 7u);  // the last value's length and bytes
+  EXPECT_EQ(ends[0], 5);
+  EXPECT_EQ(ends[1], 5);
+  EXPECT_EQ(d.values_left(), 1);
+  bytes.resize(8);
+  out = BinaryAppend{bytes.data(), out.used, bytes.size(), ends + 2};
+  got = d.DecodeBinary(1, &out);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, 1);
+  EXPECT_EQ(ends[2], 8);
+  EXPECT_EQ(std::string(bytes.begin(), bytes.end()), "helloabc");
+  EXPECT_EQ(d.values_left(), 0);
+  EXPECT_EQ(d.DecodeBinary(1, &out).status().code(), StatusCode::kCorruption);  // none left
+
+  // A lying length is Corruption, whatever the room.
+  std::vector<uint8_t> lying = Concat(Bytes({6, 0, 0, 0}), StringBytes("hello"));
+  ASSERT_TRUE(d.SetData(Span(lying), 1).ok());
+  out = BinaryAppend{bytes.data(), 0, bytes.size(), ends};
+  EXPECT_EQ(d.DecodeBinary(1, &out).status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(d.values_left(), 0);
+  // Other physical types have no such path.
+  EXPECT_FALSE(PlainDecoder<Int32Type>().DecodesBinary());
+}
+
 TEST(PlainTest, FixedLenByteArraysAreViewsOfTypeLength) {
   std::vector<uint8_t> data = StringBytes("abcdefgh");
   PlainDecoder<FixedLenByteArrayType> d(3);
