@@ -134,22 +134,27 @@ Header ReadHeader(FuzzInput& in) {
   return h;
 }
 
-// The next `n` values through DecodeBinary (Arrow's layout) as views into `bytes`: the room
-// starts at `room` bytes and grows when a value does not fit, as a sink grows its buffer. Traps
-// where DecodeBinary breaks its contract (more values than asked, bytes beyond the room, ends
-// that go back, a value said not to fit that fits).
+// The next `n` values through DecodeBinary (Arrow's layout), those `keep` keeps (null: all) as
+// views into `bytes` at out[0, *kept): the room starts at `room` bytes and grows when a value does
+// not fit, as a sink grows its buffer. Traps where DecodeBinary breaks its contract (more values
+// than asked, bytes beyond the room, ends that go back, a value said not to fit that fits).
 template <typename DType>
-Status DecodeBinaryViews(ValueDecoder<DType>& decoder, int64_t n, size_t room,
-                         std::vector<uint8_t>& bytes, std::vector<int64_t>& ends, ByteView* out) {
+Status DecodeBinaryViews(ValueDecoder<DType>& decoder, int64_t n, size_t room, const uint8_t* keep,
+                         std::vector<uint8_t>& bytes, std::vector<int64_t>& ends, ByteView* out,
+                         int64_t* kept) {
   bytes.assign(room, 0);
   ends.assign(static_cast<size_t>(n), 0);
   size_t used = 0;
+  int64_t appended = 0;
   for (int64_t done = 0; done < n;) {
-    BinaryAppend append{bytes.data(), used, bytes.size(), ends.data() + done};
+    BinaryAppend append{bytes.data(), used, bytes.size(), ends.data() + appended};
+    append.keep = keep == nullptr ? nullptr : keep + done;
     Result<int64_t> got = decoder.DecodeBinary(n - done, &append);
     if (!got.ok()) return got.status();
     if (*got < 0 || *got > n - done || append.used > bytes.size()) __builtin_trap();
+    if (append.appended < 0 || append.appended > *got) __builtin_trap();
     used = append.used;
+    appended += append.appended;
     done += *got;
     if (done < n) {
       if (append.next_size <= bytes.size() - used) __builtin_trap();
@@ -157,12 +162,13 @@ Status DecodeBinaryViews(ValueDecoder<DType>& decoder, int64_t n, size_t room,
     }
   }
   size_t start = 0;
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = 0; i < appended; ++i) {
     const auto end = static_cast<size_t>(ends[static_cast<size_t>(i)]);
     if (end < start || end > used) __builtin_trap();
     out[i] = ByteView{bytes.data() + start, static_cast<uint32_t>(end - start)};
     start = end;
   }
+  *kept = appended;
   return Status::OK();
 }
 
@@ -177,6 +183,12 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
   Runs runs(seed);
   std::vector<uint8_t> binary_bytes;  // DecodeBinaryViews' room
   std::vector<int64_t> binary_ends;
+  // Every third value left out, for half the inputs: a filter's output column.
+  std::vector<uint8_t> keep(kMaxRun);
+  for (size_t i = 0; i < keep.size(); ++i) keep[i] = (i + seed) % 3 != 0 ? 1 : 0;
+  const uint8_t* binary_keep = (seed & 2) != 0 ? keep.data() : nullptr;
+  std::vector<Value> kept_values(kMaxRun);
+  int64_t compared = 0;  // of out_arriving
   volatile uint32_t sink = 0;
   for (int64_t total = 0; total < kMaxValuesPerInput;) {
     const int64_t left = decoder.values_left();
@@ -184,21 +196,38 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
     auto [n, skip] = runs.Next();
     Status st = skip ? decoder.Skip(n) : decoder.Decode(out.data(), n);
     if (arriving != nullptr) {
+      compared = n;
       Status other;
       if (skip) {
         other = arriving->Skip(n);
       } else if constexpr (std::is_same_v<DType, ByteArrayType>) {
         // Byte arrays the arriving decoder writes in Arrow's layout where it can: the same
         // values as the views of the whole page.
-        other = arriving->DecodesBinary() ? DecodeBinaryViews(*arriving, n, seed % 64, binary_bytes,
-                                                              binary_ends, out_arriving.data())
-                                          : arriving->Decode(out_arriving.data(), n);
+        if (arriving->DecodesBinary()) {
+          other = DecodeBinaryViews(*arriving, n, seed % 64, binary_keep, binary_bytes, binary_ends,
+                                    out_arriving.data(), &compared);
+        } else {
+          other = arriving->Decode(out_arriving.data(), n);
+        }
       } else {
         other = arriving->Decode(out_arriving.data(), n);
       }
       if (st.ok() != other.ok()) __builtin_trap();  // arriving bytes changed the outcome
       if (decoder.values_left() != arriving->values_left()) __builtin_trap();
-      if (st.ok() && !skip && !Same(out.data(), out_arriving.data(), n)) __builtin_trap();
+      if (st.ok() && !skip) {
+        // The whole page's values, with DecodeBinary's `keep` where it was used.
+        const Value* expected = out.data();
+        int64_t count = n;
+        if (binary_keep != nullptr && std::is_same_v<DType, ByteArrayType> &&
+            arriving->DecodesBinary()) {
+          count = 0;
+          for (int64_t i = 0; i < n; ++i) {
+            if (binary_keep[i] != 0) kept_values[static_cast<size_t>(count++)] = out[i];
+          }
+          expected = kept_values.data();
+        }
+        if (count != compared || !Same(expected, out_arriving.data(), count)) __builtin_trap();
+      }
     }
     if (!st.ok()) {
       // The contract: 0 after an error in the data (a request beyond values_left() changes

@@ -272,7 +272,7 @@ class BinarySink {
   static constexpr int64_t kBatch = 1024;
 
   Result<int64_t> Append(ValueDecoder<DType>& d, int64_t n, const uint8_t* keep) {
-    if (keep == nullptr && d.DecodesBinary()) return AppendDirect(d, n);
+    if (d.DecodesBinary()) return AppendDirect(d, n, keep);
     const size_t old_offsets = offsets_->size();
     if (keep == nullptr) GrowTo(*offsets_, old_offsets + static_cast<size_t>(n) * sizeof(int64_t));
     int64_t appended = 0;
@@ -309,27 +309,34 @@ class BinarySink {
     }
     return appended;
   }
-  // Every value kept, from a decoder whose values lie in the page as they are (PLAIN): copied
-  // from the page into the data buffer in one pass (ValueDecoder::DecodeBinary), no views.
-  Result<int64_t> AppendDirect(ValueDecoder<DType>& d, int64_t n) {
+  // From a decoder whose values lie in the page as they are (PLAIN): the kept values copied from
+  // the page into the data buffer in one pass (ValueDecoder::DecodeBinary), no views.
+  Result<int64_t> AppendDirect(ValueDecoder<DType>& d, int64_t n, const uint8_t* keep) {
     const size_t old_offsets = offsets_->size();
     GrowTo(*offsets_, old_offsets + static_cast<size_t>(n) * sizeof(int64_t));
     auto* ends = reinterpret_cast<int64_t*>(offsets_->data() + old_offsets);
+    int64_t appended = 0;
     for (int64_t done = 0;;) {
-      encoding::BinaryAppend out{data_->data(), data_->size(), data_->capacity(), ends + done};
+      encoding::BinaryAppend out{data_->data(), data_->size(), data_->capacity(), ends + appended};
+      out.keep = keep == nullptr ? nullptr : keep + done;
       PQSIFT_ASSIGN_OR_RETURN(const int64_t got, d.DecodeBinary(n - done, &out));
       data_->Resize(out.used);
+      appended += out.appended;
       done += got;
-      if (done == n) return n;
-      // The next value did not fit: room for it, and for the rest at the page's bytes per value
-      // left (at most the bytes it has left), growing by half at least.
+      if (done == n) break;
+      // The next value did not fit: room for it, and for the rest to keep at the page's bytes per
+      // value left (at most the bytes it has left), growing by half at least.
       const auto values_left = static_cast<size_t>(std::max<int64_t>(d.values_left(), 1));
       const size_t per_value = out.bytes_left / values_left;  // with its 4-byte length
-      const size_t rest =
-          (per_value - std::min<size_t>(per_value, 4)) * static_cast<size_t>(n - done);
+      const auto to_keep = static_cast<size_t>(
+          keep == nullptr ? n - done
+                          : std::count_if(keep + done, keep + n, [](uint8_t k) { return k != 0; }));
+      const size_t rest = (per_value - std::min<size_t>(per_value, 4)) * to_keep;
       const size_t want = out.used + std::max(out.next_size, rest);
       data_->Reserve(std::max(want, data_->capacity() + data_->capacity() / 2));
     }
+    offsets_->Resize(old_offsets + static_cast<size_t>(appended) * sizeof(int64_t));
+    return appended;
   }
 
   std::vector<std::shared_ptr<ArrowBuffer>> Finish() {

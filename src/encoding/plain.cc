@@ -135,6 +135,8 @@ Result<int64_t> PlainDecoder<DType>::DecodeBinary(int64_t n, BinaryAppend* out) 
     // value. The members are brought up to date around Grow and at the end.
     uint8_t* const bytes = out->bytes;
     int64_t* const ends = out->ends;
+    const uint8_t* const keep = out->keep;
+    int64_t appended = 0;
     const size_t capacity = out->capacity;
     size_t used = out->used;
     const uint8_t* pos = pos_;
@@ -158,18 +160,21 @@ Result<int64_t> PlainDecoder<DType>::DecodeBinary(int64_t n, BinaryAppend* out) 
                     std::to_string(len) + " exceeds the " + std::to_string(end - pos - 4) +
                     " bytes left");
       }
-      // Checked against the page first: a length the page holds is worth room.
-      if (len > capacity - used) {
-        out->next_size = len;
-        break;
+      if (keep == nullptr || keep[i] != 0) {
+        // Checked against the page first: a length the page holds is worth room.
+        if (len > capacity - used) {
+          out->next_size = len;
+          break;
+        }
+        CopyShort(bytes + used, pos + 4, len);
+        used += len;
+        ends[appended++] = static_cast<int64_t>(used);
       }
-      CopyShort(bytes + used, pos + 4, len);
-      used += len;
-      ends[i] = static_cast<int64_t>(used);
       pos += 4 + size_t{len};
     }
     pos_ = pos;
     out->used = used;
+    out->appended = appended;
     out->bytes_left = static_cast<size_t>((more_ != nullptr ? more_->end() : end) - pos);
     left_ -= i;
     return i;

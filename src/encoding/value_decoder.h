@@ -33,15 +33,18 @@
 
 namespace pqsift::encoding {
 
-// Where ValueDecoder::DecodeBinary writes byte arrays in Arrow's binary layout: their bytes one
-// after the other in bytes[used, capacity), and after each value the new `used` in ends[i].
+// Where ValueDecoder::DecodeBinary writes byte arrays in Arrow's binary layout: the bytes of the
+// values it appends one after the other in bytes[used, capacity), and after each the new `used`
+// in the next entry of `ends`.
 struct BinaryAppend {
   uint8_t* bytes = nullptr;
   size_t used = 0;      // advanced past each value appended
-  size_t capacity = 0;  // of `bytes`: a value that does not fit stops the call
+  size_t capacity = 0;  // of `bytes`: a value to append that does not fit stops the call
   int64_t* ends = nullptr;
-  size_t next_size = 0;   // set when a value did not fit: its length
-  size_t bytes_left = 0;  // set on return: the page's encoded bytes beyond the values read
+  const uint8_t* keep = nullptr;  // value i of the call is appended only if keep[i] != 0; null: all
+  int64_t appended = 0;           // set on return: the values appended (ends[0, appended))
+  size_t next_size = 0;           // set when a value did not fit: its length
+  size_t bytes_left = 0;          // set on return: the page's encoded bytes beyond the values read
 };
 
 template <typename DType>
@@ -77,10 +80,10 @@ class ValueDecoder {
   // Byte arrays without views, for decoders whose values lie in the page as they are (PLAIN):
   // whether DecodeBinary works. The others decode views (Decode) for the caller to copy.
   virtual bool DecodesBinary() const { return false; }
-  // Appends the next values, at most `n`, to `*out` (see BinaryAppend) and returns how many:
-  // fewer than `n` when the next value does not fit in out->capacity (its length is then in
-  // out->next_size: grow and call again). The same checks and errors as Decode. REQUIRES:
-  // DecodesBinary().
+  // Reads the next values, at most `n`, appending those out->keep keeps to `*out` (see
+  // BinaryAppend), and returns how many it read: fewer than `n` when the next value to append
+  // does not fit in out->capacity (its length is then in out->next_size: grow and call again).
+  // The same checks and errors as Decode. REQUIRES: DecodesBinary().
   virtual Result<int64_t> DecodeBinary(int64_t n, BinaryAppend* out) {
     (void)n;
     (void)out;

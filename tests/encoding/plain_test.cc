@@ -157,6 +157,20 @@ TEST(PlainTest, ByteArraysDecodeStraightIntoArrowLayout) {
   EXPECT_EQ(d.values_left(), 0);
   EXPECT_EQ(d.DecodeBinary(1, &out).status().code(), StatusCode::kCorruption);  // none left
 
+  // With `keep`, only the kept values are appended (and need room).
+  ASSERT_TRUE(d.SetData(Span(data), 3).ok());
+  const uint8_t keep[3] = {0, 1, 1};
+  std::vector<uint8_t> small(3, 0);
+  out = BinaryAppend{small.data(), 0, small.size(), ends};
+  out.keep = keep;
+  got = d.DecodeBinary(3, &out);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, 3);  // "hello" was not kept: "" and "abc" fit in 3 bytes
+  EXPECT_EQ(out.appended, 2);
+  EXPECT_EQ(ends[0], 0);
+  EXPECT_EQ(ends[1], 3);
+  EXPECT_EQ(std::string(small.begin(), small.end()), "abc");
+
   // A lying length is Corruption, whatever the room.
   std::vector<uint8_t> lying = Concat(Bytes({6, 0, 0, 0}), StringBytes("hello"));
   ASSERT_TRUE(d.SetData(Span(lying), 1).ok());
