@@ -5,18 +5,20 @@
 // is a page fault, and the C allocator hands freed blocks back to the system, so the next batch
 // faults again. Here:
 // - blocks of at least kCachedBlockBytes have power-of-two capacities: blocks under
-//   kHugeBlockBytes are carved out of 2 MiB slabs, larger ones mapped on their own (2 MiB
-//   aligned, so a system that backs anonymous memory with huge pages can);
+//   kHugeBlockBytes are carved out of 2 MiB slabs, larger ones mapped on their own, 2 MiB
+//   aligned and advised as transparent huge pages (one fault per 2 MiB) while fresh memory
+//   comes warm (below);
 // - freed blocks are kept by size class for the next Allocate, so a steady scan reuses warm
 //   memory. Blocks under kHugeBlockBytes are always kept (the memory held is their peak in use);
 //   larger ones up to kCacheLimitBytes in all, the rest go back to the system;
 // - smaller blocks come from the C allocator.
-// The blocks are not advised to use transparent huge pages (MADV_HUGEPAGE): on the virtual
-// machines we measure on, memory the host has taken back (a guest's free memory is reported to
-// the host seconds after it is freed) costs ~4.6 ms per 2 MiB huge page at its first touch
-// (0.44 GB/s) against 2.2 GB/s in 4 KiB pages; only memory freed moments before is faster as
-// huge pages (2.4-7.8 GB/s). A 20M-row scan of a one-row-group ZSTD file touches 1.3 GB: its
-// first run took 2.3 s with huge pages, 1.3 s without (bench/results/memory.md).
+// Warm or cold: on the virtual machines we measure on, a guest's free memory is reported to the
+// host seconds after it is freed. Memory freed moments before (by the run before, in benchmarks
+// run back to back) is cleared at 7-8 GB/s as huge pages, against 2-3 GB/s in 4 KiB pages; memory
+// the host has taken back costs ~4.6 ms per huge page (0.4 GB/s), and a scan that touches a lot
+// of it ran up to twice as long as in 4 KiB pages (a one-row-group ZSTD file, 1.3 GB: 3.1 s
+// against 1.9 s, bench/results/memory.md). So each new mapping's first huge page is timed when
+// first touched: once one was cold, the rest of the process maps 4 KiB pages.
 // Under AddressSanitizer all blocks come from the C allocator (pooling would hide faults).
 // Thread-safe.
 #pragma once
