@@ -83,21 +83,18 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
       for (; i < n; ++i) out[i] = static_cast<uint8_t>((*pos_ >> bit_offset_++) & 1);
     }
   } else if constexpr (std::is_same_v<DType, ByteArrayType>) {
+    const uint8_t* pos = pos_;
+    const uint8_t* end = end_;
     for (int64_t i = 0; i < n; ++i) {
-      if (end_ - pos_ < 4 && !Grow(4)) {
-        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) +
-                    ": the 4-byte length does not fit in the " + std::to_string(end_ - pos_) +
-                    " bytes left");
+      const bool length_there = end - pos >= 4;
+      uint32_t len = length_there ? LoadLE32(pos) : 0;
+      if (!length_there || len > static_cast<size_t>(end - pos) - 4) {
+        PQSIFT_RETURN_IF_ERROR(AwaitByteArray(pos, &end, i, n, &len));
       }
-      const uint32_t len = LoadLE32(pos_);
-      if (len > static_cast<size_t>(end_ - pos_) - 4 && !Grow(4 + size_t{len})) {
-        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) + ": length " +
-                    std::to_string(len) + " exceeds the " + std::to_string(end_ - pos_ - 4) +
-                    " bytes left");
-      }
-      if (out != nullptr) out[i] = ByteView{pos_ + 4, len};
-      pos_ += 4 + size_t{len};
+      if (out != nullptr) out[i] = ByteView{pos + 4, len};
+      pos += 4 + size_t{len};
     }
+    pos_ = pos;
   } else {
     size_t width = sizeof(Value);
     if constexpr (std::is_same_v<DType, FixedLenByteArrayType>) {
@@ -125,6 +122,26 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
   return Status::OK();
 }
 
+// Byte arrays whose length or bytes are not all there yet: asks the supply for them.
+template <typename DType>
+Status PlainDecoder<DType>::AwaitByteArray(const uint8_t* pos, const uint8_t** end, int64_t i,
+                                           int64_t n, uint32_t* len) {
+  pos_ = pos;
+  if (end_ - pos_ < 4 && !Grow(4)) {
+    return Fail("value " + std::to_string(i) + " of " + std::to_string(n) +
+                ": the 4-byte length does not fit in the " + std::to_string(end_ - pos_) +
+                " bytes left");
+  }
+  *len = LoadLE32(pos_);
+  if (*len > static_cast<size_t>(end_ - pos_) - 4 && !Grow(4 + size_t{*len})) {
+    return Fail("value " + std::to_string(i) + " of " + std::to_string(n) + ": length " +
+                std::to_string(*len) + " exceeds the " + std::to_string(end_ - pos_ - 4) +
+                " bytes left");
+  }
+  *end = end_;
+  return Status::OK();
+}
+
 template <typename DType>
 Result<int64_t> PlainDecoder<DType>::DecodeBinary(int64_t n, BinaryAppend* out) {
   if constexpr (!std::is_same_v<DType, ByteArrayType>) {
@@ -132,7 +149,7 @@ Result<int64_t> PlainDecoder<DType>::DecodeBinary(int64_t n, BinaryAppend* out) 
   } else {
     PQSIFT_RETURN_IF_ERROR(CheckRequest(kName, n, left_));
     // Locals, not the members: the stores below could alias them, which would reload them per
-    // value. The members are brought up to date around Grow and at the end.
+    // value. AwaitByteArray brings pos_ up to date before it asks for more; the end does too.
     uint8_t* const bytes = out->bytes;
     int64_t* const ends = out->ends;
     const uint8_t* const keep = out->keep;
@@ -141,24 +158,12 @@ Result<int64_t> PlainDecoder<DType>::DecodeBinary(int64_t n, BinaryAppend* out) 
     size_t used = out->used;
     const uint8_t* pos = pos_;
     const uint8_t* end = end_;
-    auto have = [&](size_t k) {
-      pos_ = pos;
-      const bool there = Grow(k);
-      end = end_;
-      return there;
-    };
     int64_t i = 0;
     for (; i < n; ++i) {
-      if (end - pos < 4 && !have(4)) {
-        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) +
-                    ": the 4-byte length does not fit in the " + std::to_string(end - pos) +
-                    " bytes left");
-      }
-      const uint32_t len = LoadLE32(pos);
-      if (len > static_cast<size_t>(end - pos) - 4 && !have(4 + size_t{len})) {
-        return Fail("value " + std::to_string(i) + " of " + std::to_string(n) + ": length " +
-                    std::to_string(len) + " exceeds the " + std::to_string(end - pos - 4) +
-                    " bytes left");
+      const bool length_there = end - pos >= 4;
+      uint32_t len = length_there ? LoadLE32(pos) : 0;
+      if (!length_there || len > static_cast<size_t>(end - pos) - 4) {
+        PQSIFT_RETURN_IF_ERROR(AwaitByteArray(pos, &end, i, n, &len));
       }
       if (keep == nullptr || keep[i] != 0) {
         // Checked against the page first: a length the page holds is worth room.

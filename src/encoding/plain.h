@@ -40,6 +40,11 @@ class PlainDecoder final : public ValueDecoder<DType> {
  private:
   Status Advance(Value* out, int64_t n);  // Decode (out != nullptr) or Skip
   Status Fail(const std::string& what);
+  // BYTE_ARRAY value i of n at `pos` whose length or bytes are not all there: asks the supply
+  // for them (`*end` follows it) and reads the length; Corruption when the page ends first.
+  // Decode's loops keep pos and end in locals and come here only when short.
+  Status AwaitByteArray(const uint8_t* pos, const uint8_t** end, int64_t i, int64_t n,
+                        uint32_t* len);
   // Whether `n` bytes from pos_ are there, after asking the supply (if any) for them.
   bool Grow(size_t n) {
     if (more_ != nullptr) end_ = more_->Grow(pos_, n);
