@@ -188,7 +188,6 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
   for (size_t i = 0; i < keep.size(); ++i) keep[i] = (i + seed) % 3 != 0 ? 1 : 0;
   const uint8_t* binary_keep = (seed & 2) != 0 ? keep.data() : nullptr;
   std::vector<Value> kept_values(kMaxRun);
-  int64_t compared = 0;  // of out_arriving
   volatile uint32_t sink = 0;
   for (int64_t total = 0; total < kMaxValuesPerInput;) {
     const int64_t left = decoder.values_left();
@@ -196,7 +195,8 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
     auto [n, skip] = runs.Next();
     Status st = skip ? decoder.Skip(n) : decoder.Decode(out.data(), n);
     if (arriving != nullptr) {
-      compared = n;
+      int64_t compared = n;                   // values in out_arriving
+      const uint8_t* applied_keep = nullptr;  // the keep mask they went through
       Status other;
       if (skip) {
         other = arriving->Skip(n);
@@ -204,6 +204,7 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
         // Byte arrays the arriving decoder writes in Arrow's layout where it can: the same
         // values as the views of the whole page.
         if (arriving->DecodesBinary()) {
+          applied_keep = binary_keep;
           other = DecodeBinaryViews(*arriving, n, seed % 64, binary_keep, binary_bytes, binary_ends,
                                     out_arriving.data(), &compared);
         } else {
@@ -215,14 +216,13 @@ void DecodeRuns(ValueDecoder<DType>& decoder, uint32_t seed,
       if (st.ok() != other.ok()) __builtin_trap();  // arriving bytes changed the outcome
       if (decoder.values_left() != arriving->values_left()) __builtin_trap();
       if (st.ok() && !skip) {
-        // The whole page's values, with DecodeBinary's `keep` where it was used.
+        // The whole page's values, through the same keep mask.
         const Value* expected = out.data();
         int64_t count = n;
-        if (binary_keep != nullptr && std::is_same_v<DType, ByteArrayType> &&
-            arriving->DecodesBinary()) {
+        if (applied_keep != nullptr) {
           count = 0;
           for (int64_t i = 0; i < n; ++i) {
-            if (binary_keep[i] != 0) kept_values[static_cast<size_t>(count++)] = out[i];
+            if (applied_keep[i] != 0) kept_values[static_cast<size_t>(count++)] = out[i];
           }
           expected = kept_values.data();
         }

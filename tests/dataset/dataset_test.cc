@@ -574,16 +574,28 @@ TEST(PartitionedWriterTest, ScansBackAsTheTableItWasWrittenFrom) {
   EXPECT_LE(one->stats.files, 3u);  // that folder's parts only
 }
 
+// The writer tests' table: ids, and the key `k` they are partitioned by.
+std::shared_ptr<BatchSchema> IdAndKeySchema() {
+  auto schema = std::make_shared<BatchSchema>();
+  schema->fields = {{"id", Int64(), false}, {"k", Int64(), false}};
+  return schema;
+}
+
+RecordBatch IdsAndKeys(const std::shared_ptr<BatchSchema>& schema, const std::vector<int64_t>& ids,
+                       const std::vector<int64_t>& keys) {
+  RecordBatch batch;
+  batch.schema = schema;
+  batch.num_rows = static_cast<int64_t>(ids.size());
+  batch.columns = {Int64s(ids), Int64s(keys)};
+  return batch;
+}
+
 // Appending writers with their own prefixes add files beside the ones there, never over them.
 TEST(PartitionedWriterTest, AppendsBesideWhatIsThere) {
   TempDir dir;
   const std::string root = dir / "ds";
-  auto schema = std::make_shared<BatchSchema>();
-  schema->fields = {{"id", Int64(), false}, {"k", Int64(), false}};
-  RecordBatch batch;
-  batch.schema = schema;
-  batch.num_rows = 3;
-  batch.columns = {Int64s({1, 2, 3}), Int64s({7, 7, 8})};
+  auto schema = IdAndKeySchema();
+  const RecordBatch batch = IdsAndKeys(schema, {1, 2, 3}, {7, 7, 8});
   auto write = [&](const std::string& prefix, bool append) {
     PartitionedWriteOptions partitioning;
     partitioning.partition_by = {"k"};
@@ -614,8 +626,7 @@ TEST(PartitionedWriterTest, AppendsBesideWhatIsThere) {
 TEST(PartitionedWriterTest, FinishesOldFilesPastTheRowBudget) {
   TempDir dir;
   const std::string root = dir / "ds";
-  auto schema = std::make_shared<BatchSchema>();
-  schema->fields = {{"id", Int64(), false}, {"k", Int64(), false}};
+  auto schema = IdAndKeySchema();
   PartitionedWriteOptions partitioning;
   partitioning.partition_by = {"k"};
   partitioning.max_buffered_rows = 250;
@@ -628,11 +639,7 @@ TEST(PartitionedWriterTest, FinishesOldFilesPastTheRowBudget) {
     for (int64_t k = 0; k < 3; ++k) {
       std::vector<int64_t> ids;
       for (int r = 0; r < 100; ++r) ids.push_back(id++);
-      RecordBatch batch;
-      batch.schema = schema;
-      batch.num_rows = 100;
-      batch.columns = {Int64s(ids), Int64s(std::vector<int64_t>(100, k))};
-      ASSERT_TRUE((*writer)->Write(batch).ok());
+      ASSERT_TRUE((*writer)->Write(IdsAndKeys(schema, ids, std::vector<int64_t>(100, k))).ok());
     }
   }
   ASSERT_TRUE((*writer)->Close().ok());
