@@ -17,6 +17,7 @@
 #include <memory>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "encoding/byte_supply.h"
 
@@ -33,9 +34,9 @@ struct ExactCopy {
   size_t size;
 };
 
-// A copy of a page revealed front to back. Each Grow reveals what is asked (or the rest) plus
-// `extra()` bytes; no more than `limit` bytes ever arrive (a truncated page, or a stream that
-// fails part way). A request that does not start inside the revealed bytes or at their end
+// A copy of a page revealed front to back. Each Grow (and SkipOver) reveals what is asked (or the
+// rest) plus `extra()` bytes; no more than `limit` bytes ever arrive (a truncated page, or a stream
+// that fails part way). A request that does not start inside the revealed bytes or at their end
 // calls `misplaced()` and reveals nothing.
 class ArrivingBytes : public encoding::ByteSupply {
  public:
@@ -74,12 +75,74 @@ class ArrivingBytes : public encoding::ByteSupply {
   }
   const uint8_t* end() const override { return bytes_.get() + size_; }
 
+  // Passes over the `n` bytes from `at` (ByteSupply::SkipOver): those not revealed yet are
+  // overwritten and stay poisoned, so a decoder that reads a byte it skipped over decodes
+  // garbage (or faults under AddressSanitizer); then `extra()` bytes more are revealed.
+  const uint8_t* SkipOver(const uint8_t* at, size_t n) override {
+    ++calls_;
+    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
+    const auto where = reinterpret_cast<uintptr_t>(at);
+    if (where < begin || where > begin + revealed_) {
+      misplaced_();
+      return bytes_.get() + revealed_;
+    }
+    const size_t offset = where - begin;
+    const size_t to = n > limit_ - offset ? limit_ : offset + n;
+    if (to > revealed_) {
+      uint8_t* passed = bytes_.get() + revealed_;
+      ASAN_UNPOISON_MEMORY_REGION(passed, to - revealed_);
+      std::memset(passed, 0xEE, to - revealed_);
+      ASAN_POISON_MEMORY_REGION(passed, to - revealed_);
+      revealed_ = to;
+      ++skips_;
+    }
+    Reveal(std::min(limit_, to + std::min(extra_(), limit_ - to)));
+    return bytes_.get() + revealed_;
+  }
+
+  // Walks over the bytes from `at` (ByteSupply::Walk) as a stream that discards does: the bytes
+  // there in place, then pieces of `extra()` + 1 bytes from a copy; the bytes `take` passes over
+  // are overwritten and stay poisoned, the rest of the last piece is revealed.
+  const uint8_t* Walk(const uint8_t* at, const Take& take) override {
+    ++calls_;
+    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
+    const auto where = reinterpret_cast<uintptr_t>(at);
+    if (where < begin || where > begin + revealed_) {
+      misplaced_();
+      return bytes_.get() + revealed_;
+    }
+    const size_t offset = where - begin;
+    if (offset < revealed_ && offset + take({at, revealed_ - offset}) < revealed_) {
+      return bytes_.get() + revealed_;
+    }
+    while (revealed_ < limit_) {
+      const size_t n = std::min(limit_ - revealed_, extra_() + 1);
+      uint8_t* next = bytes_.get() + revealed_;
+      ASAN_UNPOISON_MEMORY_REGION(next, n);
+      std::vector<uint8_t> piece(next, next + n);
+      ASAN_POISON_MEMORY_REGION(next, n);
+      const size_t took = take(piece);
+      ASAN_UNPOISON_MEMORY_REGION(next, took);
+      std::memset(next, 0xEE, took);
+      ASAN_POISON_MEMORY_REGION(next, took);
+      revealed_ += took;
+      ++skips_;
+      if (took < n) {
+        Reveal(revealed_ + n - took);
+        break;
+      }
+    }
+    return bytes_.get() + revealed_;
+  }
+
   // Everything the supply will ever give (the whole page unless limited).
   void RevealAll() { Reveal(limit_); }
 
   size_t revealed() const { return revealed_; }
   size_t size() const { return size_; }
   int calls() const { return calls_; }
+  // SkipOver calls that passed over bytes not revealed yet, and pieces Walk handed out.
+  int skips() const { return skips_; }
 
  private:
   void Reveal(size_t to) {
@@ -95,6 +158,7 @@ class ArrivingBytes : public encoding::ByteSupply {
   std::function<void()> misplaced_;
   size_t revealed_ = 0;
   int calls_ = 0;
+  int skips_ = 0;
 };
 
 }  // namespace pqsift::fuzz

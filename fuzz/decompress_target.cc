@@ -1,7 +1,10 @@
 // Target "decompress": every codec's Decompress into an output of a given size, as the page
 // reader calls it with the page header's uncompressed size; then the same page through a
 // PageStream filled in steps, which must agree with Decompress: both fail (with the same code),
-// or both succeed with the same bytes (one exception, for ZSTD, in CheckStream).
+// or both succeed with the same bytes (one exception, for ZSTD, in CheckStream); and once more
+// through a stream made to discard (PageStream::Discards::kAllowed), every third step passing
+// over its bytes (DiscardTo) and every third taking them in pieces (NextPiece): the bytes it
+// keeps and the pieces it hands out are Decompress's, and it fails as Decompress does.
 //
 //   byte 0:    bits 0-2 the codec (CompressionCodec, mod 8); bits 3-7 the fill plan: 0 asks for
 //              the whole page at once, p > 0 asks in steps of (b + 1) << (p - 1) bytes (at most
@@ -26,18 +29,22 @@ constexpr int kMaxSteps = 4096;
 // The stream over `compressed` into `declared` bytes, filled by `plan`, against Decompress's
 // verdict `whole` and bytes `expected`.
 void CheckStream(CompressionCodec codec, unsigned plan, std::span<const uint8_t> compressed,
-                 size_t declared, const Status& whole, const uint8_t* expected) {
+                 size_t declared, const Status& whole, const uint8_t* expected, bool discards) {
+  using compression::PageStream;
   auto output = std::make_unique<uint8_t[]>(declared);
-  auto made = compression::PageStream::Make(codec, compressed, {output.get(), declared});
+  auto made =
+      PageStream::Make(codec, compressed, {output.get(), declared},
+                       discards ? PageStream::Discards::kAllowed : PageStream::Discards::kNo);
   if (!made.ok()) {
     if (whole.ok() || made.status().code() != whole.code()) __builtin_trap();
     return;
   }
-  compression::PageStream& stream = **made;
+  PageStream& stream = **made;
   if (stream.size() != declared || stream.filled() != 0 || stream.done()) __builtin_trap();
   const unsigned shift = plan == 0 ? 0 : std::min(plan - 1, 24u);
   size_t want = 0;
-  size_t checked = 0;  // output bytes compared with Decompress's so far
+  size_t checked = 0;  // output bytes compared with Decompress's so far (or passed over)
+  bool discarded = false;
   Status st;
   for (int step = 0; st.ok() && !stream.done(); ++step) {
     if (plan == 0 || step >= kMaxSteps) {
@@ -47,10 +54,32 @@ void CheckStream(CompressionCodec codec, unsigned plan, std::span<const uint8_t>
       want = std::min(declared, want + ((b + 1) << shift));
     }
     const size_t before = stream.filled();
-    st = stream.FillTo(want);
+    const int how = discards && want < declared ? step % 3 : 0;  // 1: DiscardTo, 2: NextPiece
+    if (how == 1) {
+      st = stream.DiscardTo(want);
+    } else if (how == 2) {
+      auto piece = stream.NextPiece(want);
+      st = piece.status();
+      if (piece.ok()) {
+        if (piece->size() > PageStream::kPiece || stream.filled() != before + piece->size()) {
+          __builtin_trap();
+        }
+        if (whole.ok() && !piece->empty() &&
+            std::memcmp(piece->data(), expected + before, piece->size()) != 0) {
+          __builtin_trap();  // a piece of bytes other than Decompress's
+        }
+        if (piece->empty()) st = stream.FillTo(want);  // a stream that cannot
+      }
+    } else {
+      st = stream.FillTo(want);
+    }
+    if (how != 0) {
+      checked = stream.filled();  // passed over: the output there holds anything
+      discarded = true;
+    }
     if (stream.filled() < before || stream.filled() > declared) __builtin_trap();
     if (stream.done() && stream.filled() != declared) __builtin_trap();
-    if (st.ok() && (stream.filled() < want || (want == declared && !stream.done()))) {
+    if (st.ok() && how != 2 && (stream.filled() < want || (want == declared && !stream.done()))) {
       __builtin_trap();  // FillTo makes the bytes asked for available
     }
     if (whole.ok()) {
@@ -75,7 +104,7 @@ void CheckStream(CompressionCodec codec, unsigned plan, std::span<const uint8_t>
         stream.done()) {
       __builtin_trap();
     }
-  } else if (declared > 0 && std::memcmp(output.get(), expected, declared) != 0) {
+  } else if (declared > 0 && !discarded && std::memcmp(output.get(), expected, declared) != 0) {
     __builtin_trap();
   }
 }
@@ -98,7 +127,9 @@ void FuzzDecompress(std::span<const uint8_t> input) {
   if (!st.ok() && st.code() != StatusCode::kCorruption && st.code() != StatusCode::kNotSupported) {
     __builtin_trap();  // malformed input is Corruption, an unknown codec NotSupported
   }
-  CheckStream(codec, plan, {compressed.get(), rest.size()}, declared, st, output.get());
+  for (bool discards : {false, true}) {
+    CheckStream(codec, plan, {compressed.get(), rest.size()}, declared, st, output.get(), discards);
+  }
 }
 
 }  // namespace pqsift::fuzz

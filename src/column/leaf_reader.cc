@@ -258,7 +258,11 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
       ++pages_passed_over_;
       continue;  // passed over without decompressing
     }
-    PQSIFT_ASSIGN_OR_RETURN(Page page, pages_.Read(Arrival::kOnDemand));
+    // A page entered with most of it to skip (a selective slice far into a large page) may
+    // discard what it skips instead of keeping it (column/page_reader.h).
+    const bool skips_most = page_rows > 0 && skippable >= page_rows / 2 && starts_record;
+    PQSIFT_ASSIGN_OR_RETURN(Page page,
+                            pages_.Read(skips_most ? Arrival::kSkipInto : Arrival::kOnDemand));
     ++pages_decoded_;
     ++pages_decompressed_;
     // An arriving page counts the bytes it is decompressed to as they come (bytes_arrived).

@@ -3,7 +3,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 
 #include "compression/codec.h"
@@ -44,6 +43,40 @@ class PageReader::Arriving final : public encoding::ByteSupply {
     return body_ + stream_->filled();
   }
   const uint8_t* end() const override { return body_ + stream_->size(); }
+  const uint8_t* SkipOver(const uint8_t* at, size_t n) override {
+    const auto offset = static_cast<size_t>(at - body_);
+    (void)stream_->DiscardTo(n > stream_->size() - offset ? stream_->size() : offset + n);
+    return body_ + stream_->filled();
+  }
+  // The bytes there in place, then pieces of a stream that may discard (written into the page
+  // only from where `take` stops), or more bytes in place from one that cannot.
+  const uint8_t* Walk(const uint8_t* at, const Take& take) override {
+    auto pos = static_cast<size_t>(at - body_);
+    for (;;) {
+      const size_t filled = stream_->filled();
+      if (pos < filled) {
+        pos += take({body_ + pos, filled - pos});
+        if (pos < filled) return body_ + filled;
+      }
+      if (stream_->done() || !stream_->status().ok()) return body_ + filled;
+      // The last byte in place: FillTo checks the end there.
+      auto piece = filled + 1 < stream_->size()
+                       ? stream_->NextPiece(std::min(stream_->size() - 1,
+                                                     filled + compression::PageStream::kPiece))
+                       : Result<std::span<const uint8_t>>(std::span<const uint8_t>());
+      if (!piece.ok()) return body_ + stream_->filled();
+      if (piece->empty()) {
+        (void)stream_->FillTo(filled + 1);
+        continue;
+      }
+      const size_t took = take(*piece);
+      pos = stream_->filled();
+      if (took < piece->size()) {
+        stream_->KeepRestOfPiece(took);  // where the decoder goes on
+        return body_ + pos;
+      }
+    }
+  }
   const compression::PageStream& stream() const { return *stream_; }
 
  private:
@@ -165,7 +198,7 @@ Result<Page> PageReader::Read(Arrival arrival) {
       ReadPage(header_,
                chunk_.subspan(body_start_, static_cast<size_t>(header_.compressed_page_size)),
                page_file_offset(), &decompressed_, page_ordinal_,
-               arrival == Arrival::kOnDemand ? &stream : nullptr));
+               arrival == Arrival::kWhole ? nullptr : &stream, arrival == Arrival::kSkipInto));
   if (stream) {
     arriving_ = std::make_unique<Arriving>(std::move(stream), page.body.data());
     page.body = page.body.first(0);
@@ -180,9 +213,12 @@ Result<Page> PageReader::ReadMarked(const Mark& mark, Buffer* storage) const {
 
 Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
                                   uint64_t file_offset, Buffer* storage, int32_t page_ordinal,
-                                  std::unique_ptr<compression::PageStream>* stream) const {
+                                  std::unique_ptr<compression::PageStream>* stream,
+                                  bool discards) const {
   // Encrypted pages are decrypted whole first; they are decompressed whole too.
-  if (!options_.decryptor) return DecodePage(header, stored, file_offset, storage, 0, stream);
+  if (!options_.decryptor) {
+    return DecodePage(header, stored, file_offset, storage, 0, stream, discards);
+  }
   const crypto::ModuleDecryptor& d = *options_.decryptor;
   crypto::ModuleId id = header.type == PageType::kDictionaryPage
                             ? Module(crypto::ModuleType::kDictionaryPage, 0)
@@ -210,7 +246,8 @@ Result<Page> PageReader::ReadPage(const format::PageHeader& header, std::span<co
 Result<Page> PageReader::DecodePage(const format::PageHeader& header,
                                     std::span<const uint8_t> stored, uint64_t file_offset,
                                     Buffer* storage, size_t storage_offset,
-                                    std::unique_ptr<compression::PageStream>* stream) const {
+                                    std::unique_ptr<compression::PageStream>* stream,
+                                    bool discards) const {
   auto corrupt = [&](const std::string& what) { return ErrorAt(file_offset, what); };
   if (options_.verify_crc && header.crc) {
     uLong crc = crc32(0L, stored.data(), static_cast<uInt>(stored.size()));
@@ -280,7 +317,9 @@ Result<Page> PageReader::DecodePage(const format::PageHeader& header,
   if (stream != nullptr && header.type != PageType::kDictionaryPage &&
       compression::StreamsPieceByPiece(codec_) &&
       values_size >= static_cast<uint64_t>(std::max<int64_t>(options_.on_demand_page_bytes, 1))) {
-    auto made = compression::PageStream::Make(codec_, values, out);
+    auto made = compression::PageStream::Make(codec_, values, out,
+                                              discards ? compression::PageStream::Discards::kAllowed
+                                                       : compression::PageStream::Discards::kNo);
     if (!made.ok()) return made.status().WithContext(where_);
     *stream = std::move(made).value();
     page.body = out;

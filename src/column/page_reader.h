@@ -79,8 +79,10 @@ struct Page {
   encoding::ByteSupply* more = nullptr;
 };
 
-// Whether Read may hand out a page whose body arrives as it is read.
-enum class Arrival { kWhole, kOnDemand };
+// Whether Read may hand out a page whose body arrives as it is read; kSkipInto: on demand, for
+// a reader that will skip most of the page (the bytes it skips over may be decompressed without
+// being kept: ByteSupply::SkipOver, compression::PageStream::DiscardTo).
+enum class Arrival { kWhole, kOnDemand, kSkipInto };
 
 class PageReader {
  public:
@@ -161,13 +163,15 @@ class PageReader {
   // DecodePage after decrypting `stored` (encrypted chunks); `stream` only for plaintext pages.
   Result<Page> ReadPage(const format::PageHeader& header, std::span<const uint8_t> stored,
                         uint64_t file_offset, Buffer* storage, int32_t page_ordinal,
-                        std::unique_ptr<compression::PageStream>* stream = nullptr) const;
+                        std::unique_ptr<compression::PageStream>* stream = nullptr,
+                        bool discards = false) const;
   // `stored` as plaintext; decompressed values go to `*storage` (at `storage_offset` when it
   // is already allocated to hold the decrypted page in front of them). With `stream`, a large
   // page of a streaming codec is not decompressed: `*stream` will, into `*storage`.
   Result<Page> DecodePage(const format::PageHeader& header, std::span<const uint8_t> stored,
                           uint64_t file_offset, Buffer* storage, size_t storage_offset,
-                          std::unique_ptr<compression::PageStream>* stream = nullptr) const;
+                          std::unique_ptr<compression::PageStream>* stream = nullptr,
+                          bool discards = false) const;
   // Ends the arriving page, if any, counting its bytes.
   void EndArrival();
   // Next() for an encrypted chunk: decrypts the header module at pos_.

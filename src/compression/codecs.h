@@ -23,9 +23,10 @@ Status DecompressLz4Raw(std::span<const uint8_t> in, std::span<uint8_t> out);
 // LZ4 frame format instead.
 Status DecompressLz4Hadoop(std::span<const uint8_t> in, std::span<uint8_t> out);
 
-// The codecs whose libraries stream (stream.h). REQUIRES: output is not empty.
+// The codecs whose libraries stream (stream.h). REQUIRES: output is not empty. `discards`:
+// PageStream::Discards::kAllowed.
 Result<std::unique_ptr<PageStream>> MakeZstdStream(std::span<const uint8_t> in,
-                                                   std::span<uint8_t> out);
+                                                   std::span<uint8_t> out, bool discards);
 Result<std::unique_ptr<PageStream>> MakeGzipStream(std::span<const uint8_t> in,
                                                    std::span<uint8_t> out);
 

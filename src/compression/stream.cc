@@ -35,10 +35,12 @@ bool StreamsPieceByPiece(CompressionCodec codec) {
 
 Result<std::unique_ptr<PageStream>> PageStream::Make(CompressionCodec codec,
                                                      std::span<const uint8_t> input,
-                                                     std::span<uint8_t> output) {
+                                                     std::span<uint8_t> output, Discards discards) {
   // An empty page goes through Decompress, which knows each codec's empty stream.
   if (!output.empty()) {
-    if (codec == CompressionCodec::kZstd) return MakeZstdStream(input, output);
+    if (codec == CompressionCodec::kZstd) {
+      return MakeZstdStream(input, output, discards == Discards::kAllowed);
+    }
     if (codec == CompressionCodec::kGzip) return MakeGzipStream(input, output);
   }
   if (codec == CompressionCodec::kLzo) {
@@ -57,6 +59,23 @@ Status PageStream::FillTo(size_t want) {
   Status st = Produce(target);
   if (!st.ok()) error_ = st;
   return st;
+}
+
+Status PageStream::DiscardTo(size_t to) {
+  PQSIFT_RETURN_IF_ERROR(error_);
+  if (done_ || to <= filled_) return Status::OK();
+  if (to >= size_) return FillTo(size_);  // the end is checked, so the last bytes are kept
+  Status st = Discard(to);
+  if (!st.ok()) error_ = st;
+  return st;
+}
+
+Result<std::span<const uint8_t>> PageStream::NextPiece(size_t to) {
+  PQSIFT_RETURN_IF_ERROR(error_);
+  if (done_ || to <= filled_ || to >= size_) return std::span<const uint8_t>();
+  auto piece = Piece(to);
+  if (!piece.ok()) error_ = piece.status();
+  return piece;
 }
 
 }  // namespace pqsift::compression

@@ -10,6 +10,15 @@
 // Stricter in one case: ZSTD's streaming decoder refuses a block over 128 KiB (RFC 8878), which
 // its one-shot decoder lets through.
 //
+// Skipping into a page: a reader that enters a large page far past its start (the one row a
+// selective query needs in a 13M-row page) must decompress everything before it, but need not
+// keep it. A stream made with `Discards::kAllowed` may decompress the bytes DiscardTo passes
+// over without writing them into the page (ZSTD: through its own window, a few MB, instead of
+// straight into the page), so that the part of a 100 MB page before the reader's first row is
+// never written, faulted in, or counted in the scan's memory. The bytes it keeps then cost one
+// copy more (out of the codec's window), so a reader asks for it only when it skips most of the
+// page.
+//
 // Ownership: `input` and `output` belong to the caller and must outlive the stream; the stream
 // writes output bytes [0, filled()) and never beyond output.size().
 // Thread safety: one thread at a time; a stream may move from thread to thread between calls.
@@ -31,16 +40,37 @@ class PageStream {
 
   // A stream of `input` (one page's compressed bytes, as Decompress takes them) into `output`.
   // NotSupported for LZO; for codecs Decompress does not know, FillTo's first call gives its
-  // NotSupported. ResourceExhausted when a codec library cannot allocate its state.
+  // NotSupported. ResourceExhausted when a codec library cannot allocate its state. `discards`:
+  // whether DiscardTo and NextPiece may leave bytes unwritten ("Skipping into a page" above).
+  enum class Discards { kNo, kAllowed };
   static Result<std::unique_ptr<PageStream>> Make(CompressionCodec codec,
                                                   std::span<const uint8_t> input,
-                                                  std::span<uint8_t> output);
+                                                  std::span<uint8_t> output,
+                                                  Discards discards = Discards::kNo);
 
   // Makes at least the first min(want, size) output bytes available (it may make more: streams
   // advance in steps of about kStep bytes). Asking for the whole page checks the stream's end.
   Status FillTo(size_t want);
 
-  // Output bytes available (decompressed) so far.
+  // Brings the stream to output byte min(to, size) without keeping the bytes from filled() on:
+  // afterwards filled() is at least that, and output bytes [old filled(), to) hold anything
+  // (a stream made without Discards::kAllowed, or one that cannot, writes them as FillTo
+  // does). The stream's end is checked only by FillTo(size()).
+  Status DiscardTo(size_t to);
+
+  // For a reader that must see the bytes it passes over (the lengths of byte arrays it skips):
+  // like DiscardTo, but the next bytes, up to output byte `to` (< size()), come back in a piece
+  // of scratch, valid until the next call, instead of being written into the output; filled()
+  // moves past them. At most kPiece bytes; empty (nothing done) when the stream cannot, made
+  // without Discards::kAllowed or of a codec that does not stream: FillTo then.
+  Result<std::span<const uint8_t>> NextPiece(size_t to);
+  // Writes the bytes of the last piece from its byte `from` on into the output, where they
+  // belong: the reader stopped passing over bytes there and reads on.
+  // (Streams that hand out pieces override it, and Piece.)
+  virtual void KeepRestOfPiece(size_t /*from*/) {}
+  static constexpr size_t kPiece = size_t{128} << 10;
+
+  // Output bytes decompressed so far (the discarded ones included).
   size_t filled() const { return filled_; }
   size_t size() const { return size_; }
   // Whether the whole page is decompressed and its end checked.
@@ -57,6 +87,13 @@ class PageStream {
   // Decompresses at least up to output byte `target` (<= size()); when target == size(), to the
   // end of the stream, which it checks. Updates filled_ (and done_ at the end).
   virtual Status Produce(size_t target) = 0;
+  // Decompresses up to output byte `target` (< size()), exactly, without writing the bytes from
+  // filled_ on into the output if it can. Updates filled_.
+  virtual Status Discard(size_t target) { return Produce(target); }
+  // NextPiece's work (target < size()): the piece, or empty when the stream cannot.
+  virtual Result<std::span<const uint8_t>> Piece(size_t /*target*/) {
+    return std::span<const uint8_t>();
+  }
 
   size_t size_;
   size_t filled_ = 0;

@@ -5,6 +5,7 @@
 #include <zstd_errors.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -39,80 +40,139 @@ Status LongerThanDeclared(size_t declared) {
                             " bytes the page declares");
 }
 
-// A page in pieces: the context of its own keeps the frame's state between calls, and writes
-// straight into the page (a stable output buffer: no window copied through the context). The
+// A page in pieces: the context of its own keeps the frame's state between calls. By default it
+// writes straight into the page (a stable output buffer: the page is the window, no copy through
+// the context). A stream that may discard (PageStream::Discards) keeps its window in the context
+// instead (a buffered output: each call may write anywhere): the bytes it discards go through a
+// small scratch buffer, and the bytes it keeps are copied from the window into the page. The
 // input is fed a little at a time, about as much as the output still wanted takes at the ratio
 // seen so far, so that output stops soon after the bytes asked for (within a block, 128 KiB at
 // most) even on a page that compresses 1000 times.
 class ZstdStream final : public PageStream {
  public:
-  ZstdStream(std::span<const uint8_t> in, std::span<uint8_t> out, Context context)
-      : PageStream(out.size()), input_(in), context_(std::move(context)) {
+  ZstdStream(std::span<const uint8_t> in, std::span<uint8_t> out, Context context, bool buffered)
+      : PageStream(out.size()),
+        input_(in),
+        output_(out.data()),
+        context_(std::move(context)),
+        buffered_(buffered) {
     in_ = {in.data(), 0, 0};
-    out_ = {out.data(), out.size(), 0};
   }
 
  private:
   static constexpr size_t kFirstInput = size_t{4} << 10;
   static constexpr size_t kMinInput = 64;
   static constexpr size_t kMaxInput = size_t{64} << 10;
+  // Discarded bytes pass through this much scratch at a time (a block at most: about one call).
+  static constexpr size_t kScratch = kPiece;
 
   // The input to give the next call for output up to `target`.
   size_t InputFor(size_t target) const {
     if (target == size_) return kMaxInput;  // to the end: as fast as it goes
     // Less than the whole frame at first: given it all, zstd decodes the frame in one go.
-    if (out_.pos == 0 || in_.pos == 0) return std::min(kFirstInput, input_.size() / 16 + 1);
-    const double ratio = static_cast<double>(out_.pos) / static_cast<double>(in_.pos);
-    const auto wanted = static_cast<double>(target - out_.pos) / ratio;
+    if (filled_ == 0 || in_.pos == 0) return std::min(kFirstInput, input_.size() / 16 + 1);
+    const double ratio = static_cast<double>(filled_) / static_cast<double>(in_.pos);
+    const auto wanted = static_cast<double>(target - filled_) / ratio;
     return std::clamp(static_cast<size_t>(wanted) + 1, kMinInput, kMaxInput);
   }
 
-  Status Produce(size_t target) override {
+  Status Produce(size_t target) override { return Run(target, Mode::kKeep); }
+  Status Discard(size_t target) override {
+    return Run(target, buffered_ ? Mode::kDiscard : Mode::kKeep);
+  }
+  Result<std::span<const uint8_t>> Piece(size_t target) override {
+    if (!buffered_) return std::span<const uint8_t>();
+    PQSIFT_RETURN_IF_ERROR(Run(target, Mode::kPiece));
+    return std::span<const uint8_t>(scratch_.get(), piece_);
+  }
+
+  void KeepRestOfPiece(size_t from) override {
+    if (from >= piece_) return;
+    std::memcpy(output_ + filled_ - (piece_ - from), scratch_.get() + from, piece_ - from);
+  }
+
+  // kKeep: into the page, up to `target` or a little past it (to the end, checked, when target
+  // == size_). Buffered streams only: kDiscard: through the scratch, exactly up to `target`
+  // (< size_); kPiece: the same, but stopping when the scratch is full (piece_ bytes).
+  enum class Mode { kKeep, kDiscard, kPiece };
+  Status Run(size_t target, Mode mode) {
+    piece_ = 0;
     for (;;) {
-      if (out_.pos >= target && target < size_) return Status::OK();
-      if (out_.pos == size_ && frame_ended_ && in_.pos == input_.size()) {
+      if (filled_ >= target && target < size_) return Status::OK();
+      if (mode == Mode::kPiece && piece_ == kScratch) return Status::OK();
+      if (filled_ == size_ && frame_ended_ && in_.pos == input_.size()) {
         done_ = true;
         return Status::OK();
       }
       const size_t in_before = in_.pos;
-      const size_t out_before = out_.pos;
+      const size_t out_before = filled_;
       in_.size = std::min(input_.size(), in_.pos + InputFor(target));
-      size_t rc = ZSTD_decompressStream(context_.get(), &out_, &in_);
-      filled_ = out_.pos;
+      // A stable output is the same buffer at every call (zstd checks).
+      ZSTD_outBuffer out{output_, size_, filled_};
+      if (mode != Mode::kKeep) {
+        if (scratch_ == nullptr) scratch_ = std::make_unique<uint8_t[]>(kScratch);
+        if (piece_ == kScratch) piece_ = 0;  // discarding: the scratch again
+        out = {scratch_.get(), piece_ + std::min(kScratch - piece_, target - filled_), piece_};
+      }
+      size_t rc = ZSTD_decompressStream(context_.get(), &out, &in_);
+      if (mode == Mode::kKeep) {
+        filled_ = out.pos;
+      } else {
+        filled_ += out.pos - piece_;
+        piece_ = out.pos;
+      }
       if (ZSTD_isError(rc)) {
         if (ZSTD_getErrorCode(rc) == ZSTD_error_dstSize_tooSmall) return LongerThanDeclared(size_);
         return Status::Corruption(std::string("ZSTD: ") + ZSTD_getErrorName(rc));
       }
       frame_ended_ = rc == 0;
-      if (in_.pos == in_before && out_.pos == out_before) {
+      if (in_.pos == in_before && filled_ == out_before) {
         // Nothing moved: the input is all used, or the page is full and input remains.
         if (in_.pos < input_.size()) return LongerThanDeclared(size_);
-        return Declared(out_.pos, size_);
+        return Declared(filled_, size_);
       }
     }
   }
 
   std::span<const uint8_t> input_;
+  uint8_t* output_;
   Context context_;
+  bool buffered_;
   ZSTD_inBuffer in_;
-  ZSTD_outBuffer out_;
   bool frame_ended_ = false;
+  std::unique_ptr<uint8_t[]> scratch_;
+  size_t piece_ = 0;  // bytes of the scratch the last Run wrote
 };
+
+// A buffered stream's window is allocated by zstd (the frame's window, or its content size if
+// smaller); above this, discarding would cost more memory than the page it saves.
+constexpr uint64_t kMaxBufferedWindow = uint64_t{8} << 20;
+
+// Whether the first frame of `in` declares a window a buffered stream may hold.
+bool SmallWindow(std::span<const uint8_t> in) {
+  ZSTD_frameHeader header;
+  if (ZSTD_getFrameHeader(&header, in.data(), in.size()) != 0) return false;
+  return header.frameType == ZSTD_frame && header.windowSize <= kMaxBufferedWindow;
+}
 
 }  // namespace
 
 Result<std::unique_ptr<PageStream>> MakeZstdStream(std::span<const uint8_t> in,
-                                                   std::span<uint8_t> out) {
+                                                   std::span<uint8_t> out, bool discards) {
   Context context(ZSTD_createDCtx());
   if (context == nullptr)
     return Status::ResourceExhausted("ZSTD: no memory for a decompression context");
-  // The page is the window (nothing is allocated for one), so frames may declare any window.
-  for (auto [parameter, value] :
-       {std::pair{ZSTD_d_stableOutBuffer, 1}, std::pair{ZSTD_d_windowLogMax, ZSTD_WINDOWLOG_MAX}}) {
+  const bool buffered = discards && SmallWindow(in);
+  // A stable output: the page is the window (nothing is allocated for one), so frames may
+  // declare any window. A buffered one: the first frame's window is small (checked above); a
+  // later frame of the page may declare any too, its window bounded by the page's size in
+  // what zstd writes (it stops where the page ends).
+  for (auto [parameter, value] : {std::pair{ZSTD_d_stableOutBuffer, buffered ? 0 : 1},
+                                  std::pair{ZSTD_d_windowLogMax, ZSTD_WINDOWLOG_MAX}}) {
     size_t rc = ZSTD_DCtx_setParameter(context.get(), parameter, value);
     if (ZSTD_isError(rc)) return Status::Internal(std::string("ZSTD: ") + ZSTD_getErrorName(rc));
   }
-  return std::unique_ptr<PageStream>(new ZstdStream(in, out, std::move(context)));
+  return std::unique_ptr<PageStream>(new ZstdStream(in, out, std::move(context), buffered));
 }
 
 Status DecompressZstd(std::span<const uint8_t> in, std::span<uint8_t> out) {

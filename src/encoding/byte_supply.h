@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 
 namespace pqsift::encoding {
 
@@ -25,6 +27,33 @@ class ByteSupply {
   // Where the bytes end once all have arrived: a bound on what Grow can bring (a supply that
   // fails stops short of it).
   virtual const uint8_t* end() const = 0;
+  // Grow for bytes the decoder passes over unread (values it skips): the supply may bring its
+  // end past the `n` bytes from `at` without making them available, so they hold anything
+  // afterwards (bytes before `at` stay as they were). A large page skipped into is then never
+  // written where it is skipped (compression::PageStream::DiscardTo).
+  virtual const uint8_t* SkipOver(const uint8_t* at, size_t n) { return Grow(at, n); }
+
+  // For a decoder that passes over bytes it must read once (the lengths of the byte arrays it
+  // skips): hands the bytes from `at` on to `take`, piece by piece, each valid during its call
+  // only and perhaps not where the bytes lie. `take` returns how many bytes of the piece it
+  // passed over; fewer than the piece's size ends the walk, and the bytes from there on are
+  // available as after Grow. The walk also ends at the last byte (or where a failing supply
+  // stops). Returns the new end of the available bytes. The bytes passed over hold anything
+  // afterwards (those before `at` stay as they were). The default hands the bytes in place.
+  using Take = std::function<size_t(std::span<const uint8_t> piece)>;
+  virtual const uint8_t* Walk(const uint8_t* at, const Take& take);
 };
+
+inline const uint8_t* ByteSupply::Walk(const uint8_t* at, const Take& take) {
+  // In steps of 64 KiB: few calls, each over bytes still in cache.
+  constexpr size_t kStep = size_t{64} << 10;
+  for (;;) {
+    const uint8_t* end = Grow(at, kStep);
+    const auto piece = static_cast<size_t>(end - at);
+    const size_t took = take({at, piece});
+    at += took;
+    if (took < piece || end == this->end() || piece == 0) return end;
+  }
+}
 
 }  // namespace pqsift::encoding

@@ -89,6 +89,7 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
       const bool length_there = end - pos >= 4;
       uint32_t len = length_there ? LoadLE32(pos) : 0;
       if (!length_there || len > static_cast<size_t>(end - pos) - 4) {
+        if (out == nullptr && more_ != nullptr) return WalkByteArrays(pos, i, n);
         PQSIFT_RETURN_IF_ERROR(AwaitByteArray(pos, &end, i, n, &len));
       }
       if (out != nullptr) out[i] = ByteView{pos + 4, len};
@@ -101,7 +102,13 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
       width = static_cast<size_t>(type_length_);
     }
     if (static_cast<uint64_t>(n) > have / width) {
-      Grow(static_cast<size_t>(n) * width);
+      // Values skipped need not be there, only passed over.
+      const size_t bytes = static_cast<size_t>(n) * width;
+      if (out == nullptr) {
+        GrowSkipping(bytes);
+      } else {
+        Grow(bytes);
+      }
       have = static_cast<size_t>(end_ - pos_);
     }
     if (static_cast<uint64_t>(n) > have / width) {
@@ -139,6 +146,57 @@ Status PlainDecoder<DType>::AwaitByteArray(const uint8_t* pos, const uint8_t** e
                 " bytes left");
   }
   *end = end_;
+  return Status::OK();
+}
+
+template <typename DType>
+Status PlainDecoder<DType>::WalkByteArrays(const uint8_t* pos, int64_t i, int64_t n) {
+  uint8_t length[4];
+  size_t length_have = 0;  // bytes of value i's length seen
+  uint32_t len = 0;
+  size_t to_pass = 0;  // bytes of value i still to pass once its length is read
+  bool in_value = false;
+  size_t walked = 0;
+  end_ = more_->Walk(pos, [&](std::span<const uint8_t> piece) -> size_t {
+    const uint8_t* const bytes = piece.data();
+    const size_t size = piece.size();
+    size_t p = 0;
+    while (i < n) {
+      if (!in_value) {
+        if (length_have == 0 && size - p >= 4) {
+          len = LoadLE32(bytes + p);  // the usual case: the length within the piece
+          p += 4;
+        } else {
+          while (length_have < 4 && p < size) length[length_have++] = bytes[p++];
+          if (length_have < 4) break;
+          len = LoadLE32(length);
+        }
+        to_pass = len;
+        in_value = true;
+      }
+      const size_t k = std::min(to_pass, size - p);
+      p += k;
+      to_pass -= k;
+      if (to_pass > 0) break;
+      ++i;
+      in_value = false;
+      length_have = 0;
+    }
+    walked += p;
+    return p;
+  });
+  if (i < n) {
+    // The page ended in value i: the message AwaitByteArray gives over the same bytes.
+    const std::string value = "value " + std::to_string(i) + " of " + std::to_string(n);
+    if (!in_value) {
+      return Fail(value + ": the 4-byte length does not fit in the " + std::to_string(length_have) +
+                  " bytes left");
+    }
+    return Fail(value + ": length " + std::to_string(len) + " exceeds the " +
+                std::to_string(len - to_pass) + " bytes left");
+  }
+  pos_ = pos + walked;
+  left_ -= n;
   return Status::OK();
 }
 

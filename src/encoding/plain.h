@@ -45,9 +45,18 @@ class PlainDecoder final : public ValueDecoder<DType> {
   // Decode's loops keep pos and end in locals and come here only when short.
   Status AwaitByteArray(const uint8_t* pos, const uint8_t** end, int64_t i, int64_t n,
                         uint32_t* len);
+  // Skips BYTE_ARRAY values i to n (of n) from `pos`, where the bytes run short, by walking the
+  // supply's pieces (ByteSupply::Walk): the bytes skipped need not be kept. Counts the n
+  // values off left_; Corruption, as AwaitByteArray says it, when the page ends first.
+  Status WalkByteArrays(const uint8_t* pos, int64_t i, int64_t n);
   // Whether `n` bytes from pos_ are there, after asking the supply (if any) for them.
   bool Grow(size_t n) {
     if (more_ != nullptr) end_ = more_->Grow(pos_, n);
+    return static_cast<size_t>(end_ - pos_) >= n;
+  }
+  // Grow for `n` bytes from pos_ that are skipped unread (ByteSupply::SkipOver).
+  bool GrowSkipping(size_t n) {
+    if (more_ != nullptr) end_ = more_->SkipOver(pos_, n);
     return static_cast<size_t>(end_ - pos_) >= n;
   }
 

@@ -130,12 +130,14 @@ size_t RandomIncrement(std::mt19937& rng) {
 // Fills a stream of `packed` in random increments, checking after every call the contract
 // against Decompress: the bytes available are Decompress's, filled() only grows, stays within
 // size() and covers what was asked, done() comes with the whole page (for ZSTD and GZIP only
-// when asked for it). Returns the stream's final status (after asking for the whole page),
-// which must match Decompress's ok-ness.
-Status FillRandomly(CompressionCodec codec, const Bytes& packed, size_t size, uint32_t seed) {
+// when asked for it). With `discards`, a third of the calls are DiscardTo instead: the bytes it
+// passes over are not compared, the bytes kept after them are. Returns the stream's final
+// status (after asking for the whole page), which must match Decompress's ok-ness.
+Status FillRandomly(CompressionCodec codec, const Bytes& packed, size_t size, uint32_t seed,
+                    PageStream::Discards discards = PageStream::Discards::kNo) {
   Whole whole = DecompressWhole(codec, packed, size);
   Output out(size);
-  auto made = PageStream::Make(codec, packed, out.page());
+  auto made = PageStream::Make(codec, packed, out.page(), discards);
   EXPECT_TRUE(made.ok()) << made.status().ToString();
   if (!made.ok()) return made.status();
   PageStream& stream = **made;
@@ -144,13 +146,17 @@ Status FillRandomly(CompressionCodec codec, const Bytes& packed, size_t size, ui
   EXPECT_FALSE(stream.done());
   std::mt19937 rng(seed);
   size_t want = 0;
-  size_t checked = 0;  // output bytes already compared with Decompress's
+  size_t checked = 0;  // output bytes already compared with Decompress's (or passed over)
+  bool discarded = false;
   Status st;
   for (int calls = 0; st.ok() && !stream.done(); ++calls) {
     want = calls > 10000 ? size : std::min(size, want + RandomIncrement(rng));
     const size_t before = stream.filled();
-    st = stream.FillTo(want);
-    SCOPED_TRACE("FillTo(" + std::to_string(want) + ") of " + std::to_string(size));
+    const bool discard =
+        discards == PageStream::Discards::kAllowed && want < size && rng() % 3 == 0;
+    st = discard ? stream.DiscardTo(want) : stream.FillTo(want);
+    SCOPED_TRACE((discard ? "DiscardTo(" : "FillTo(") + std::to_string(want) + ") of " +
+                 std::to_string(size));
     EXPECT_GE(stream.filled(), before);
     EXPECT_LE(stream.filled(), size);
     EXPECT_TRUE(out.GuardIntact());
@@ -165,19 +171,23 @@ Status FillRandomly(CompressionCodec codec, const Bytes& packed, size_t size, ui
     if (StreamsPieceByPiece(codec) && want + 2 * kStep <= size && before + 2 * kStep <= size) {
       EXPECT_FALSE(stream.done());
     }
+    if (discard) checked = stream.filled();  // the bytes passed over hold anything
     if (whole.status.ok() && stream.filled() > checked) {
       EXPECT_EQ(0, std::memcmp(out.area.data() + checked, whole.bytes.data() + checked,
                                stream.filled() - checked))
           << "bytes [" << checked << ", " << stream.filled() << ") differ";
     }
     checked = stream.filled();
+    if (discard) discarded = true;
   }
   EXPECT_EQ(st.ok(), whole.status.ok())
       << "stream: " << st.ToString() << ", Decompress: " << whole.status.ToString();
   if (st.ok()) {
     EXPECT_TRUE(stream.done());
     EXPECT_EQ(stream.filled(), size);
-    EXPECT_TRUE(std::equal(whole.bytes.begin(), whole.bytes.end(), out.area.begin()));
+    if (!discarded) {
+      EXPECT_TRUE(std::equal(whole.bytes.begin(), whole.bytes.end(), out.area.begin()));
+    }
   } else {
     EXPECT_EQ(st.code(), whole.status.code()) << st.ToString();
     // The error is repeated, whatever is asked, and the stream stays where it was.
@@ -210,6 +220,7 @@ TEST(PageStream, EveryCodecFilledInRandomStepsGivesDecompressBytes) {
           SCOPED_TRACE(CodecName(codec) + " " + std::to_string(n) + " shape " +
                        std::to_string(shape) + " seed " + std::to_string(seed));
           EXPECT_TRUE(FillRandomly(codec, packed, n, seed).ok());
+          EXPECT_TRUE(FillRandomly(codec, packed, n, seed, PageStream::Discards::kAllowed).ok());
         }
       }
     }
@@ -303,6 +314,142 @@ TEST(PageStream, ZstdAndGzipStopSoonAfterTheBytesAskedFor) {
     EXPECT_TRUE(stream.done());
     EXPECT_EQ(out, raw);
   }
+}
+
+// A stream that may discard, skipped far into a page: ZSTD passes over the skipped bytes
+// without writing them into the page (they keep what was there), then keeps the rest, the
+// same bytes as Decompress; GZIP (and a ZSTD frame with a window over 8 MiB) writes them.
+TEST(PageStream, DiscardToPassesOverBytesWithoutWritingThem) {
+  const size_t n = 12 * kMiB;  // over 8 MiB: a frame with windowLog 24 then has a 16 MiB window
+  Bytes raw = Text(n, 12);
+  ZSTD_CCtx* big_window = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(big_window, ZSTD_c_windowLog, 24);
+  Bytes wide(ZSTD_compressBound(n));
+  size_t wide_size = ZSTD_compress2(big_window, wide.data(), wide.size(), raw.data(), n);
+  ZSTD_freeCCtx(big_window);
+  ASSERT_FALSE(ZSTD_isError(wide_size));
+  wide.resize(wide_size);
+  struct Case {
+    std::string name;
+    CompressionCodec codec;
+    Bytes packed;
+    bool writes_skipped;
+  };
+  const Case cases[] = {
+      {"zstd", CompressionCodec::kZstd, ZstdDefault(raw), false},
+      {"zstd_streamed", CompressionCodec::kZstd, ZstdStreamCompress(raw), false},
+      {"zstd 16 MiB window", CompressionCodec::kZstd, wide, true},
+      {"gzip", CompressionCodec::kGzip, GzipCompress(raw), true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    for (size_t first : {size_t{0}, size_t{1000}}) {
+      Output out(n);
+      auto made = PageStream::Make(c.codec, c.packed, out.page(), PageStream::Discards::kAllowed);
+      ASSERT_TRUE(made.ok());
+      PageStream& stream = **made;
+      if (first > 0) {
+        ASSERT_TRUE(stream.FillTo(first).ok());
+      }
+      const size_t kept = stream.filled();
+      const size_t skip_to = 9 * kMiB + 5;
+      ASSERT_TRUE(stream.DiscardTo(skip_to).ok());
+      EXPECT_GE(stream.filled(), skip_to);
+      if (!c.writes_skipped) {
+        EXPECT_EQ(stream.filled(), skip_to);  // exactly, not a step more
+      }
+      ASSERT_TRUE(stream.DiscardTo(skip_to - 1).ok());  // behind: nothing to do
+      ASSERT_TRUE(stream.FillTo(skip_to + 10).ok());
+      ASSERT_TRUE(stream.FillTo(n).ok());
+      EXPECT_TRUE(stream.done());
+      EXPECT_TRUE(
+          std::equal(raw.begin(), raw.begin() + static_cast<ptrdiff_t>(kept), out.area.begin()));
+      EXPECT_TRUE(std::equal(raw.begin() + static_cast<ptrdiff_t>(skip_to), raw.end(),
+                             out.area.begin() + static_cast<ptrdiff_t>(skip_to)));
+      const bool untouched = std::all_of(out.area.begin() + static_cast<ptrdiff_t>(kept),
+                                         out.area.begin() + static_cast<ptrdiff_t>(skip_to),
+                                         [](uint8_t b) { return b == kGuardByte; });
+      EXPECT_EQ(untouched, !c.writes_skipped);
+      EXPECT_TRUE(out.GuardIntact());
+    }
+  }
+  // Discarding to the end keeps the last bytes: the end is checked.
+  Bytes packed = ZstdDefault(raw);
+  Output out(n);
+  auto made =
+      PageStream::Make(CompressionCodec::kZstd, packed, out.page(), PageStream::Discards::kAllowed);
+  ASSERT_TRUE(made.ok());
+  ASSERT_TRUE((*made)->DiscardTo(n + 7).ok());
+  EXPECT_TRUE((*made)->done());
+  EXPECT_EQ(Bytes(out.area.begin(), out.area.begin() + static_cast<ptrdiff_t>(n)), raw);
+}
+
+// Pieces (NextPiece) for a reader that passes over bytes it must see: a ZSTD stream that may
+// discard hands out the page's bytes in scratch pieces, writes none of them into the page, and,
+// where the reader stops part way into a piece, the rest of that piece (KeepRestOfPiece), so the
+// page reads on from there; streams that cannot hand out pieces say so (an empty piece).
+TEST(PageStream, PiecesPassOverBytesAndKeepWhereTheReaderStops) {
+  const size_t n = 3 * kMiB + 11;
+  Bytes raw = Text(n, 14);
+  for (const StreamCase& c : kStreamCases) {
+    SCOPED_TRACE(c.name);
+    Bytes packed = c.compress(raw);
+    Output out(n);
+    auto made = PageStream::Make(c.codec, packed, out.page(), PageStream::Discards::kAllowed);
+    ASSERT_TRUE(made.ok());
+    PageStream& stream = **made;
+    ASSERT_TRUE(stream.FillTo(100).ok());
+    const size_t kept = stream.filled();
+    const size_t stop = 2 * kMiB + 7;  // the reader stops passing over here
+    auto piece = stream.NextPiece(n - 1);
+    ASSERT_TRUE(piece.ok());
+    if (c.codec == CompressionCodec::kGzip) {
+      EXPECT_TRUE(piece->empty());
+      EXPECT_EQ(stream.filled(), kept);
+      continue;
+    }
+    size_t at = kept;
+    for (; !piece->empty(); piece = stream.NextPiece(n - 1)) {
+      ASSERT_TRUE(piece.ok());
+      EXPECT_LE(piece->size(), PageStream::kPiece);
+      EXPECT_EQ(stream.filled(), at + piece->size());
+      ASSERT_TRUE(
+          std::equal(piece->begin(), piece->end(), raw.begin() + static_cast<ptrdiff_t>(at)));
+      if (at + piece->size() > stop) {
+        stream.KeepRestOfPiece(stop - at);
+        break;
+      }
+      at += piece->size();
+    }
+    const size_t there = stream.filled();
+    ASSERT_GT(there, stop);
+    ASSERT_TRUE(stream.FillTo(n).ok());
+    EXPECT_TRUE(stream.done());
+    EXPECT_TRUE(
+        std::equal(raw.begin(), raw.begin() + static_cast<ptrdiff_t>(kept), out.area.begin()));
+    EXPECT_TRUE(std::all_of(out.area.begin() + static_cast<ptrdiff_t>(kept),
+                            out.area.begin() + static_cast<ptrdiff_t>(stop),
+                            [](uint8_t b) { return b == kGuardByte; }));
+    EXPECT_TRUE(std::equal(raw.begin() + static_cast<ptrdiff_t>(stop), raw.end(),
+                           out.area.begin() + static_cast<ptrdiff_t>(stop)));
+    EXPECT_TRUE(out.GuardIntact());
+    // The last byte never comes in a piece: FillTo checks the end there.
+    Output other(n);
+    auto again = PageStream::Make(c.codec, packed, other.page(), PageStream::Discards::kAllowed);
+    ASSERT_TRUE(again.ok());
+    ASSERT_TRUE((*again)->DiscardTo(n - 1).ok());
+    auto none = (*again)->NextPiece(n);
+    ASSERT_TRUE(none.ok());
+    EXPECT_TRUE(none->empty());
+  }
+  // A stream made without discards hands out no piece.
+  Bytes packed = ZstdDefault(raw);
+  Output out(n);
+  auto made = PageStream::Make(CompressionCodec::kZstd, packed, out.page());
+  ASSERT_TRUE(made.ok());
+  auto piece = (*made)->NextPiece(kMiB);
+  ASSERT_TRUE(piece.ok());
+  EXPECT_TRUE(piece->empty());
 }
 
 // Data that compresses far better than text (here over 1000 times): GZIP still stops within a
@@ -411,6 +558,7 @@ void ExpectAgreesWithDecompress(const StreamCase& c, const Bytes& packed, size_t
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t seed = 1; seed <= 3; ++seed) {
     (void)FillRandomly(c.codec, packed, size, seed);
+    (void)FillRandomly(c.codec, packed, size, seed, PageStream::Discards::kAllowed);
     // And straight to the whole page.
     Whole whole = DecompressWhole(c.codec, packed, size);
     Output out(size);

@@ -381,6 +381,40 @@ TEST(ArrivingEarlyStopTest, PlainFixedWidthReadsOnlyTheValuesTaken) {
   EXPECT_EQ(out[6], 27);
 }
 
+// Values skipped past the bytes there are passed over (ByteSupply::SkipOver): the supply
+// overwrites them, and the values decoded after the skip are still right. Values decoded are
+// asked for (Grow); byte arrays skipped are walked over (ByteSupply::Walk: their lengths must be
+// read, their bytes need not be kept).
+TEST(ArrivingEarlyStopTest, PlainFixedWidthSkipsPassOverTheBytes) {
+  std::vector<int64_t> values(100000);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i * 3);
+  EncodedPage<Int64Type> page = Encode<Int64Type>(Encoding::kPlain, 0, values);
+  TestSupply supply(Span(page.data), TestSupply::Steps::kExact, 1);
+  PlainDecoder<Int64Type> d;
+  ASSERT_TRUE(d.SetArrivingData(supply.Start(16), 100000, &supply).ok());
+  std::vector<int64_t> out(4);
+  ASSERT_TRUE(d.Skip(1).ok());  // within the bytes there: nothing asked
+  EXPECT_EQ(supply.calls(), 0);
+  ASSERT_TRUE(d.Skip(90000).ok());
+  EXPECT_EQ(supply.skips(), 1);
+  EXPECT_EQ(supply.revealed(), 90001u * 8);
+  ASSERT_TRUE(d.Decode(out.data(), 4).ok());
+  EXPECT_EQ(out, (std::vector<int64_t>{270003, 270006, 270009, 270012}));
+  EXPECT_EQ(supply.skips(), 1);
+
+  Values<ByteArrayType> strings = MakeValues<ByteArrayType>(20000, Shape::kRandom, 8);
+  EncodedPage<ByteArrayType> string_page =
+      Encode<ByteArrayType>(Encoding::kPlain, 0, strings.values);
+  TestSupply string_supply(Span(string_page.data), TestSupply::Steps::kExact, 1);
+  PlainDecoder<ByteArrayType> b;
+  ASSERT_TRUE(b.SetArrivingData(string_supply.Start(0), 20000, &string_supply).ok());
+  ASSERT_TRUE(b.Skip(19000).ok());
+  EXPECT_GT(string_supply.skips(), 1000);  // a piece of a byte each (Steps::kExact)
+  std::vector<ByteView> views(3);
+  ASSERT_TRUE(b.Decode(views.data(), 3).ok());
+  EXPECT_TRUE(SameValues(strings.values.data() + 19000, views.data(), 3));
+}
+
 TEST(ArrivingEarlyStopTest, PlainBooleanByteArrayAndFixedLen) {
   {
     std::vector<uint8_t> values(100000);
