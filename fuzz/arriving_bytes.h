@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -61,15 +62,9 @@ class ArrivingBytes : public encoding::ByteSupply {
   }
 
   const uint8_t* Grow(const uint8_t* at, size_t n) override {
-    ++calls_;
-    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
-    const auto where = reinterpret_cast<uintptr_t>(at);
-    if (where < begin || where > begin + revealed_) {
-      misplaced_();
-      return bytes_.get() + revealed_;
-    }
-    const size_t offset = where - begin;
-    const size_t want = n > limit_ - offset ? limit_ : offset + n;
+    const std::optional<size_t> offset = Request(at);
+    if (!offset) return bytes_.get() + revealed_;
+    const size_t want = n > limit_ - *offset ? limit_ : *offset + n;
     Reveal(std::min(limit_, want + std::min(extra_(), limit_ - want)));
     return bytes_.get() + revealed_;
   }
@@ -79,23 +74,10 @@ class ArrivingBytes : public encoding::ByteSupply {
   // overwritten and stay poisoned, so a decoder that reads a byte it skipped over decodes
   // garbage (or faults under AddressSanitizer); then `extra()` bytes more are revealed.
   const uint8_t* SkipOver(const uint8_t* at, size_t n) override {
-    ++calls_;
-    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
-    const auto where = reinterpret_cast<uintptr_t>(at);
-    if (where < begin || where > begin + revealed_) {
-      misplaced_();
-      return bytes_.get() + revealed_;
-    }
-    const size_t offset = where - begin;
-    const size_t to = n > limit_ - offset ? limit_ : offset + n;
-    if (to > revealed_) {
-      uint8_t* passed = bytes_.get() + revealed_;
-      ASAN_UNPOISON_MEMORY_REGION(passed, to - revealed_);
-      std::memset(passed, 0xEE, to - revealed_);
-      ASAN_POISON_MEMORY_REGION(passed, to - revealed_);
-      revealed_ = to;
-      ++skips_;
-    }
+    const std::optional<size_t> offset = Request(at);
+    if (!offset) return bytes_.get() + revealed_;
+    const size_t to = n > limit_ - *offset ? limit_ : *offset + n;
+    if (to > revealed_) PassOver(to - revealed_);
     Reveal(std::min(limit_, to + std::min(extra_(), limit_ - to)));
     return bytes_.get() + revealed_;
   }
@@ -104,15 +86,9 @@ class ArrivingBytes : public encoding::ByteSupply {
   // there in place, then pieces of `extra()` + 1 bytes from a copy; the bytes `take` passes over
   // are overwritten and stay poisoned, the rest of the last piece is revealed.
   const uint8_t* Walk(const uint8_t* at, const Take& take) override {
-    ++calls_;
-    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
-    const auto where = reinterpret_cast<uintptr_t>(at);
-    if (where < begin || where > begin + revealed_) {
-      misplaced_();
-      return bytes_.get() + revealed_;
-    }
-    const size_t offset = where - begin;
-    if (offset < revealed_ && offset + take({at, revealed_ - offset}) < revealed_) {
+    const std::optional<size_t> offset = Request(at);
+    if (!offset) return bytes_.get() + revealed_;
+    if (*offset < revealed_ && *offset + take({at, revealed_ - *offset}) < revealed_) {
       return bytes_.get() + revealed_;
     }
     while (revealed_ < limit_) {
@@ -122,11 +98,7 @@ class ArrivingBytes : public encoding::ByteSupply {
       std::vector<uint8_t> piece(next, next + n);
       ASAN_POISON_MEMORY_REGION(next, n);
       const size_t took = take(piece);
-      ASAN_UNPOISON_MEMORY_REGION(next, took);
-      std::memset(next, 0xEE, took);
-      ASAN_POISON_MEMORY_REGION(next, took);
-      revealed_ += took;
-      ++skips_;
+      PassOver(took);
       if (took < n) {
         Reveal(revealed_ + n - took);
         break;
@@ -145,6 +117,27 @@ class ArrivingBytes : public encoding::ByteSupply {
   int skips() const { return skips_; }
 
  private:
+  // A request from `at`: its offset, or nullopt (after calling misplaced()) when `at` is not
+  // inside the revealed bytes or at their end.
+  std::optional<size_t> Request(const uint8_t* at) {
+    ++calls_;
+    const auto begin = reinterpret_cast<uintptr_t>(bytes_.get());
+    const auto where = reinterpret_cast<uintptr_t>(at);
+    if (where < begin || where > begin + revealed_) {
+      misplaced_();
+      return std::nullopt;
+    }
+    return where - begin;
+  }
+  // The next `n` bytes are passed over unrevealed: overwritten, and left poisoned.
+  void PassOver(size_t n) {
+    uint8_t* passed = bytes_.get() + revealed_;
+    ASAN_UNPOISON_MEMORY_REGION(passed, n);
+    std::memset(passed, 0xEE, n);
+    ASAN_POISON_MEMORY_REGION(passed, n);
+    revealed_ += n;
+    ++skips_;
+  }
   void Reveal(size_t to) {
     if (to <= revealed_) return;
     ASAN_UNPOISON_MEMORY_REGION(bytes_.get() + revealed_, to - revealed_);
