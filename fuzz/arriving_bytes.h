@@ -82,17 +82,38 @@ class ArrivingBytes : public encoding::ByteSupply {
     return bytes_.get() + revealed_;
   }
 
+  // Copies out the bytes from `at` (ByteSupply::CopyOut) as a stream that discards does: the
+  // bytes there, then the rest (up to the limit) from a copy; those are overwritten and stay
+  // poisoned.
+  const uint8_t* CopyOut(const uint8_t* at, std::span<uint8_t> into, size_t* copied) override {
+    *copied = 0;
+    const std::optional<size_t> offset = Request(at);
+    if (!offset) return bytes_.get() + revealed_;
+    const size_t there = std::min(into.size(), revealed_ - *offset);
+    if (there > 0) std::memcpy(into.data(), at, there);
+    const size_t n = std::min(into.size() - there, limit_ - revealed_);
+    uint8_t* next = bytes_.get() + revealed_;
+    ASAN_UNPOISON_MEMORY_REGION(next, n);
+    if (n > 0) std::memcpy(into.data() + there, next, n);
+    ASAN_POISON_MEMORY_REGION(next, n);
+    PassOver(n);
+    *copied = there + n;
+    return bytes_.get() + revealed_;
+  }
+
   // Walks over the bytes from `at` (ByteSupply::Walk) as a stream that discards does: the bytes
   // there in place, then pieces of `extra()` + 1 bytes from a copy; the bytes `take` passes over
   // are overwritten and stay poisoned, the rest of the last piece is revealed.
-  const uint8_t* Walk(const uint8_t* at, const Take& take) override {
+  const uint8_t* Walk(const uint8_t* at, size_t limit, const Take& take) override {
     const std::optional<size_t> offset = Request(at);
     if (!offset) return bytes_.get() + revealed_;
-    if (*offset < revealed_ && *offset + take({at, revealed_ - *offset}) < revealed_) {
-      return bytes_.get() + revealed_;
+    const size_t stop = limit > limit_ - std::min(*offset, limit_) ? limit_ : *offset + limit;
+    if (*offset < revealed_) {
+      const size_t there = std::min(revealed_, stop) - *offset;
+      if (take({at, there}) < there) return bytes_.get() + revealed_;
     }
-    while (revealed_ < limit_) {
-      const size_t n = std::min(limit_ - revealed_, extra_() + 1);
+    while (revealed_ < stop) {
+      const size_t n = std::min(stop - revealed_, extra_() + 1);
       uint8_t* next = bytes_.get() + revealed_;
       ASAN_UNPOISON_MEMORY_REGION(next, n);
       std::vector<uint8_t> piece(next, next + n);

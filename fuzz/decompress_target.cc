@@ -2,9 +2,10 @@
 // reader calls it with the page header's uncompressed size; then the same page through a
 // PageStream filled in steps, which must agree with Decompress: both fail (with the same code),
 // or both succeed with the same bytes (one exception, for ZSTD, in CheckStream); and once more
-// through a stream made to discard (PageStream::Discards::kAllowed), every third step passing
-// over its bytes (DiscardTo) and every third taking them in pieces (NextPiece): the bytes it
-// keeps and the pieces it hands out are Decompress's, and it fails as Decompress does.
+// through a stream made to discard (PageStream::Discards::kAllowed), a step in four passing
+// over its bytes (DiscardTo), one taking them in pieces (NextPiece), one reading them out
+// (ReadOut): the bytes it keeps, hands out and reads out are Decompress's, and it fails as
+// Decompress does.
 //
 //   byte 0:    bits 0-2 the codec (CompressionCodec, mod 8); bits 3-7 the fill plan: 0 asks for
 //              the whole page at once, p > 0 asks in steps of (b + 1) << (p - 1) bytes (at most
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "compression/codec.h"
 #include "compression/stream.h"
@@ -54,8 +56,23 @@ void CheckStream(CompressionCodec codec, unsigned plan, std::span<const uint8_t>
       want = std::min(declared, want + ((b + 1) << shift));
     }
     const size_t before = stream.filled();
-    const int how = discards && want < declared ? step % 3 : 0;  // 1: DiscardTo, 2: NextPiece
-    if (how == 1) {
+    // 1: DiscardTo, 2: NextPiece, 3: ReadOut
+    const int how = discards && want < declared ? step % 4 : 0;
+    if (how == 3) {
+      std::vector<uint8_t> into(want > before ? want - before : 0);
+      auto read = stream.ReadOut(into);
+      st = read.status();
+      if (read.ok() && *read) {
+        if (stream.filled() != want) __builtin_trap();
+        if (whole.ok() && !into.empty() &&
+            std::memcmp(into.data(), expected + before, into.size()) != 0) {
+          __builtin_trap();  // bytes other than Decompress's
+        }
+      } else if (read.ok()) {
+        if (stream.filled() != before) __builtin_trap();  // refused: nothing done
+        st = stream.FillTo(want);
+      }
+    } else if (how == 1) {
       st = stream.DiscardTo(want);
     } else if (how == 2) {
       auto piece = stream.NextPiece(want);

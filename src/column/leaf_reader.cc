@@ -198,6 +198,18 @@ Result<PageSpan> LeafReader::NextPresentPage(int64_t* skippable, int64_t* skippe
   return span;
 }
 
+namespace {
+
+// PLAIN values of these types are copied out of the page as they are decoded, never viewed in
+// it (encoding/plain.h).
+bool CopiedOut(PhysicalType type) {
+  return type == PhysicalType::kInt32 || type == PhysicalType::kInt64 ||
+         type == PhysicalType::kInt96 || type == PhysicalType::kFloat ||
+         type == PhysicalType::kDouble;
+}
+
+}  // namespace
+
 Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
   const bool nested = column_.max_repetition_level > 0;
   const bool sparse = sparse_;
@@ -258,11 +270,14 @@ Status LeafReader::LoadPage(int64_t skippable, int64_t* skipped, int64_t row) {
       ++pages_passed_over_;
       continue;  // passed over without decompressing
     }
-    // A page entered with most of it to skip (a selective slice far into a large page) may
-    // discard what it skips instead of keeping it (column/page_reader.h).
+    // A page entered with most of it to skip (a selective slice far into a large page), or
+    // whose values are copied out as they are read (PLAIN fixed-width), need not keep what
+    // the reader passes over (column/page_reader.h).
     const bool skips_most = page_rows > 0 && skippable >= page_rows / 2 && starts_record;
-    PQSIFT_ASSIGN_OR_RETURN(Page page,
-                            pages_.Read(skips_most ? Arrival::kSkipInto : Arrival::kOnDemand));
+    const Encoding encoding = v2 ? h.data_page_header_v2->encoding : h.data_page_header->encoding;
+    const bool copied_out = encoding == Encoding::kPlain && CopiedOut(column_.physical_type);
+    PQSIFT_ASSIGN_OR_RETURN(
+        Page page, pages_.Read(skips_most || copied_out ? Arrival::kSkipInto : Arrival::kOnDemand));
     ++pages_decoded_;
     ++pages_decompressed_;
     // An arriving page counts the bytes it is decompressed to as they come (bytes_arrived).

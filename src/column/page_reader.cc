@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "compression/codec.h"
@@ -48,22 +49,46 @@ class PageReader::Arriving final : public encoding::ByteSupply {
     (void)stream_->DiscardTo(n > stream_->size() - offset ? stream_->size() : offset + n);
     return body_ + stream_->filled();
   }
+  // The bytes there copied, then the rest straight from a stream that may discard (not through
+  // the page), or from the page after FillTo.
+  const uint8_t* CopyOut(const uint8_t* at, std::span<uint8_t> into, size_t* copied) override {
+    const auto pos = static_cast<size_t>(at - body_);
+    const size_t there =
+        std::min(into.size(), stream_->filled() - std::min(pos, stream_->filled()));
+    if (there > 0) std::memcpy(into.data(), at, there);
+    *copied = there;
+    if (there < into.size()) {
+      auto out = stream_->ReadOut(into.subspan(there));
+      if (out.ok() && *out) {
+        *copied = into.size();
+      } else if (out.ok()) {
+        const uint8_t* end = Grow(at + there, into.size() - there);
+        const size_t more = std::min(static_cast<size_t>(end - (at + there)), into.size() - there);
+        if (more > 0) std::memcpy(into.data() + there, at + there, more);
+        *copied += more;
+      }
+    }
+    return body_ + stream_->filled();
+  }
   // The bytes there in place, then pieces of a stream that may discard (written into the page
   // only from where `take` stops), or more bytes in place from one that cannot.
-  const uint8_t* Walk(const uint8_t* at, const Take& take) override {
+  const uint8_t* Walk(const uint8_t* at, size_t limit, const Take& take) override {
     auto pos = static_cast<size_t>(at - body_);
+    const size_t stop = limit > stream_->size() - pos ? stream_->size() : pos + limit;
     for (;;) {
       const size_t filled = stream_->filled();
       if (pos < filled) {
-        pos += take({body_ + pos, filled - pos});
-        if (pos < filled) return body_ + filled;
+        const size_t there = std::min(filled, stop) - pos;
+        const size_t took = take({body_ + pos, there});
+        pos += took;
+        if (took < there) return body_ + filled;
       }
-      if (stream_->done() || !stream_->status().ok()) return body_ + filled;
-      // The last byte in place: FillTo checks the end there.
-      auto piece = filled + 1 < stream_->size()
-                       ? stream_->NextPiece(std::min(stream_->size() - 1,
-                                                     filled + compression::PageStream::kPiece))
-                       : Result<std::span<const uint8_t>>(std::span<const uint8_t>());
+      if (pos == stop || stream_->done() || !stream_->status().ok()) return body_ + filled;
+      // Pieces end where the walk may, and before the last byte: FillTo checks the end there.
+      const size_t to =
+          std::min({stop, stream_->size() - 1, filled + compression::PageStream::kPiece});
+      auto piece = to > filled ? stream_->NextPiece(to)
+                               : Result<std::span<const uint8_t>>(std::span<const uint8_t>());
       if (!piece.ok()) return body_ + stream_->filled();
       if (piece->empty()) {
         (void)stream_->FillTo(filled + 1);

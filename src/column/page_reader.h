@@ -80,8 +80,9 @@ struct Page {
 };
 
 // Whether Read may hand out a page whose body arrives as it is read; kSkipInto: on demand, for
-// a reader that will skip most of the page (the bytes it skips over may be decompressed without
-// being kept: ByteSupply::SkipOver, compression::PageStream::DiscardTo).
+// a reader that will keep little of the page in it (it skips most of it, or copies its values
+// out): the bytes it passes over or copies out may be decompressed without being written into
+// the page (ByteSupply::SkipOver, CopyOut, Walk; compression::PageStream::Discards).
 enum class Arrival { kWhole, kOnDemand, kSkipInto };
 
 class PageReader {

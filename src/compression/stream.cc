@@ -70,6 +70,16 @@ Status PageStream::DiscardTo(size_t to) {
   return st;
 }
 
+Result<bool> PageStream::ReadOut(std::span<uint8_t> into) {
+  PQSIFT_RETURN_IF_ERROR(error_);
+  // Not within a step of the end: FillTo takes the rest whole, as it would (the page then has
+  // arrived, and its compressed bytes can go).
+  if (done_ || into.empty() || into.size() + kStep >= size_ - filled_) return false;
+  auto out = Out(into);
+  if (!out.ok()) error_ = out.status();
+  return out;
+}
+
 Result<std::span<const uint8_t>> PageStream::NextPiece(size_t to) {
   PQSIFT_RETURN_IF_ERROR(error_);
   if (done_ || to <= filled_ || to >= size_) return std::span<const uint8_t>();

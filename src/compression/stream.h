@@ -10,14 +10,15 @@
 // Stricter in one case: ZSTD's streaming decoder refuses a block over 128 KiB (RFC 8878), which
 // its one-shot decoder lets through.
 //
-// Skipping into a page: a reader that enters a large page far past its start (the one row a
-// selective query needs in a 13M-row page) must decompress everything before it, but need not
-// keep it. A stream made with `Discards::kAllowed` may decompress the bytes DiscardTo passes
-// over without writing them into the page (ZSTD: through its own window, a few MB, instead of
-// straight into the page), so that the part of a 100 MB page before the reader's first row is
-// never written, faulted in, or counted in the scan's memory. The bytes it keeps then cost one
-// copy more (out of the codec's window), so a reader asks for it only when it skips most of the
-// page.
+// Bytes the reader does not keep: a reader that enters a large page far past its start (the one
+// row a selective query needs in a 13M-row page) must decompress everything before it, but need
+// not keep it; one that copies values out as it decodes them (PLAIN fixed-width) needs them in
+// the page no more than a moment. A stream made with `Discards::kAllowed` keeps its window apart
+// from the page (ZSTD: in its context, a few MB) and can pass bytes over (DiscardTo), hand them
+// out in scratch pieces (NextPiece) or put them straight where the reader wants them (ReadOut)
+// without writing them into the page, so that a 100 MB page is allocated but barely touched.
+// Bytes it does keep cost one copy more (out of the codec's window), so a reader asks for it
+// only when it will keep little.
 //
 // Ownership: `input` and `output` belong to the caller and must outlive the stream; the stream
 // writes output bytes [0, filled()) and never beyond output.size().
@@ -64,6 +65,11 @@ class PageStream {
   // moves past them. At most kPiece bytes; empty (nothing done) when the stream cannot, made
   // without Discards::kAllowed or of a codec that does not stream: FillTo then.
   Result<std::span<const uint8_t>> NextPiece(size_t to);
+  // Like NextPiece into the caller's memory: the next into.size() bytes go to `into` instead of
+  // the output (filled() moves past them), when they end more than kStep bytes before the end;
+  // false (nothing done) when the stream cannot, or they would not (FillTo takes such a rest
+  // whole).
+  Result<bool> ReadOut(std::span<uint8_t> into);
   // Writes the bytes of the last piece from its byte `from` on into the output, where they
   // belong: the reader stopped passing over bytes there and reads on.
   // (Streams that hand out pieces override it, and Piece.)
@@ -90,6 +96,8 @@ class PageStream {
   // Decompresses up to output byte `target` (< size()), exactly, without writing the bytes from
   // filled_ on into the output if it can. Updates filled_.
   virtual Status Discard(size_t target) { return Produce(target); }
+  // ReadOut's work (filled_ + into.size() < size()): false when the stream cannot.
+  virtual Result<bool> Out(std::span<uint8_t> /*into*/) { return false; }
   // NextPiece's work (target < size()): the piece, or empty when the stream cannot.
   virtual Result<std::span<const uint8_t>> Piece(size_t /*target*/) {
     return std::span<const uint8_t>();

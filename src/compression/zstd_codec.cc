@@ -86,6 +86,15 @@ class ZstdStream final : public PageStream {
     return std::span<const uint8_t>(scratch_.get(), piece_);
   }
 
+  Result<bool> Out(std::span<uint8_t> into) override {
+    if (!buffered_) return false;
+    into_ = into;
+    Status st = Run(filled_ + into.size(), Mode::kInto);
+    into_ = {};
+    PQSIFT_RETURN_IF_ERROR(st);
+    return true;
+  }
+
   void KeepRestOfPiece(size_t from) override {
     if (from >= piece_) return;
     std::memcpy(output_ + filled_ - (piece_ - from), scratch_.get() + from, piece_ - from);
@@ -93,8 +102,9 @@ class ZstdStream final : public PageStream {
 
   // kKeep: into the page, up to `target` or a little past it (to the end, checked, when target
   // == size_). Buffered streams only: kDiscard: through the scratch, exactly up to `target`
-  // (< size_); kPiece: the same, but stopping when the scratch is full (piece_ bytes).
-  enum class Mode { kKeep, kDiscard, kPiece };
+  // (< size_); kPiece: the same, but stopping when the scratch is full (piece_ bytes); kInto:
+  // into into_, exactly up to `target` (filled_ + into_.size()).
+  enum class Mode { kKeep, kDiscard, kPiece, kInto };
   Status Run(size_t target, Mode mode) {
     piece_ = 0;
     for (;;) {
@@ -109,7 +119,9 @@ class ZstdStream final : public PageStream {
       in_.size = std::min(input_.size(), in_.pos + InputFor(target));
       // A stable output is the same buffer at every call (zstd checks).
       ZSTD_outBuffer out{output_, size_, filled_};
-      if (mode != Mode::kKeep) {
+      if (mode == Mode::kInto) {
+        out = {into_.data(), into_.size(), into_.size() - (target - filled_)};
+      } else if (mode != Mode::kKeep) {
         if (scratch_ == nullptr) scratch_ = std::make_unique<uint8_t[]>(kScratch);
         if (piece_ == kScratch) piece_ = 0;  // discarding: the scratch again
         out = {scratch_.get(), piece_ + std::min(kScratch - piece_, target - filled_), piece_};
@@ -117,6 +129,8 @@ class ZstdStream final : public PageStream {
       size_t rc = ZSTD_decompressStream(context_.get(), &out, &in_);
       if (mode == Mode::kKeep) {
         filled_ = out.pos;
+      } else if (mode == Mode::kInto) {
+        filled_ = target - (into_.size() - out.pos);
       } else {
         filled_ += out.pos - piece_;
         piece_ = out.pos;
@@ -141,7 +155,8 @@ class ZstdStream final : public PageStream {
   ZSTD_inBuffer in_;
   bool frame_ended_ = false;
   std::unique_ptr<uint8_t[]> scratch_;
-  size_t piece_ = 0;  // bytes of the scratch the last Run wrote
+  size_t piece_ = 0;         // bytes of the scratch the last Run wrote
+  std::span<uint8_t> into_;  // Mode::kInto's destination
 };
 
 // A buffered stream's window is allocated by zstd (the frame's window, or its content size if

@@ -9,8 +9,10 @@
 // Thread safety: as the decoder that uses it (one thread at a time).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <span>
 
@@ -33,26 +35,40 @@ class ByteSupply {
   // written where it is skipped (compression::PageStream::DiscardTo).
   virtual const uint8_t* SkipOver(const uint8_t* at, size_t n) { return Grow(at, n); }
 
-  // For a decoder that passes over bytes it must read once (the lengths of the byte arrays it
-  // skips): hands the bytes from `at` on to `take`, piece by piece, each valid during its call
-  // only and perhaps not where the bytes lie. `take` returns how many bytes of the piece it
-  // passed over; fewer than the piece's size ends the walk, and the bytes from there on are
-  // available as after Grow. The walk also ends at the last byte (or where a failing supply
-  // stops). Returns the new end of the available bytes. The bytes passed over hold anything
-  // afterwards (those before `at` stay as they were). The default hands the bytes in place.
+  // For a decoder that copies bytes out and keeps no view into them (fixed-width values):
+  // copies the bytes from `at` into `into` (as many as the page has, or a failing supply
+  // brings: `*copied`), perhaps without their being written where they lie, so that they hold
+  // anything there afterwards (those before `at` stay as they were). Returns the new end of the
+  // available bytes. The default copies them after Grow.
+  virtual const uint8_t* CopyOut(const uint8_t* at, std::span<uint8_t> into, size_t* copied) {
+    const uint8_t* end = Grow(at, into.size());
+    *copied = std::min(static_cast<size_t>(end - at), into.size());
+    if (*copied > 0) std::memcpy(into.data(), at, *copied);
+    return end;
+  }
+
+  // For a decoder that reads bytes once, front to back, and keeps no view into them (the
+  // lengths of byte arrays it skips): hands the bytes from `at` on to
+  // `take`, piece by piece, each valid during its call only and perhaps not where the bytes
+  // lie, `limit` bytes at most (fewer where the page ends, or a failing supply stops). `take`
+  // returns how many bytes of the piece it took; fewer than the piece's size ends the walk,
+  // and the bytes from there on are then available as after Grow. Returns the new end of the
+  // available bytes. The bytes taken hold anything afterwards (those before `at` stay as they
+  // were). The default hands the bytes in place.
   using Take = std::function<size_t(std::span<const uint8_t> piece)>;
-  virtual const uint8_t* Walk(const uint8_t* at, const Take& take);
+  virtual const uint8_t* Walk(const uint8_t* at, size_t limit, const Take& take);
 };
 
-inline const uint8_t* ByteSupply::Walk(const uint8_t* at, const Take& take) {
+inline const uint8_t* ByteSupply::Walk(const uint8_t* at, size_t limit, const Take& take) {
   // In steps of 64 KiB: few calls, each over bytes still in cache.
   constexpr size_t kStep = size_t{64} << 10;
   for (;;) {
-    const uint8_t* end = Grow(at, kStep);
-    const auto piece = static_cast<size_t>(end - at);
+    const uint8_t* end = Grow(at, std::min(kStep, limit));
+    const auto piece = std::min(static_cast<size_t>(end - at), limit);
     const size_t took = take({at, piece});
     at += took;
-    if (took < piece || end == this->end() || piece == 0) return end;
+    limit -= took;
+    if (took < piece || limit == 0 || end == this->end() || piece == 0) return end;
   }
 }
 

@@ -102,8 +102,12 @@ Status PlainDecoder<DType>::Advance(Value* out, int64_t n) {
       width = static_cast<size_t>(type_length_);
     }
     if (static_cast<uint64_t>(n) > have / width) {
-      // Values skipped need not be there, only passed over.
       const size_t bytes = static_cast<size_t>(n) * width;
+      if constexpr (!std::is_same_v<DType, FixedLenByteArrayType>) {
+        // Values copied out, read once: they need not stay in the page (ByteSupply::CopyOut).
+        if (out != nullptr && more_ != nullptr) return CopyOut(out, n);
+      }
+      // Values skipped need not be there, only passed over.
       if (out == nullptr) {
         GrowSkipping(bytes);
       } else {
@@ -150,6 +154,20 @@ Status PlainDecoder<DType>::AwaitByteArray(const uint8_t* pos, const uint8_t** e
 }
 
 template <typename DType>
+Status PlainDecoder<DType>::CopyOut(Value* out, int64_t n) {
+  const size_t total = static_cast<size_t>(n) * sizeof(Value);
+  size_t copied = 0;
+  end_ = more_->CopyOut(pos_, {reinterpret_cast<uint8_t*>(out), total}, &copied);
+  if (copied < total) {
+    return Fail(std::to_string(n) + " values of " + std::to_string(sizeof(Value)) +
+                " bytes need more than the " + std::to_string(copied) + " bytes left");
+  }
+  pos_ += total;
+  left_ -= n;
+  return Status::OK();
+}
+
+template <typename DType>
 Status PlainDecoder<DType>::WalkByteArrays(const uint8_t* pos, int64_t i, int64_t n) {
   uint8_t length[4];
   size_t length_have = 0;  // bytes of value i's length seen
@@ -157,7 +175,8 @@ Status PlainDecoder<DType>::WalkByteArrays(const uint8_t* pos, int64_t i, int64_
   size_t to_pass = 0;  // bytes of value i still to pass once its length is read
   bool in_value = false;
   size_t walked = 0;
-  end_ = more_->Walk(pos, [&](std::span<const uint8_t> piece) -> size_t {
+  const auto page_left = static_cast<size_t>(more_->end() - pos);
+  end_ = more_->Walk(pos, page_left, [&](std::span<const uint8_t> piece) -> size_t {
     const uint8_t* const bytes = piece.data();
     const size_t size = piece.size();
     size_t p = 0;

@@ -45,6 +45,10 @@ class PlainDecoder final : public ValueDecoder<DType> {
   // Decode's loops keep pos and end in locals and come here only when short.
   Status AwaitByteArray(const uint8_t* pos, const uint8_t** end, int64_t i, int64_t n,
                         uint32_t* len);
+  // Decodes `n` fixed-width values (not FIXED_LEN_BYTE_ARRAY: those are views) where the bytes
+  // run short through ByteSupply::CopyOut: copied out, they need not stay in the page.
+  // Corruption, as Advance says it, when the page ends first.
+  Status CopyOut(Value* out, int64_t n);
   // Skips BYTE_ARRAY values i to n (of n) from `pos`, where the bytes run short, by walking the
   // supply's pieces (ByteSupply::Walk): the bytes skipped need not be kept. Counts the n
   // values off left_; Corruption, as AwaitByteArray says it, when the page ends first.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -384,21 +385,34 @@ TEST(PageStream, DiscardToPassesOverBytesWithoutWritingThem) {
   EXPECT_EQ(Bytes(out.area.begin(), out.area.begin() + static_cast<ptrdiff_t>(n)), raw);
 }
 
+// Text of `n` bytes compressed by `c`, and a stream of it that may discard, its first `first`
+// bytes filled (null, a failure reported, if that fails), into `out`.
+struct DiscardingCase {
+  DiscardingCase(const StreamCase& c, size_t n, uint32_t seed, size_t first)
+      : raw(Text(n, seed)), packed(c.compress(raw)), out(n) {
+    auto made = PageStream::Make(c.codec, packed, out.page(), PageStream::Discards::kAllowed);
+    EXPECT_TRUE(made.ok()) << made.status().ToString();
+    if (made.ok() && (*made)->FillTo(first).ok()) stream = std::move(made).value();
+  }
+  Bytes raw;
+  Bytes packed;
+  Output out;
+  std::unique_ptr<PageStream> stream;
+};
+
 // Pieces (NextPiece) for a reader that passes over bytes it must see: a ZSTD stream that may
 // discard hands out the page's bytes in scratch pieces, writes none of them into the page, and,
 // where the reader stops part way into a piece, the rest of that piece (KeepRestOfPiece), so the
 // page reads on from there; streams that cannot hand out pieces say so (an empty piece).
 TEST(PageStream, PiecesPassOverBytesAndKeepWhereTheReaderStops) {
   const size_t n = 3 * kMiB + 11;
-  Bytes raw = Text(n, 14);
   for (const StreamCase& c : kStreamCases) {
     SCOPED_TRACE(c.name);
-    Bytes packed = c.compress(raw);
-    Output out(n);
-    auto made = PageStream::Make(c.codec, packed, out.page(), PageStream::Discards::kAllowed);
-    ASSERT_TRUE(made.ok());
-    PageStream& stream = **made;
-    ASSERT_TRUE(stream.FillTo(100).ok());
+    DiscardingCase d(c, n, 14, 100);
+    ASSERT_NE(d.stream, nullptr);
+    PageStream& stream = *d.stream;
+    const Bytes& raw = d.raw;
+    Output& out = d.out;
     const size_t kept = stream.filled();
     const size_t stop = 2 * kMiB + 7;  // the reader stops passing over here
     auto piece = stream.NextPiece(n - 1);
@@ -435,7 +449,7 @@ TEST(PageStream, PiecesPassOverBytesAndKeepWhereTheReaderStops) {
     EXPECT_TRUE(out.GuardIntact());
     // The last byte never comes in a piece: FillTo checks the end there.
     Output other(n);
-    auto again = PageStream::Make(c.codec, packed, other.page(), PageStream::Discards::kAllowed);
+    auto again = PageStream::Make(c.codec, d.packed, other.page(), PageStream::Discards::kAllowed);
     ASSERT_TRUE(again.ok());
     ASSERT_TRUE((*again)->DiscardTo(n - 1).ok());
     auto none = (*again)->NextPiece(n);
@@ -443,13 +457,52 @@ TEST(PageStream, PiecesPassOverBytesAndKeepWhereTheReaderStops) {
     EXPECT_TRUE(none->empty());
   }
   // A stream made without discards hands out no piece.
-  Bytes packed = ZstdDefault(raw);
+  Bytes packed = ZstdDefault(Text(n, 14));
   Output out(n);
   auto made = PageStream::Make(CompressionCodec::kZstd, packed, out.page());
   ASSERT_TRUE(made.ok());
   auto piece = (*made)->NextPiece(kMiB);
   ASSERT_TRUE(piece.ok());
   EXPECT_TRUE(piece->empty());
+}
+
+// ReadOut: a ZSTD stream that may discard decompresses the next bytes straight into the
+// caller's memory, never into the page; a stream that cannot says so and does nothing; the
+// last step of the page is never read out (FillTo takes it whole, and checks the end).
+TEST(PageStream, ReadOutGoesStraightToTheCallerNotThePage) {
+  const size_t n = 3 * kMiB + 5;
+  for (const StreamCase& c : kStreamCases) {
+    SCOPED_TRACE(c.name);
+    DiscardingCase d(c, n, 15, 10);
+    ASSERT_NE(d.stream, nullptr);
+    const size_t kept = d.stream->filled();
+    Bytes into(kMiB + 3, 0);
+    auto read = d.stream->ReadOut(into);
+    ASSERT_TRUE(read.ok());
+    if (c.codec == CompressionCodec::kGzip) {
+      EXPECT_FALSE(*read);
+      EXPECT_EQ(d.stream->filled(), kept);
+      continue;
+    }
+    ASSERT_TRUE(*read);
+    EXPECT_EQ(d.stream->filled(), kept + into.size());
+    EXPECT_TRUE(std::equal(into.begin(), into.end(), d.raw.begin() + static_cast<ptrdiff_t>(kept)));
+    const size_t after = d.stream->filled();
+    EXPECT_TRUE(std::all_of(d.out.area.begin() + static_cast<ptrdiff_t>(kept),
+                            d.out.area.begin() + static_cast<ptrdiff_t>(after),
+                            [](uint8_t b) { return b == kGuardByte; }));
+    // Within a step of the end: refused, nothing done.
+    Bytes rest(n - after - kStep);
+    read = d.stream->ReadOut(rest);
+    ASSERT_TRUE(read.ok());
+    EXPECT_FALSE(*read);
+    EXPECT_EQ(d.stream->filled(), after);
+    ASSERT_TRUE(d.stream->FillTo(n).ok());
+    EXPECT_TRUE(d.stream->done());
+    EXPECT_TRUE(std::equal(d.raw.begin() + static_cast<ptrdiff_t>(after), d.raw.end(),
+                           d.out.area.begin() + static_cast<ptrdiff_t>(after)));
+    EXPECT_TRUE(d.out.GuardIntact());
+  }
 }
 
 // Data that compresses far better than text (here over 1000 times): GZIP still stops within a

@@ -382,9 +382,10 @@ TEST(ArrivingEarlyStopTest, PlainFixedWidthReadsOnlyTheValuesTaken) {
 }
 
 // Values skipped past the bytes there are passed over (ByteSupply::SkipOver): the supply
-// overwrites them, and the values decoded after the skip are still right. Values decoded are
-// asked for (Grow); byte arrays skipped are walked over (ByteSupply::Walk: their lengths must be
-// read, their bytes need not be kept).
+// overwrites them, and the values decoded after the skip are still right. Fixed-width values
+// decoded are copied out (ByteSupply::CopyOut: they need not be kept either), and byte arrays
+// skipped are walked over (ByteSupply::Walk: their lengths must be read, their bytes need not
+// be kept).
 TEST(ArrivingEarlyStopTest, PlainFixedWidthSkipsPassOverTheBytes) {
   std::vector<int64_t> values(100000);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i * 3);
@@ -400,7 +401,8 @@ TEST(ArrivingEarlyStopTest, PlainFixedWidthSkipsPassOverTheBytes) {
   EXPECT_EQ(supply.revealed(), 90001u * 8);
   ASSERT_TRUE(d.Decode(out.data(), 4).ok());
   EXPECT_EQ(out, (std::vector<int64_t>{270003, 270006, 270009, 270012}));
-  EXPECT_EQ(supply.skips(), 1);
+  EXPECT_EQ(supply.skips(), 2);              // copied out, not revealed (ByteSupply::CopyOut)
+  EXPECT_EQ(supply.revealed(), 90005u * 8);  // not a byte further
 
   Values<ByteArrayType> strings = MakeValues<ByteArrayType>(20000, Shape::kRandom, 8);
   EncodedPage<ByteArrayType> string_page =
