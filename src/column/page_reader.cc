@@ -61,10 +61,9 @@ class PageReader::Arriving final : public encoding::ByteSupply {
       auto out = stream_->ReadOut(into.subspan(there));
       if (out.ok() && *out) {
         *copied = into.size();
-      } else if (out.ok()) {
-        const uint8_t* end = Grow(at + there, into.size() - there);
-        const size_t more = std::min(static_cast<size_t>(end - (at + there)), into.size() - there);
-        if (more > 0) std::memcpy(into.data() + there, at + there, more);
+      } else if (out.ok()) {  // a stream that cannot: through the page
+        size_t more = 0;
+        ByteSupply::CopyOut(at + there, into.subspan(there), &more);
         *copied += more;
       }
     }
@@ -84,11 +83,9 @@ class PageReader::Arriving final : public encoding::ByteSupply {
         if (took < there) return body_ + filled;
       }
       if (pos == stop || stream_->done() || !stream_->status().ok()) return body_ + filled;
-      // Pieces end where the walk may, and before the last byte: FillTo checks the end there.
-      const size_t to =
-          std::min({stop, stream_->size() - 1, filled + compression::PageStream::kPiece});
-      auto piece = to > filled ? stream_->NextPiece(to)
-                               : Result<std::span<const uint8_t>>(std::span<const uint8_t>());
+      // Pieces (of at most kPiece bytes) end where the walk may, and before the last byte:
+      // FillTo checks the end there. Empty from a stream that cannot hand them out.
+      auto piece = stream_->NextPiece(std::min(stop, stream_->size() - 1));
       if (!piece.ok()) return body_ + stream_->filled();
       if (piece->empty()) {
         (void)stream_->FillTo(filled + 1);

@@ -56,8 +56,7 @@ namespace {
 // into the page, as far as the room it is given.
 class GzipStream final : public PageStream {
  public:
-  GzipStream(std::span<const uint8_t> in, std::span<uint8_t> out)
-      : PageStream(out.size()), output_(out) {
+  GzipStream(std::span<const uint8_t> in, std::span<uint8_t> out) : PageStream(out) {
     z_.next_in = const_cast<Bytef*>(in.data());
     z_.avail_in = static_cast<uInt>(in.size());
   }
@@ -124,7 +123,6 @@ class GzipStream final : public PageStream {
     }
   }
 
-  std::span<uint8_t> output_;
   z_stream z_{};
   bool initialized_ = false;
   bool member_ended_ = false;

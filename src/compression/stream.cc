@@ -1,6 +1,7 @@
 #include "compression/stream.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "compression/codec.h"
 #include "compression/codecs.h"
@@ -12,7 +13,7 @@ namespace {
 class WholePage final : public PageStream {
  public:
   WholePage(CompressionCodec codec, std::span<const uint8_t> input, std::span<uint8_t> output)
-      : PageStream(output.size()), codec_(codec), input_(input), output_(output) {}
+      : PageStream(output), codec_(codec), input_(input) {}
 
  private:
   Status Produce(size_t /*target*/) override {
@@ -24,7 +25,6 @@ class WholePage final : public PageStream {
 
   CompressionCodec codec_;
   std::span<const uint8_t> input_;
-  std::span<uint8_t> output_;
 };
 
 }  // namespace
@@ -65,9 +65,28 @@ Status PageStream::DiscardTo(size_t to) {
   PQSIFT_RETURN_IF_ERROR(error_);
   if (done_ || to <= filled_) return Status::OK();
   if (to >= size_) return FillTo(size_);  // the end is checked, so the last bytes are kept
-  Status st = Discard(to);
+  while (filled_ < to) {
+    auto passed = OutToScratch(to);
+    if (!passed.ok()) return passed.status();
+    if (passed->empty()) break;  // a stream that cannot: the bytes go into the output
+  }
+  if (filled_ >= to) return Status::OK();
+  Status st = Produce(to);
   if (!st.ok()) error_ = st;
   return st;
+}
+
+Result<std::span<const uint8_t>> PageStream::NextPiece(size_t to) {
+  PQSIFT_RETURN_IF_ERROR(error_);
+  if (done_ || to <= filled_ || to >= size_) return std::span<const uint8_t>();
+  auto piece = OutToScratch(to);
+  if (piece.ok()) piece_ = piece->size();
+  return piece;
+}
+
+void PageStream::KeepRestOfPiece(size_t from) {
+  if (from >= piece_) return;
+  std::memcpy(output_.data() + filled_ - (piece_ - from), scratch_.get() + from, piece_ - from);
 }
 
 Result<bool> PageStream::ReadOut(std::span<uint8_t> into) {
@@ -80,12 +99,16 @@ Result<bool> PageStream::ReadOut(std::span<uint8_t> into) {
   return out;
 }
 
-Result<std::span<const uint8_t>> PageStream::NextPiece(size_t to) {
-  PQSIFT_RETURN_IF_ERROR(error_);
-  if (done_ || to <= filled_ || to >= size_) return std::span<const uint8_t>();
-  auto piece = Piece(to);
-  if (!piece.ok()) error_ = piece.status();
-  return piece;
+Result<std::span<const uint8_t>> PageStream::OutToScratch(size_t to) {
+  piece_ = 0;
+  if (scratch_ == nullptr) scratch_ = std::make_unique<uint8_t[]>(kPiece);
+  const std::span<uint8_t> into(scratch_.get(), std::min(kPiece, to - filled_));
+  auto out = Out(into);
+  if (!out.ok()) {
+    error_ = out.status();
+    return out.status();
+  }
+  return *out ? std::span<const uint8_t>(into) : std::span<const uint8_t>();
 }
 
 }  // namespace pqsift::compression

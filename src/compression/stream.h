@@ -72,8 +72,7 @@ class PageStream {
   Result<bool> ReadOut(std::span<uint8_t> into);
   // Writes the bytes of the last piece from its byte `from` on into the output, where they
   // belong: the reader stopped passing over bytes there and reads on.
-  // (Streams that hand out pieces override it, and Piece.)
-  virtual void KeepRestOfPiece(size_t /*from*/) {}
+  void KeepRestOfPiece(size_t from);
   static constexpr size_t kPiece = size_t{128} << 10;
 
   // Output bytes decompressed so far (the discarded ones included).
@@ -89,26 +88,28 @@ class PageStream {
   static constexpr size_t kStep = size_t{256} << 10;
 
  protected:
-  explicit PageStream(size_t size) : size_(size) {}
+  explicit PageStream(std::span<uint8_t> output) : output_(output), size_(output.size()) {}
   // Decompresses at least up to output byte `target` (<= size()); when target == size(), to the
   // end of the stream, which it checks. Updates filled_ (and done_ at the end).
   virtual Status Produce(size_t target) = 0;
-  // Decompresses up to output byte `target` (< size()), exactly, without writing the bytes from
-  // filled_ on into the output if it can. Updates filled_.
-  virtual Status Discard(size_t target) { return Produce(target); }
-  // ReadOut's work (filled_ + into.size() < size()): false when the stream cannot.
+  // The one primitive of a stream that may discard: decompresses the next into.size() bytes
+  // (ending before size()) into `into` instead of the output, and moves filled_ past them;
+  // false, nothing done, when the stream cannot. DiscardTo, NextPiece and ReadOut go through it.
   virtual Result<bool> Out(std::span<uint8_t> /*into*/) { return false; }
-  // NextPiece's work (target < size()): the piece, or empty when the stream cannot.
-  virtual Result<std::span<const uint8_t>> Piece(size_t /*target*/) {
-    return std::span<const uint8_t>();
-  }
 
+  std::span<uint8_t> output_;
   size_t size_;
   size_t filled_ = 0;
   bool done_ = false;
 
  private:
-  Status error_;  // the first error, repeated
+  // Out into the first min(kPiece, to - filled_) bytes of the scratch (made at the first use);
+  // the bytes, or empty when the stream cannot. REQUIRES: filled_ < to < size_.
+  Result<std::span<const uint8_t>> OutToScratch(size_t to);
+
+  std::unique_ptr<uint8_t[]> scratch_;
+  size_t piece_ = 0;  // bytes of the last piece NextPiece handed out
+  Status error_;      // the first error, repeated
 };
 
 // Whether PageStream decompresses pages of `codec` piece by piece (otherwise whole at once).

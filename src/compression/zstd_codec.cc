@@ -5,7 +5,6 @@
 #include <zstd_errors.h>
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -43,19 +42,15 @@ Status LongerThanDeclared(size_t declared) {
 // A page in pieces: the context of its own keeps the frame's state between calls. By default it
 // writes straight into the page (a stable output buffer: the page is the window, no copy through
 // the context). A stream that may discard (PageStream::Discards) keeps its window in the context
-// instead (a buffered output: each call may write anywhere): the bytes it discards go through a
-// small scratch buffer, and the bytes it keeps are copied from the window into the page. The
+// instead (a buffered output: each call may write anywhere), and can put the next bytes where
+// its caller wants them (Out: PageStream's discards, pieces and read-outs). The
 // input is fed a little at a time, about as much as the output still wanted takes at the ratio
 // seen so far, so that output stops soon after the bytes asked for (within a block, 128 KiB at
 // most) even on a page that compresses 1000 times.
 class ZstdStream final : public PageStream {
  public:
   ZstdStream(std::span<const uint8_t> in, std::span<uint8_t> out, Context context, bool buffered)
-      : PageStream(out.size()),
-        input_(in),
-        output_(out.data()),
-        context_(std::move(context)),
-        buffered_(buffered) {
+      : PageStream(out), input_(in), context_(std::move(context)), buffered_(buffered) {
     in_ = {in.data(), 0, 0};
   }
 
@@ -63,8 +58,6 @@ class ZstdStream final : public PageStream {
   static constexpr size_t kFirstInput = size_t{4} << 10;
   static constexpr size_t kMinInput = 64;
   static constexpr size_t kMaxInput = size_t{64} << 10;
-  // Discarded bytes pass through this much scratch at a time (a block at most: about one call).
-  static constexpr size_t kScratch = kPiece;
 
   // The input to give the next call for output up to `target`.
   size_t InputFor(size_t target) const {
@@ -76,40 +69,19 @@ class ZstdStream final : public PageStream {
     return std::clamp(static_cast<size_t>(wanted) + 1, kMinInput, kMaxInput);
   }
 
-  Status Produce(size_t target) override { return Run(target, Mode::kKeep); }
-  Status Discard(size_t target) override {
-    return Run(target, buffered_ ? Mode::kDiscard : Mode::kKeep);
-  }
-  Result<std::span<const uint8_t>> Piece(size_t target) override {
-    if (!buffered_) return std::span<const uint8_t>();
-    PQSIFT_RETURN_IF_ERROR(Run(target, Mode::kPiece));
-    return std::span<const uint8_t>(scratch_.get(), piece_);
-  }
-
+  Status Produce(size_t target) override { return Run(target, nullptr); }
   Result<bool> Out(std::span<uint8_t> into) override {
     if (!buffered_) return false;
-    into_ = into;
-    Status st = Run(filled_ + into.size(), Mode::kInto);
-    into_ = {};
-    PQSIFT_RETURN_IF_ERROR(st);
+    PQSIFT_RETURN_IF_ERROR(Run(filled_ + into.size(), &into));
     return true;
   }
 
-  void KeepRestOfPiece(size_t from) override {
-    if (from >= piece_) return;
-    std::memcpy(output_ + filled_ - (piece_ - from), scratch_.get() + from, piece_ - from);
-  }
-
-  // kKeep: into the page, up to `target` or a little past it (to the end, checked, when target
-  // == size_). Buffered streams only: kDiscard: through the scratch, exactly up to `target`
-  // (< size_); kPiece: the same, but stopping when the scratch is full (piece_ bytes); kInto:
-  // into into_, exactly up to `target` (filled_ + into_.size()).
-  enum class Mode { kKeep, kDiscard, kPiece, kInto };
-  Status Run(size_t target, Mode mode) {
-    piece_ = 0;
+  // Output up to `target`: into the page (to `target` or a little past it; to the end, checked,
+  // when target == size_), or with `into` (buffered streams only) into it, exactly up to
+  // `target` (filled_ + into->size() < size_).
+  Status Run(size_t target, const std::span<uint8_t>* into) {
     for (;;) {
       if (filled_ >= target && target < size_) return Status::OK();
-      if (mode == Mode::kPiece && piece_ == kScratch) return Status::OK();
       if (filled_ == size_ && frame_ended_ && in_.pos == input_.size()) {
         done_ = true;
         return Status::OK();
@@ -117,24 +89,12 @@ class ZstdStream final : public PageStream {
       const size_t in_before = in_.pos;
       const size_t out_before = filled_;
       in_.size = std::min(input_.size(), in_.pos + InputFor(target));
-      // A stable output is the same buffer at every call (zstd checks).
-      ZSTD_outBuffer out{output_, size_, filled_};
-      if (mode == Mode::kInto) {
-        out = {into_.data(), into_.size(), into_.size() - (target - filled_)};
-      } else if (mode != Mode::kKeep) {
-        if (scratch_ == nullptr) scratch_ = std::make_unique<uint8_t[]>(kScratch);
-        if (piece_ == kScratch) piece_ = 0;  // discarding: the scratch again
-        out = {scratch_.get(), piece_ + std::min(kScratch - piece_, target - filled_), piece_};
-      }
+      // A stable output is the same buffer at every call (zstd checks); `into` ends at `target`.
+      ZSTD_outBuffer out = into == nullptr ? ZSTD_outBuffer{output_.data(), size_, filled_}
+                                           : ZSTD_outBuffer{into->data(), into->size(),
+                                                            into->size() - (target - filled_)};
       size_t rc = ZSTD_decompressStream(context_.get(), &out, &in_);
-      if (mode == Mode::kKeep) {
-        filled_ = out.pos;
-      } else if (mode == Mode::kInto) {
-        filled_ = target - (into_.size() - out.pos);
-      } else {
-        filled_ += out.pos - piece_;
-        piece_ = out.pos;
-      }
+      filled_ = into == nullptr ? out.pos : target - (out.size - out.pos);
       if (ZSTD_isError(rc)) {
         if (ZSTD_getErrorCode(rc) == ZSTD_error_dstSize_tooSmall) return LongerThanDeclared(size_);
         return Status::Corruption(std::string("ZSTD: ") + ZSTD_getErrorName(rc));
@@ -149,14 +109,10 @@ class ZstdStream final : public PageStream {
   }
 
   std::span<const uint8_t> input_;
-  uint8_t* output_;
   Context context_;
   bool buffered_;
   ZSTD_inBuffer in_;
   bool frame_ended_ = false;
-  std::unique_ptr<uint8_t[]> scratch_;
-  size_t piece_ = 0;         // bytes of the scratch the last Run wrote
-  std::span<uint8_t> into_;  // Mode::kInto's destination
 };
 
 // A buffered stream's window is allocated by zstd (the frame's window, or its content size if
